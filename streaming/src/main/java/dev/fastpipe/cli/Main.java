@@ -1,0 +1,55 @@
+package dev.fastpipe.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The one entry point behind {@code bin/fastpipe}. Each capability is a picocli subcommand;
+ * the launcher script handles the allocator and JVM flags before we get here.
+ */
+@Command(
+    name = "fastpipe",
+    mixinStandardHelpOptions = true,
+    usageHelpWidth = 110,
+    version = "fastpipe 0.1.0",
+    description = {
+      "Streaming DeepVariant-style germline variant calling on the JVM:",
+      "make_examples workers write pileup examples into lock-free shared-memory rings,",
+      "call_variants consumers classify them with TensorFlow Java, postprocess writes the VCF.",
+      "",
+      "Launcher option, before or after the subcommand:",
+      "  --allocator jemalloc|glibc|tcmalloc|mimalloc  native allocator preloaded (default jemalloc,",
+      "      or FASTPIPE_ALLOCATOR); a missing library warns and falls back to glibc.",
+      "Environment: FASTPIPE_JAVA_OPTS (extra JVM flags, e.g. -Xmx8g),",
+      "  FASTPIPE_MALLOC_CONF (passed to the allocator as MALLOC_CONF), FASTPIPE_DEBUG (stack traces)."
+    },
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      DoctorCommand.class,
+    })
+public final class Main implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  public static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          // One line for the user, no stack trace unless asked for.
+          String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+          commandLine.getErr().println("fastpipe " + commandLine.getCommandName() + ": " + msg);
+          if (System.getenv("FASTPIPE_DEBUG") != null) ex.printStackTrace(commandLine.getErr());
+          return ex instanceof UserError ue ? ue.exitCode() : 1;
+        });
+    return cl;
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+}

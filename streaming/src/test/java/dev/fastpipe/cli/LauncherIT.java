@@ -1,0 +1,107 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Runs bin/fastpipe for real, as a user would, after the artifact is packaged. */
+class LauncherIT {
+
+  static final Path LAUNCHER = Path.of("..", "bin", "fastpipe").toAbsolutePath().normalize();
+
+  record Result(int exit, String out, String err) {}
+
+  static Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(LAUNCHER.toString());
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().remove("FASTPIPE_ALLOCATOR");
+    pb.environment().remove("LD_PRELOAD");
+    pb.environment().putAll(env);
+    Path err = Files.createTempFile("fastpipe-launcher", ".err");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "launcher did not finish");
+    String e = Files.readString(err);
+    Files.delete(err);
+    return new Result(p.exitValue(), out, e);
+  }
+
+  static boolean libraryInstalled(String soname) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("sh", "-c", "ldconfig -p | grep -q '[[:space:]]" + soname + "[[:space:]]'").start();
+    return p.waitFor() == 0;
+  }
+
+  @Test
+  void defaultAllocatorIsJemallocAndItIsMapped() throws Exception {
+    assumeTrue(libraryInstalled("libjemalloc.so.2"), "libjemalloc2 not installed");
+    Result r = run(Map.of(), "doctor");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("allocator: jemalloc (libjemalloc.so.2 mapped)"), r.out());
+    assertTrue(r.out().contains("tensorflow: 2.18"), r.out());
+  }
+
+  @Test
+  void glibcMapsNoOtherAllocator() throws Exception {
+    Result r = run(Map.of(), "--allocator", "glibc", "doctor");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().lines().anyMatch(l -> l.equals("allocator: glibc")), r.out());
+  }
+
+  @Test
+  void environmentChoosesTheAllocatorAndMallocConfIsPassed() throws Exception {
+    assumeTrue(libraryInstalled("libjemalloc.so.2"), "libjemalloc2 not installed");
+    Result r = run(Map.of("FASTPIPE_ALLOCATOR", "jemalloc", "FASTPIPE_MALLOC_CONF", "narenas:1"), "doctor");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("MALLOC_CONF: narenas:1"), r.out());
+  }
+
+  @Test
+  void unknownAllocatorIsAOneLineErrorWithExit2() throws Exception {
+    Result r = run(Map.of(), "--allocator", "hoard", "doctor");
+    assertEquals(2, r.exit());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("unknown allocator 'hoard'"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
+  }
+
+  @Test
+  void missingAllocatorLibraryWarnsAndContinuesOnGlibc() throws Exception {
+    // Run with an empty linker cache view: point ldconfig lookups at nothing by choosing an
+    // allocator that is not installed; if all are installed, hide them with a fake ldconfig.
+    Path fakeBin = Files.createTempDirectory("fastpipe-fakebin");
+    Path ldconfig = fakeBin.resolve("ldconfig");
+    Files.writeString(ldconfig, "#!/bin/sh\necho '0 libs found in cache'\n");
+    ldconfig.toFile().setExecutable(true);
+    try {
+      Result r = run(Map.of("PATH", fakeBin + ":" + System.getenv("PATH")), "--allocator", "mimalloc", "doctor");
+      assertEquals(0, r.exit(), r.err());
+      assertTrue(r.err().contains("warning: mimalloc requested but libmimalloc.so.2 is not installed"), r.err());
+      assertTrue(r.out().lines().anyMatch(l -> l.equals("allocator: glibc")), r.out());
+    } finally {
+      Files.delete(ldconfig);
+      Files.delete(fakeBin);
+    }
+  }
+
+  @Test
+  void helpListsTheSubcommands() throws Exception {
+    Result r = run(Map.of(), "--help");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("doctor"), r.out());
+    assertTrue(r.out().contains("--allocator"), r.out());
+  }
+}
