@@ -1,0 +1,35 @@
+package dev.fastpipe.streaming.pipeline;
+
+import java.util.Optional;
+
+/**
+ * Lets a shard worker process end itself when the process that started it is gone, so a killed
+ * or crashed consumer never leaves producers blocked on a full ring forever.
+ */
+public final class ParentWatch {
+  private ParentWatch() {}
+
+  /** Starts a daemon thread that halts this JVM with {@code exitCode} once {@code parentPid} has exited. */
+  public static void start(long parentPid, int exitCode) {
+    Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
+    Thread t =
+        new Thread(
+            () -> {
+              while (true) {
+                if (parent.isEmpty() || !parent.get().isAlive()) {
+                  System.err.println("fastpipe shard-worker: parent process " + parentPid + " is gone; stopping");
+                  // Run shutdown hooks (they unmap and close what this worker holds).
+                  System.exit(exitCode);
+                }
+                try {
+                  Thread.sleep(250);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "fastpipe-parent-watch");
+    t.setDaemon(true);
+    t.start();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.shm.TransportStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What one {@code fastpipe call} run did, written as JSON by {@code --metrics}: per-stage wall and
+ * CPU seconds, examples made and called, examples/s, and per ring its capacity, mean and max
+ * fill, producer stall and consumer idle time.
+ */
+public final class RunMetrics {
+
+  /** One stage's cost. CPU seconds are summed over its threads or processes. */
+  public record Stage(String name, double wallSeconds, double cpuSeconds) {}
+
+  /** Fill samples and final counters of one shard's ring. */
+  public static final class RingSamples {
+    final int shard;
+    long capacity;
+    long maxFill;
+    double fillSum;
+    long samples;
+    TransportStats last;
+
+    RingSamples(int shard) {
+      this.shard = shard;
+    }
+
+    void add(TransportStats s) {
+      capacity = s.capacityBytes();
+      maxFill = Math.max(maxFill, Math.max(s.fillBytes(), s.maxFillBytes()));
+      fillSum += s.fillBytes();
+      samples++;
+      last = s;
+    }
+  }
+
+  public final Map<String, Object> settings = new LinkedHashMap<>();
+  public final List<Stage> stages = new ArrayList<>();
+  private final List<RingSamples> rings = new ArrayList<>();
+  public long examplesMade;
+  public long examplesCalled;
+  public long sitesWritten;
+  public double wallSeconds;
+
+  public synchronized void sampleRings(List<TransportStats> stats) {
+    while (rings.size() < stats.size()) rings.add(new RingSamples(rings.size()));
+    for (int i = 0; i < stats.size(); i++) if (stats.get(i) != null) rings.get(i).add(stats.get(i));
+  }
+
+  public synchronized String toJson() {
+    StringBuilder b = new StringBuilder("{\n");
+    b.append("  \"settings\": {");
+    int i = 0;
+    for (var e : settings.entrySet()) {
+      b.append(i++ == 0 ? "" : ", ").append(q(e.getKey())).append(": ").append(value(e.getValue()));
+    }
+    b.append("},\n");
+    b.append("  \"wall_seconds\": ").append(num(wallSeconds)).append(",\n");
+    b.append("  \"examples_made\": ").append(examplesMade).append(",\n");
+    b.append("  \"examples_called\": ").append(examplesCalled).append(",\n");
+    b.append("  \"examples_per_second\": ").append(num(wallSeconds > 0 ? examplesCalled / wallSeconds : 0)).append(",\n");
+    b.append("  \"sites_written\": ").append(sitesWritten).append(",\n");
+    b.append("  \"stages\": [");
+    for (int s = 0; s < stages.size(); s++) {
+      Stage st = stages.get(s);
+      b.append(s == 0 ? "\n" : ",\n").append("    {\"name\": ").append(q(st.name()))
+          .append(", \"wall_seconds\": ").append(num(st.wallSeconds()))
+          .append(", \"cpu_seconds\": ").append(num(st.cpuSeconds())).append("}");
+    }
+    b.append("\n  ],\n  \"rings\": [");
+    for (int r = 0; r < rings.size(); r++) {
+      RingSamples rs = rings.get(r);
+      TransportStats last = rs.last;
+      b.append(r == 0 ? "\n" : ",\n").append("    {\"shard\": ").append(rs.shard)
+          .append(", \"capacity_bytes\": ").append(rs.capacity)
+          .append(", \"mean_fill_bytes\": ").append(num(rs.samples == 0 ? 0 : rs.fillSum / rs.samples))
+          .append(", \"max_fill_bytes\": ").append(rs.maxFill)
+          .append(", \"records_committed\": ").append(last == null ? 0 : last.recordsCommitted())
+          .append(", \"records_consumed\": ").append(last == null ? 0 : last.recordsConsumed())
+          .append(", \"producer_stall_ms\": ").append(num(last == null ? 0 : last.producerStallNanos() / 1e6))
+          .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
+          .append("}");
+    }
+    b.append("\n  ]\n}\n");
+    return b.toString();
+  }
+
+  /** Writes the JSON under a temporary name, then renames it into place. */
+  public void write(Path path) throws IOException {
+    Path abs = path.toAbsolutePath();
+    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+    Files.writeString(tmp, toJson());
+    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static String value(Object v) {
+    if (v instanceof Number n) return n instanceof Double || n instanceof Float ? num(n.doubleValue()) : n.toString();
+    if (v instanceof Boolean bo) return bo.toString();
+    return q(String.valueOf(v));
+  }
+
+  private static String num(double d) {
+    return String.format(Locale.ROOT, "%.3f", d);
+  }
+
+  private static String q(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}
