@@ -1,0 +1,39 @@
+package dev.fastpipe.streaming.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.shm.TransportStats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunMetricsTest {
+
+  @Test
+  void ringFillIsAveragedOverSamplesAndMaxIsKept(@TempDir Path dir) throws Exception {
+    RunMetrics m = new RunMetrics();
+    m.settings.put("transport", "shm");
+    m.settings.put("shards", 2);
+    m.sampleRings(List.of(new TransportStats(0, 1024, 100, 100, 1, 0, 0, 0),
+        new TransportStats(1, 1024, 0, 0, 0, 0, 0, 0)));
+    m.sampleRings(List.of(new TransportStats(0, 1024, 300, 500, 9, 9, 2_000_000, 5_000_000),
+        new TransportStats(1, 1024, 0, 0, 0, 0, 0, 0)));
+    m.examplesCalled = 10;
+    m.wallSeconds = 2;
+    m.stages.add(new RunMetrics.Stage("make_examples", 1.5, 2.5));
+    Path out = dir.resolve("run.json");
+    m.write(out);
+    String json = Files.readString(out);
+    assertTrue(json.contains("\"transport\": \"shm\", \"shards\": 2"), json);
+    assertTrue(json.contains("\"mean_fill_bytes\": 200.000"), json);
+    assertTrue(json.contains("\"max_fill_bytes\": 500"), json);
+    assertTrue(json.contains("\"producer_stall_ms\": 2.000"), json);
+    assertTrue(json.contains("\"consumer_idle_ms\": 5.000"), json);
+    assertTrue(json.contains("\"examples_per_second\": 5.000"), json);
+    assertTrue(json.contains("{\"name\": \"make_examples\", \"wall_seconds\": 1.500, \"cpu_seconds\": 2.500}"), json);
+    assertEquals(List.of("run.json"), Files.list(dir).map(p -> p.getFileName().toString()).toList());
+  }
+}
