@@ -76,6 +76,7 @@ public final class SyntheticSample {
   private final List<TruthVariant> variants;
   private final Haplotype[] haplotypes;
   private final double coverage;
+  private boolean sequencingErrors = true;
 
   private SyntheticSample(long seed, byte[] reference, List<TruthVariant> variants, double coverage) {
     this.seed = seed;
@@ -100,6 +101,12 @@ public final class SyntheticSample {
   /** Generates and writes the sample into {@code dir} (created if needed). */
   public static Files write(Path dir, long seed, int refLength, double coverage) throws IOException {
     return generate(seed, refLength, coverage).writeTo(dir);
+  }
+
+  /** Reads without sequencing errors (qualities are still drawn): for tests of the alignment. */
+  SyntheticSample withoutSequencingErrors() {
+    sequencingErrors = false;
+    return this;
   }
 
   public byte[] reference() {
@@ -295,7 +302,7 @@ public final class SyntheticSample {
       int i = reverse ? READ_LENGTH - 1 - cycle : cycle; // sequencing cycle -> offset on the forward strand
       int q = errors.quality(rnd, cycle);
       quals[i] = (byte) q;
-      if (rnd.nextDouble() < ReadErrors.errorProbability(q)) {
+      if (rnd.nextDouble() < ReadErrors.errorProbability(q) && sequencingErrors) {
         bases[i] = SyntheticReference.base((SyntheticReference.indexOf(bases[i]) + 1 + rnd.nextInt(3)) & 3);
       }
     }
