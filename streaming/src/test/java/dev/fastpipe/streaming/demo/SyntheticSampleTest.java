@@ -167,7 +167,9 @@ class SyntheticSampleTest {
       assertEquals(SAMFileHeader.SortOrder.coordinate, h.getSortOrder());
       assertEquals(SyntheticSample.SAMPLE, h.getReadGroup(SyntheticSample.SAMPLE).getSample());
       List<SAMRecord> all = new ArrayList<>();
-      r.iterator().forEachRemaining(all::add);
+      try (SAMRecordIterator it = r.iterator()) {
+        it.forEachRemaining(all::add);
+      }
       int expectedPairs = (int) Math.round(30.0 * LENGTH / (2 * SyntheticSample.READ_LENGTH));
       assertEquals(2 * expectedPairs, all.size());
       var cmp = new SAMRecordCoordinateComparator();
