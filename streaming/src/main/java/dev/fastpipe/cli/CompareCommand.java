@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.streaming.demo.VcfComparison;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -17,6 +18,8 @@ import picocli.CommandLine.Option;
       "PASS/. or whose genotype lacks the allele are ignored. Same semantics as vcf_compare.py."
     })
 public final class CompareCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--truth", required = true, paramLabel = "T.vcf.gz", description = "truth VCF (.vcf or .vcf.gz)")
   Path truth;
@@ -41,7 +44,8 @@ public final class CompareCommand implements Callable<Integer> {
     } catch (VcfComparison.InputException e) {
       throw new UserError(e.getMessage());
     }
-    System.out.print(result.table());
+    spec.commandLine().getOut().print(result.table());
+    spec.commandLine().getOut().flush();
     return 0;
   }
 }

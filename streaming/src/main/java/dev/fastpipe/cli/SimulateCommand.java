@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.streaming.demo.SyntheticSample;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,6 +17,8 @@ import picocli.CommandLine.Option;
       "truth.vcf.gz(+.tbi) and confident.bed. The same seed gives byte-identical files."
     })
 public final class SimulateCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--output", required = true, paramLabel = "DIR", description = "directory to write into (created if missing)")
   Path output;
@@ -40,13 +43,14 @@ public final class SimulateCommand implements Callable<Integer> {
     SyntheticSample sample = SyntheticSample.generate(seed, length, coverage);
     SyntheticSample.Files files = sample.writeTo(output);
     long snps = sample.variants().stream().filter(v -> v.isSnp()).count();
-    System.out.printf("wrote %s: %d bp, %d SNPs, %d indels, %.0fx 2x%d bp reads in %.1f s%n",
+    spec.commandLine().getOut().printf("wrote %s: %d bp, %d SNPs, %d indels, %.0fx 2x%d bp reads in %.1f s%n",
         files.dir(), length, snps, sample.variants().size() - snps, coverage, SyntheticSample.READ_LENGTH,
         (System.nanoTime() - t0) / 1e9);
-    System.out.println("  reference: " + files.reference());
-    System.out.println("  reads:     " + files.reads());
-    System.out.println("  truth:     " + files.truth());
-    System.out.println("  confident: " + files.confidentBed());
+    spec.commandLine().getOut().println("  reference: " + files.reference());
+    spec.commandLine().getOut().println("  reads:     " + files.reads());
+    spec.commandLine().getOut().println("  truth:     " + files.truth());
+    spec.commandLine().getOut().println("  confident: " + files.confidentBed());
+    spec.commandLine().getOut().flush();
     return 0;
   }
 }

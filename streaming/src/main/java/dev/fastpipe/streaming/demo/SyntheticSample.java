@@ -54,7 +54,8 @@ import java.util.SplittableRandom;
  *       typical, low-quality bases more frequent toward the 3' end: ~0.1 % errors at the start of
  *       a read, ~1 % at its end); aligned by construction (start and CIGAR from the
  *       haplotype-to-reference map, I/D at indels, S where a read ends inside an insertion), MAPQ
- *       60, proper-pair flags, mate fields, MC, NM and MD tags, read group DEMO (SM:DEMO).
+ *       60, proper-pair flags, mate fields, MC, NM and MD tags, read group DEMO (SM:DEMO); 2 % of
+ *       fragments have a second, duplicate-flagged copy (name suffix "d") with its own errors.
  * </ul>
  */
 public final class SyntheticSample {
@@ -67,6 +68,8 @@ public final class SyntheticSample {
   public static final long DEFAULT_SEED = 42L;
   static final int INSERT_MEAN = 400;
   static final int INSERT_SD = 50;
+  /** Share of fragments that also appear as a duplicate-flagged copy. */
+  static final double DUPLICATE_RATE = 0.02;
 
   /** The files {@link #write} produces (each with its index where one applies). */
   public record Files(Path dir, Path reference, Path reads, Path truth, Path confidentBed) {}
@@ -281,17 +284,27 @@ public final class SyntheticSample {
       int start = rnd.nextInt(hap.length() - fragment + 1);
       boolean firstIsForward = rnd.nextBoolean();
       String name = "demo:" + String.format("%0" + width + "d", i);
-      SAMRecord fwd = read(header, name, hap, start, false, rnd, errors);
-      SAMRecord rev = read(header, name, hap, start + fragment - READ_LENGTH, true, rnd, errors);
-      SAMRecord r1 = firstIsForward ? fwd : rev;
-      SAMRecord r2 = firstIsForward ? rev : fwd;
-      r1.setFirstOfPairFlag(true);
-      r2.setSecondOfPairFlag(true);
-      mate(fwd, rev);
-      records.add(r1);
-      records.add(r2);
+      pair(header, name, hap, start, fragment, firstIsForward, false, rnd, errors, records);
+      if (rnd.nextDouble() < DUPLICATE_RATE) { // a PCR/optical copy: same fragment, its own errors, flagged
+        pair(header, name + "d", hap, start, fragment, firstIsForward, true, rnd, errors, records);
+      }
     }
     return records;
+  }
+
+  private void pair(SAMFileHeader header, String name, Haplotype hap, int start, int fragment, boolean firstIsForward,
+      boolean duplicate, SplittableRandom rnd, ReadErrors errors, List<SAMRecord> records) {
+    SAMRecord fwd = read(header, name, hap, start, false, rnd, errors);
+    SAMRecord rev = read(header, name, hap, start + fragment - READ_LENGTH, true, rnd, errors);
+    SAMRecord r1 = firstIsForward ? fwd : rev;
+    SAMRecord r2 = firstIsForward ? rev : fwd;
+    r1.setFirstOfPairFlag(true);
+    r2.setSecondOfPairFlag(true);
+    mate(fwd, rev);
+    fwd.setDuplicateReadFlag(duplicate);
+    rev.setDuplicateReadFlag(duplicate);
+    records.add(r1);
+    records.add(r2);
   }
 
   private SAMRecord read(SAMFileHeader header, String name, Haplotype hap, int from, boolean reverse,
