@@ -40,9 +40,6 @@ final class Haplotype {
       }
       String ref = v.ref();
       String alt = v.allele(h);
-      // shared prefix (anchor base for indels) maps base to base
-      int shared = 0;
-      while (shared < ref.length() && shared < alt.length() && ref.charAt(shared) == alt.charAt(shared)) shared++;
       if (ref.length() == alt.length()) { // SNP (or MNP): base for base
         for (int i = 0; i < ref.length(); i++) {
           seq[n] = (byte) alt.charAt(i);
