@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
+      SimulateCommand.class,
+      CompareCommand.class,
     })
 public final class Main implements Runnable {
 

@@ -1,0 +1,449 @@
+package dev.fastpipe.streaming.demo;
+
+import htsjdk.samtools.reference.ReferenceSequence;
+import htsjdk.samtools.reference.ReferenceSequenceFile;
+import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Precision, recall and F1 of a calls VCF against a truth VCF inside a BED, SNPs and indels apart,
+ * with the semantics of the project's evaluator {@code shared/tools/vcf_compare.py} (which pipes
+ * both files through {@code bcftools view -T BED | norm -m -any -a -f REF | norm -m -any -f REF |
+ * norm -d exact}), re-implemented here so that {@code fastpipe demo} needs no external tools:
+ *
+ * <ol>
+ *   <li>records whose FILTER is not PASS or "." are dropped; a record without a sample or GT
+ *       counts as 0/1; only the first sample's GT is read;
+ *   <li>records whose POS lies inside a BED interval are kept (bcftools' {@code -T}: POS, before
+ *       normalisation);
+ *   <li>each record is atomised as bcftools 1.16 {@code norm -a} does (greedy, no alignment: trim the
+ *       common suffix, then split into SNVs and indels, an indel right after a SNV staying in the
+ *       SNV's record as in C>GGG; atoms of different ALTs that
+ *       overlap get a "*" allele), split into biallelic records, and left-aligned and trimmed
+ *       against the reference; REF must match the reference;
+ *   <li>exact duplicates (same position, REF and ALT) keep the first; records whose genotype
+ *       carries the allele zero times are ignored;
+ *   <li>a call is a TP when (chrom, pos, REF, ALT) is in the truth with the same number of copies
+ *       of the allele in the genotype (hap.py's genotype match); an allele match with the wrong
+ *       genotype counts as one FP and one FN; with {@code allelesOnly} the genotype is ignored;
+ *   <li>SNP = REF and ALT of one base each after normalisation (so a "*" record at a
+ *       multi-allelic SNP site counts as a SNP, as in the script); everything else is an INDEL.
+ * </ol>
+ */
+public final class VcfComparison {
+
+  /** Counts for one variant kind. */
+  public record Counts(String kind, int truth, int tp, int fp, int fn) {
+    public double precision() {
+      return tp + fp == 0 ? 0 : tp / (double) (tp + fp);
+    }
+
+    public double recall() {
+      return tp + fn == 0 ? 0 : tp / (double) (tp + fn);
+    }
+
+    public double f1() {
+      double p = precision();
+      double r = recall();
+      return p + r == 0 ? 0 : 2 * p * r / (p + r);
+    }
+
+    /** One line in vcf_compare.py's format. */
+    public String line() {
+      return String.format(Locale.ROOT, "%-6s truth=%5d tp=%5d fp=%4d fn=%4d P=%.4f R=%.4f F1=%.4f",
+          kind, truth, tp, fp, fn, precision(), recall(), f1());
+    }
+  }
+
+  /** The comparison's result: SNPs and indels. */
+  public record Result(Counts snp, Counts indel) {
+    /** A small aligned table for terminals. */
+    public String table() {
+      StringBuilder sb = new StringBuilder();
+      sb.append(String.format(Locale.ROOT, "%-6s %7s %7s %6s %6s %9s %7s %7s%n",
+          "type", "truth", "TP", "FP", "FN", "precision", "recall", "F1"));
+      for (Counts c : List.of(snp, indel)) {
+        sb.append(String.format(Locale.ROOT, "%-6s %7d %7d %6d %6d %9.4f %7.4f %7.4f%n",
+            c.kind(), c.truth(), c.tp(), c.fp(), c.fn(), c.precision(), c.recall(), c.f1()));
+      }
+      return sb.toString();
+    }
+  }
+
+  /** A normalised biallelic record: where, which alleles. */
+  record Key(String chrom, int pos, String ref, String alt) {
+    boolean isSnp() {
+      return ref.length() == 1 && alt.length() == 1;
+    }
+  }
+
+  /** A VCF, a BED, a reference or a record that cannot be used; the message names the file. */
+  public static final class InputException extends RuntimeException {
+    InputException(String message) {
+      super(message);
+    }
+  }
+
+  private static final int ALIGN_WINDOW = 100; // bcftools norm's realignment padding
+
+  private VcfComparison() {}
+
+  /**
+   * Compares {@code calls} against {@code truth} inside {@code bed} (null: everywhere), both
+   * normalised against {@code reference} (FASTA, plain or bgzipped, with .fai, and .gzi when
+   * bgzipped).
+   */
+  public static Result compare(Path reference, Path truth, Path calls, Path bed, boolean allelesOnly) {
+    try (ReferenceSequenceFile file = openReference(reference)) {
+      Reference ref = new Reference(file, contigLengths(reference));
+      Map<String, List<int[]>> regions = bed == null ? null : readBed(bed);
+      Map<Key, Integer> t = load(ref, reference, truth, regions);
+      Map<Key, Integer> q = load(ref, reference, calls, regions);
+      return new Result(count("SNP", t, q, true, allelesOnly), count("INDEL", t, q, false, allelesOnly));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Counts count(String kind, Map<Key, Integer> truth, Map<Key, Integer> calls, boolean snp,
+      boolean allelesOnly) {
+    int nTruth = 0;
+    for (Key k : truth.keySet()) if (k.isSnp() == snp) nTruth++;
+    int nCalls = 0;
+    int tp = 0;
+    for (Map.Entry<Key, Integer> e : calls.entrySet()) {
+      if (e.getKey().isSnp() != snp) continue;
+      nCalls++;
+      Integer tv = truth.get(e.getKey());
+      if (tv != null && (allelesOnly || tv.equals(e.getValue()))) tp++;
+    }
+    return new Counts(kind, nTruth, tp, nCalls - tp, nTruth - tp);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private static ReferenceSequenceFile openReference(Path reference) {
+    if (!Files.isRegularFile(reference)) throw new InputException(reference + ": reference FASTA not found");
+    if (!Files.isRegularFile(Path.of(reference + ".fai"))) {
+      throw new InputException(reference + ": no .fai index beside it (samtools faidx " + reference + ")");
+    }
+    try {
+      return ReferenceSequenceFileFactory.getReferenceSequenceFile(reference, true, true);
+    } catch (RuntimeException e) {
+      throw new InputException(reference + ": cannot open the reference: " + e.getMessage());
+    }
+  }
+
+  static Map<String, List<int[]>> readBed(Path bed) throws IOException {
+    if (!Files.isRegularFile(bed)) throw new InputException(bed + ": BED file not found");
+    Map<String, List<int[]>> out = new HashMap<>();
+    try (BufferedReader r = reader(bed)) {
+      String line;
+      int n = 0;
+      while ((line = r.readLine()) != null) {
+        n++;
+        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
+        String[] f = line.split("\t");
+        try {
+          if (f.length < 3) throw new NumberFormatException();
+          out.computeIfAbsent(f[0], c -> new ArrayList<>()).add(new int[] {Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim())});
+        } catch (NumberFormatException e) {
+          throw new InputException(bed + ": line " + n + " is not 'chrom<TAB>start<TAB>end'");
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean inRegions(Map<String, List<int[]>> regions, String chrom, int pos) {
+    if (regions == null) return true;
+    List<int[]> list = regions.get(chrom);
+    if (list == null) return false;
+    for (int[] iv : list) if (pos > iv[0] && pos <= iv[1]) return true;
+    return false;
+  }
+
+  private static BufferedReader reader(Path p) throws IOException {
+    InputStream in = Files.newInputStream(p);
+    byte[] magic = new byte[2];
+    InputStream buffered = new java.io.BufferedInputStream(in, 1 << 16);
+    buffered.mark(2);
+    int got = buffered.readNBytes(magic, 0, 2);
+    buffered.reset();
+    if (got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+      buffered = new GZIPInputStream(buffered, 1 << 16);
+    }
+    return new BufferedReader(new InputStreamReader(buffered, StandardCharsets.UTF_8), 1 << 16);
+  }
+
+  /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies. */
+  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<int[]>> regions)
+      throws IOException {
+    if (!Files.isRegularFile(vcf)) throw new InputException(vcf + ": VCF not found");
+    List<Normalised> recs = new ArrayList<>();
+    Set<String> contigs = ref.lengths().keySet();
+    try (BufferedReader r = reader(vcf)) {
+      String line;
+      long n = 0;
+      while ((line = r.readLine()) != null) {
+        n++;
+        if (line.startsWith("#") || line.isEmpty()) continue;
+        String[] f = line.split("\t", -1);
+        if (f.length < 8) continue;
+        if (!f[6].equals("PASS") && !f[6].equals(".")) continue;
+        String gt = "0/1";
+        if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
+          int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
+          String[] sample = f[9].split(":", -1);
+          gt = idx < sample.length ? sample[idx] : ".";
+        }
+        int pos;
+        try {
+          pos = Integer.parseInt(f[1]);
+        } catch (NumberFormatException e) {
+          throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
+        }
+        if (!contigs.contains(f[0])) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
+        if (!inRegions(regions, f[0], pos)) continue;
+        List<String> alleles = new ArrayList<>();
+        alleles.add(f[3].toUpperCase(Locale.ROOT));
+        if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
+        int[] gtAlleles = parseGenotype(gt);
+        for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
+          recs.add(realign(ref, vcf, rec));
+        }
+      }
+    }
+    // bcftools keeps records sorted by position (stable), then norm -d exact keeps the first
+    recs.sort(Comparator.comparingInt(Normalised::pos0)); // List.sort is stable
+    Map<Key, Integer> out = new LinkedHashMap<>();
+    Set<Key> seen = new HashSet<>();
+    for (Normalised rec : recs) {
+      Key k = new Key(rec.chrom, rec.pos0 + 1, rec.ref, rec.alt);
+      if (!seen.add(k)) continue;
+      if (rec.copies > 0) out.put(k, rec.copies);
+    }
+    return out;
+  }
+
+  /** Allele indexes of a GT string; missing alleles are -1. */
+  static int[] parseGenotype(String gt) {
+    String[] parts = gt.split("[/|]");
+    int[] out = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = parts[i].equals(".") ? -1 : Integer.parseInt(parts[i]);
+      } catch (NumberFormatException e) {
+        out[i] = -1;
+      }
+    }
+    return out;
+  }
+
+  /** A biallelic record on its way through normalisation, with how many GT alleles carry ALT. */
+  record Normalised(String chrom, int pos0, String ref, String alt, int copies) {}
+
+  private static final class Atom {
+    final StringBuilder ref = new StringBuilder();
+    final StringBuilder alt = new StringBuilder();
+    final int ial; // 1-based index of the source ALT
+    final int beg;
+    int end;
+
+    Atom(char r, char a, int beg, int ial) {
+      ref.append(r);
+      alt.append(a);
+      this.beg = beg;
+      this.end = beg;
+      this.ial = ial;
+    }
+
+    int compareTo(Atom o) {
+      if (beg != o.beg) return Integer.compare(beg, o.beg);
+      int c = ref.toString().compareTo(o.ref.toString());
+      if (c != 0) return c;
+      return alt.toString().compareTo(o.alt.toString());
+    }
+  }
+
+  /** bcftools norm -a (star alleles for overlaps) followed by -m -any, keeping the GT copy counts. */
+  static List<Normalised> atomiseAndSplit(String chrom, int pos0, List<String> alleles, int[] gt) {
+    List<Normalised> out = new ArrayList<>();
+    boolean atomisable = alleles.size() >= 2 && alleles.stream().allMatch(VcfComparison::isAcgtn);
+    if (!atomisable) {
+      for (int i = 1; i < alleles.size(); i++) out.add(new Normalised(chrom, pos0, alleles.get(0), alleles.get(i), copies(gt, i)));
+      return out;
+    }
+    List<Atom> atoms = new ArrayList<>();
+    for (int i = 1; i < alleles.size(); i++) atomiseAllele(alleles.get(0), alleles.get(i), i, atoms);
+    atoms.sort((a, b) -> {
+      int c = a.compareTo(b);
+      return c != 0 ? c : Integer.compare(a.ial, b.ial);
+    });
+    int nori = alleles.size() - 1;
+    List<Atom> rows = new ArrayList<>();
+    for (int i = 0; i < atoms.size(); i++) {
+      if (i > 0 && atoms.get(i - 1).compareTo(atoms.get(i)) == 0) continue;
+      rows.add(atoms.get(i));
+    }
+    int[][] table = new int[rows.size()][nori];
+    boolean[] star = new boolean[rows.size()];
+    for (int j = 0; j < rows.size(); j++) table[j][rows.get(j).ial - 1] = 1;
+    for (Atom atom : atoms) {
+      for (int j = 0; j < rows.size(); j++) {
+        Atom row = rows.get(j);
+        if (atom == row) continue;
+        if (atom.beg > row.end) continue;
+        if (atom.end < row.beg) break;
+        table[j][atom.ial - 1] = atom.compareTo(row) != 0 ? 2 : 1;
+        star[j] = true;
+      }
+    }
+    for (int j = 0; j < rows.size(); j++) {
+      Atom row = rows.get(j);
+      int altCopies = 0;
+      int starCopies = 0;
+      for (int a : gt) {
+        if (a <= 0 || a > nori) continue;
+        int mapped = table[j][a - 1];
+        if (mapped == 1) altCopies++;
+        else if (mapped == 2) starCopies++;
+      }
+      out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), row.alt.toString(), altCopies));
+      if (star[j]) out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), "*", starCopies));
+    }
+    return out;
+  }
+
+  private static void atomiseAllele(String ref, String alt, int ial, List<Atom> atoms) {
+    int rlen = ref.length();
+    int alen = alt.length();
+    while (rlen > 1 && alen > 1 && ref.charAt(rlen - 1) == alt.charAt(alen - 1)) {
+      rlen--;
+      alen--;
+    }
+    int max = Math.max(rlen, alen);
+    Atom atom = null;
+    for (int i = 0; i < max; i++) {
+      char rb = i < rlen ? ref.charAt(i) : '-';
+      char ab = i < alen ? alt.charAt(i) : '-';
+      if (rb != ab) {
+        if (rb == '-' || ab == '-') {
+          if (atom == null) continue; // cannot happen for ACGTN alleles
+          if (ab != '-') atom.alt.append(ab);
+          if (rb != '-') {
+            atom.ref.append(rb);
+            atom.end++;
+          }
+          continue;
+        }
+        // a SNV; an indel right after it extends this same atom (bcftools 1.16: C>GGG stays whole)
+        atom = new Atom(rb, ab, i, ial);
+        atoms.add(atom);
+        continue;
+      }
+      if (i + 1 >= rlen || i + 1 >= alen) { // the next base is an indel: this one anchors it
+        atom = new Atom(rb, ab, i, ial);
+        atoms.add(atom);
+      }
+    }
+  }
+
+  private static int copies(int[] gt, int allele) {
+    int n = 0;
+    for (int a : gt) if (a == allele) n++;
+    return n;
+  }
+
+  private static boolean isAcgtn(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != 'A' && c != 'C' && c != 'G' && c != 'T' && c != 'N') return false;
+    }
+    return !s.isEmpty();
+  }
+
+  /** Contig name -> length, from REF.fai (the file vcf_compare.py builds its header from). */
+  static Map<String, Long> contigLengths(Path reference) throws IOException {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (String row : Files.readAllLines(Path.of(reference + ".fai"), StandardCharsets.UTF_8)) {
+      String[] f = row.split("\t");
+      if (f.length < 2) continue;
+      try {
+        out.put(f[0], Long.parseLong(f[1].trim()));
+      } catch (NumberFormatException e) {
+        throw new InputException(reference + ".fai: bad line '" + row + "'");
+      }
+    }
+    return out;
+  }
+
+  /** The reference FASTA and its contig lengths (from .fai). */
+  record Reference(ReferenceSequenceFile file, Map<String, Long> lengths) {}
+
+  private static String fetch(Reference ref, String chrom, int from0, int to0Exclusive) {
+    int to = (int) Math.min(to0Exclusive, ref.lengths().getOrDefault(chrom, 0L));
+    if (to <= from0) return "";
+    ReferenceSequence s = ref.file().getSubsequenceAt(chrom, from0 + 1, to);
+    StringBuilder sb = new StringBuilder(new String(s.getBases(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT));
+    for (int i = 0; i < sb.length(); i++) {
+      char c = sb.charAt(i);
+      if (c != 'A' && c != 'C' && c != 'G' && c != 'T' && c != 'N') sb.setCharAt(i, 'N');
+    }
+    return sb.toString();
+  }
+
+  /** bcftools norm's realign(): check REF, trim the common suffix (padding from the left), trim the prefix. */
+  static Normalised realign(Reference refFile, Path vcf, Normalised rec) {
+    String ref = rec.ref();
+    String alt = rec.alt();
+    String actual = fetch(refFile, rec.chrom(), rec.pos0(), rec.pos0() + ref.length());
+    if (!isAcgtn(ref) || !actual.equalsIgnoreCase(ref)) {
+      throw new InputException(vcf + ": reference allele mismatch at " + rec.chrom() + ":" + (rec.pos0() + 1)
+          + " (REF '" + ref + "', reference '" + actual + "')");
+    }
+    if (alt.startsWith("<") || alt.startsWith("*") || alt.contains("[") || alt.contains("]")) return rec;
+    if (!isAcgtn(alt)) throw new InputException(vcf + ": non-ACGTN alternate allele at " + rec.chrom() + ":" + (rec.pos0() + 1));
+    if (alt.equals(ref)) throw new InputException(vcf + ": duplicate alleles at " + rec.chrom() + ":" + (rec.pos0() + 1));
+    StringBuilder r = new StringBuilder(ref);
+    StringBuilder a = new StringBuilder(alt);
+    int pos = rec.pos0();
+    while (r.length() > 0 && a.length() > 0 && r.charAt(r.length() - 1) == a.charAt(a.length() - 1)) {
+      int minLen = Math.min(r.length(), a.length());
+      if (minLen <= 1 && pos == 0) break;
+      r.setLength(r.length() - 1);
+      a.setLength(a.length() - 1);
+      if (r.length() == 0 || a.length() == 0) {
+        int pad = Math.min(pos, ALIGN_WINDOW);
+        String left = fetch(refFile, rec.chrom(), pos - pad, pos);
+        r.insert(0, left);
+        a.insert(0, left);
+        pos -= pad;
+      }
+    }
+    int trim = 0;
+    while (trim < r.length() && trim < a.length() && r.charAt(trim) == a.charAt(trim)
+        && Math.min(r.length() - trim, a.length() - trim) > 1) {
+      trim++;
+    }
+    return new Normalised(rec.chrom(), pos + trim, r.substring(trim), a.substring(trim), rec.copies());
+  }
+}
