@@ -26,6 +26,9 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
+      TrainCommand.class,
+      CallVariantsCommand.class,
+      PostprocessCommand.class,
     })
 public final class Main implements Runnable {
 
