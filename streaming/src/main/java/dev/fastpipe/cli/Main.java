@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       TrainCommand.class,
       CallVariantsCommand.class,
       PostprocessCommand.class,
+      BenchInferenceCommand.class,
     })
 public final class Main implements Runnable {
 
