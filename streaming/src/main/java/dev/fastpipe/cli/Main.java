@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
+      MakeExamplesCommand.class,
       TrainCommand.class,
       CallVariantsCommand.class,
       PostprocessCommand.class,
