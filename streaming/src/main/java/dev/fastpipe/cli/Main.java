@@ -26,6 +26,11 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
+      MakeExamplesCommand.class,
+      TrainCommand.class,
+      CallVariantsCommand.class,
+      PostprocessCommand.class,
+      BenchInferenceCommand.class,
       SimulateCommand.class,
       CompareCommand.class,
     })

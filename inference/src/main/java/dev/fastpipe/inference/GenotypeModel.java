@@ -1,0 +1,204 @@
+package dev.fastpipe.inference;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.tensorflow.Result;
+import org.tensorflow.SavedModelBundle;
+import org.tensorflow.Signature;
+import org.tensorflow.Tensor;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.proto.ConfigProto;
+import org.tensorflow.proto.DataType;
+import org.tensorflow.types.TFloat32;
+
+/**
+ * A genotype classifier served from a TensorFlow SavedModel (tag {@code serve}).
+ *
+ * <p>The serving signature ({@code serving_default}, or the only one) must take one input of
+ * shape {@code [N, 100, 221, C]} (uint8 or float32; C = channels, 6 or 7 for fastpipe examples)
+ * and return an output of shape {@code [N, 3]}: probabilities of hom-ref, het, hom-alt for the
+ * example's alt-allele subset. When there are several outputs, the one named
+ * {@code probabilities} is used, else the only {@code [N,3]} one. fastpipe's own models
+ * ({@link ModelTrainer}) export {@code serving_default: images (uint8) -> probabilities}.
+ *
+ * <p>{@link #predict} is thread-safe (TensorFlow sessions are); each thread uses its own
+ * {@link ImageBatch} from {@link #newBatch}.
+ */
+public final class GenotypeModel implements AutoCloseable {
+  public static final int HEIGHT = 100;
+  public static final int WIDTH = 221;
+  public static final int GENOTYPES = 3;
+
+  private final Path dir;
+  private final SavedModelBundle bundle;
+  private final String inputName;
+  private final String outputName;
+  private final boolean floatInput;
+  private final int channels;
+  private final String description;
+
+  private GenotypeModel(Path dir, SavedModelBundle bundle, Signature sig) {
+    this.dir = dir;
+    this.bundle = bundle;
+    Map<String, Signature.TensorDescription> inputs = sig.getInputs();
+    Map<String, Signature.TensorDescription> outputs = sig.getOutputs();
+    String expected = "expected input [N,100,221,C] uint8 or float32 and output [N,3]";
+    if (inputs.size() != 1) {
+      throw new ModelSignatureException(
+          dir + ": signature '" + sig.key() + "' has " + inputs.size() + " inputs " + inputs.keySet() + "; " + expected);
+    }
+    var in = inputs.entrySet().iterator().next();
+    Signature.TensorDescription inDesc = in.getValue();
+    Shape s = inDesc.shape;
+    boolean typeOk = inDesc.dataType == DataType.DT_UINT8 || inDesc.dataType == DataType.DT_FLOAT;
+    boolean shapeOk =
+        s.numDimensions() == 4 && s.size(1) == HEIGHT && s.size(2) == WIDTH && s.size(3) > 0;
+    if (!typeOk || !shapeOk) {
+      throw new ModelSignatureException(
+          dir + ": signature '" + sig.key() + "' input '" + in.getKey() + "' is " + shapeText(s) + " "
+              + typeName(inDesc.dataType) + "; " + expected);
+    }
+    Map.Entry<String, Signature.TensorDescription> out = null;
+    for (var e : outputs.entrySet()) {
+      if (isGenotypeOutput(e.getValue())) {
+        if (out == null || e.getKey().equals("probabilities")) out = e;
+      }
+    }
+    if (out == null) {
+      StringBuilder found = new StringBuilder();
+      for (var e : outputs.entrySet()) {
+        if (found.length() > 0) found.append(", ");
+        found.append(e.getKey()).append(' ').append(shapeText(e.getValue().shape)).append(' ')
+            .append(typeName(e.getValue().dataType));
+      }
+      throw new ModelSignatureException(
+          dir + ": signature '" + sig.key() + "' outputs are " + (found.length() == 0 ? "none" : found) + "; " + expected);
+    }
+    this.inputName = inDesc.name;
+    this.outputName = out.getValue().name;
+    this.floatInput = inDesc.dataType == DataType.DT_FLOAT;
+    this.channels = (int) s.size(3);
+    this.description =
+        "signature " + sig.key() + ": " + in.getKey() + " " + shapeText(s) + " " + typeName(inDesc.dataType)
+            + " -> " + out.getKey() + " " + shapeText(out.getValue().shape);
+  }
+
+  private static boolean isGenotypeOutput(Signature.TensorDescription d) {
+    return d.dataType == DataType.DT_FLOAT
+        && d.shape.numDimensions() == 2
+        && d.shape.size(1) == GENOTYPES;
+  }
+
+  static String shapeText(Shape s) {
+    if (s.isUnknown()) return "[unknown rank]";
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < s.numDimensions(); i++) {
+      if (i > 0) b.append(',');
+      long d = s.size(i);
+      b.append(d < 0 ? (i == 0 ? "N" : "?") : Long.toString(d));
+    }
+    return b.append(']').toString();
+  }
+
+  private static String typeName(DataType t) {
+    return switch (t) {
+      case DT_UINT8 -> "uint8";
+      case DT_FLOAT -> "float32";
+      default -> t.name().substring(3).toLowerCase();
+    };
+  }
+
+  /** A session config with the given TensorFlow thread pools (0 = TensorFlow's default). */
+  public static ConfigProto threads(int intraOp, int interOp) {
+    return ConfigProto.newBuilder()
+        .setIntraOpParallelismThreads(Math.max(0, intraOp))
+        .setInterOpParallelismThreads(Math.max(0, interOp))
+        .build();
+  }
+
+  /** Loads {@code dir} with default thread pools. */
+  public static GenotypeModel load(Path dir) {
+    return load(dir, 0, 0);
+  }
+
+  /**
+   * Loads the SavedModel in {@code dir} (tag {@code serve}) and validates its signature.
+   *
+   * @throws IllegalArgumentException when {@code dir} is not a SavedModel directory
+   * @throws ModelSignatureException when the signature does not fit (message names both shapes)
+   */
+  public static GenotypeModel load(Path dir, int intraOpThreads, int interOpThreads) {
+    if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
+      throw new IllegalArgumentException(dir + ": not a SavedModel directory (no saved_model.pb)");
+    }
+    SavedModelBundle bundle =
+        SavedModelBundle.loader(dir.toString())
+            .withTags("serve")
+            .withConfigProto(threads(intraOpThreads, interOpThreads))
+            .load();
+    try {
+      List<Signature> sigs = bundle.signatures();
+      Signature sig = null;
+      for (Signature s : sigs) if (s.key().equals(Signature.DEFAULT_KEY)) sig = s;
+      if (sig == null && sigs.size() == 1) sig = sigs.get(0);
+      if (sig == null) {
+        throw new ModelSignatureException(
+            dir + ": no '" + Signature.DEFAULT_KEY + "' signature (found " + sigs.stream().map(Signature::key).toList() + ")");
+      }
+      return new GenotypeModel(dir, bundle, sig);
+    } catch (RuntimeException e) {
+      bundle.close();
+      throw e;
+    }
+  }
+
+  /** Image channels the model takes (C of [N,100,221,C]). */
+  public int channels() {
+    return channels;
+  }
+
+  public boolean floatInput() {
+    return floatInput;
+  }
+
+  /** Bytes of one example image the model takes (100*221*C). */
+  public int imageBytes() {
+    return HEIGHT * WIDTH * channels;
+  }
+
+  /** One line: signature, input and output, e.g. for logs. */
+  public String describe() {
+    return dir + " (" + description + ")";
+  }
+
+  /** A batch shaped for this model's input. */
+  public ImageBatch newBatch(int capacity) {
+    return new ImageBatch(capacity, HEIGHT, WIDTH, channels, floatInput);
+  }
+
+  /**
+   * Classifies the {@code batch.size()} images of {@code batch}; writes {@code 3*size}
+   * probabilities (hom-ref, het, hom-alt per image) into {@code out} (reallocated only when too
+   * small) and returns it. The batch is left as is (call {@link ImageBatch#clear()}).
+   */
+  public float[] predict(ImageBatch batch, float[] out) {
+    int n = batch.size();
+    if (out == null || out.length < n * GENOTYPES) out = new float[Math.max(n, batch.capacity()) * GENOTYPES];
+    if (n == 0) return out;
+    Tensor input = batch.input();
+    try (Result result = bundle.session().runner().feed(inputName, input).fetch(outputName).run()) {
+      TFloat32 probs = (TFloat32) result.get(0);
+      probs.asRawTensor().data().asFloats().read(out, 0, n * GENOTYPES);
+    } finally {
+      if (!batch.isShared(input)) input.close();
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    bundle.close();
+  }
+}

@@ -1,0 +1,82 @@
+package dev.fastpipe.inference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModelTrainerTest {
+  private static final int C = 6;
+  private static final int BYTES = 100 * 221 * C;
+
+  /**
+   * A synthetic pileup: 30 read rows; label k marks k*15 of them as "supports variant"
+   * (channel 4) across the centre columns, with some noise in the other channels.
+   */
+  private static byte[] image(int label, Random r) {
+    byte[] img = new byte[BYTES];
+    int reads = 30;
+    for (int row = 5; row < 5 + reads; row++) {
+      boolean supports = row - 5 < label * 15;
+      for (int col = 80; col < 141; col++) {
+        int at = (row * 221 + col) * C;
+        img[at] = (byte) (50 + r.nextInt(200));
+        img[at + 1] = (byte) 180;
+        img[at + 2] = (byte) 200;
+        img[at + 3] = (byte) (r.nextBoolean() ? 70 : 35);
+        img[at + 4] = (byte) (supports ? 254 : 127);
+        img[at + 5] = (byte) (supports && col == 110 ? 254 : 0);
+      }
+    }
+    return img;
+  }
+
+  @Test
+  void trainsExportsLoadsAndPredicts(@TempDir Path tmp) throws Exception {
+    Random r = new Random(3);
+    TrainingSet train = new TrainingSet(C);
+    TrainingSet val = new TrainingSet(C);
+    for (int i = 0; i < 48; i++) {
+      byte[] img = image(i % 3, r);
+      train.add(new UnsafeBuffer(img), 0, img.length, i % 3);
+    }
+    for (int i = 0; i < 6; i++) {
+      byte[] img = image(i % 3, r);
+      val.add(new UnsafeBuffer(img), 0, img.length, i % 3);
+    }
+    var log = new ByteArrayOutputStream();
+    var settings = new ModelTrainer.Settings(8, 16, 1e-2f, 5, true, 2);
+    Path out = tmp.resolve("model");
+    ModelTrainer.EpochReport last = new ModelTrainer(settings, new PrintStream(log, true)).trainAndExport(train, val, out);
+    String text = log.toString();
+    assertTrue(text.contains("epoch 8/8: loss"), text);
+    assertTrue(text.contains("validation accuracy"), text);
+    assertTrue(Files.isRegularFile(out.resolve("saved_model.pb")));
+    assertTrue(last.validationAccuracy() >= 0.99, text);
+
+    try (GenotypeModel model = GenotypeModel.load(out, 1, 1); ImageBatch batch = model.newBatch(4)) {
+      assertEquals(C, model.channels());
+      assertTrue(model.describe().contains("images [N,100,221,6] uint8 -> probabilities [N,3]"), model.describe());
+      UnsafeBuffer records = new UnsafeBuffer(new byte[3 * BYTES + 5]);
+      for (int k = 0; k < 3; k++) records.putBytes(5 + k * BYTES, image(k, r));
+      for (int k = 0; k < 3; k++) batch.add(records, 5 + k * BYTES, BYTES);
+      float[] p = model.predict(batch, new float[12]);
+      for (int k = 0; k < 3; k++) {
+        assertEquals(1.0, p[3 * k] + p[3 * k + 1] + p[3 * k + 2], 1e-4);
+        assertEquals(k, ModelTrainer.argMax(p, k), "example " + k);
+      }
+    }
+  }
+
+  @Test
+  void multiplyAddsMatchTheDocumentedFigure() {
+    assertEquals(9_036_768L, GenotypeNetwork.multiplyAdds(6));
+  }
+}

@@ -1,0 +1,83 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.streaming.callvariants.CallsFile;
+import dev.fastpipe.streaming.callvariants.ExampleClassifier;
+import dev.fastpipe.streaming.example.TfRecordExampleReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** The classic path's second stage: examples on disk -> genotype probabilities on disk. */
+@Command(
+    name = "call-variants",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Classify examples (.tfrecord.gz from make-examples) with a TensorFlow SavedModel and write",
+      "one line of genotype probabilities per example to CALLS (gzipped TSV, see README).",
+      "Images go straight from the record buffer into the input tensor, B at a time."
+    })
+public final class CallVariantsCommand implements Callable<Integer> {
+
+  @Option(names = "--examples", required = true, arity = "1..*", paramLabel = "EX.tfrecord.gz",
+      description = "Example files from make-examples.")
+  List<Path> examples;
+
+  @Option(names = "--output", required = true, paramLabel = "CALLS", description = "Output CALLS file (gzipped).")
+  Path output;
+
+  @Mixin ModelOptions modelOptions;
+
+  @Option(names = "--sample", paramLabel = "NAME", description = "Sample name recorded in CALLS for postprocess.")
+  String sample;
+
+  @Option(names = "--reads", paramLabel = "BAM", description = "Take the sample name from these reads' read groups (SM).")
+  Path reads;
+
+  @Override
+  public Integer call() throws IOException {
+    for (Path p : examples) if (!Files.isRegularFile(p)) throw new UserError(p + ": examples file not found");
+    int batchSize = modelOptions.batchSize();
+    String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
+    long t0 = System.nanoTime();
+    try (GenotypeModel model = modelOptions.load()) {
+      System.err.println("call-variants: model " + model.describe() + ", batch " + batchSize);
+      Map<String, String> meta = new LinkedHashMap<>();
+      meta.put("model", model.describe());
+      meta.put("sample", sampleName);
+      meta.put("examples", examples.toString());
+      CallsFile.Writer writer = new CallsFile.Writer(output, meta);
+      boolean ok = false;
+      try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, writer, null)) {
+        for (Path p : examples) {
+          try (TfRecordExampleReader reader = new TfRecordExampleReader(p)) {
+            reader.forEach(classifier);
+          } catch (UncheckedIOException | IllegalArgumentException e) {
+            throw new UserError(e.getMessage().startsWith(p.toString()) ? e.getMessage() : p + ": " + e.getMessage());
+          }
+        }
+        classifier.flush();
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double inf = classifier.inferenceNanos() / 1e9;
+        System.err.printf(
+            "call-variants: %d examples in %.2f s (%.0f examples/s overall; model %.2f s, %.0f examples/s) -> %s%n",
+            classifier.examples(), secs, classifier.examples() / secs, inf,
+            inf > 0 ? classifier.examples() / inf : 0.0, output);
+        ok = true;
+      } finally {
+        if (ok) writer.close();
+        else writer.abort();
+      }
+    }
+    return 0;
+  }
+}

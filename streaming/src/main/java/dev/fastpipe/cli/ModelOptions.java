@@ -1,0 +1,60 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.inference.ModelSignatureException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** --model and the TensorFlow thread options shared by commands that classify examples. */
+public final class ModelOptions {
+  /** Where the shipped model lives inside the fastpipe home (the repository root). */
+  public static final String SHIPPED_MODEL = "models/fastpipe-v1";
+  /** The default batch size of call_variants (see README: throughput by batch size). */
+  public static final int DEFAULT_BATCH_SIZE = 256;
+
+  @Option(names = "--model", paramLabel = "DIR",
+      description = "SavedModel directory (signature: images [N,100,221,C] uint8|float32 -> [N,3]). "
+          + "Default: $FASTPIPE_HOME/" + SHIPPED_MODEL + ", the model shipped with fastpipe.")
+  Path model;
+
+  @Option(names = "--batch-size", paramLabel = "B", defaultValue = "" + DEFAULT_BATCH_SIZE,
+      description = "Examples per TensorFlow call (default: ${DEFAULT-VALUE}).")
+  int batchSize;
+
+  @Option(names = "--intra-op-threads", paramLabel = "N", defaultValue = "0",
+      description = "TensorFlow intra-op threads (0 = TensorFlow decides: one per core).")
+  int intraOpThreads;
+
+  @Option(names = "--inter-op-threads", paramLabel = "N", defaultValue = "0",
+      description = "TensorFlow inter-op threads (0 = TensorFlow decides).")
+  int interOpThreads;
+
+  /** The model directory: --model, else the shipped model under $FASTPIPE_HOME. */
+  public Path modelDir() {
+    if (model != null) return model;
+    String home = System.getenv("FASTPIPE_HOME");
+    if (home == null || home.isEmpty()) {
+      throw new UserError("--model: not given and FASTPIPE_HOME is unset (run through bin/fastpipe or pass --model DIR)");
+    }
+    return Path.of(home).resolve(SHIPPED_MODEL);
+  }
+
+  public int batchSize() {
+    if (batchSize < 1) throw new UserError("--batch-size: must be >= 1, got " + batchSize);
+    return batchSize;
+  }
+
+  /** Loads and validates the model, turning every problem into a one-line UserError. */
+  public GenotypeModel load() {
+    Path dir = modelDir();
+    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    try {
+      return GenotypeModel.load(dir, intraOpThreads, interOpThreads);
+    } catch (ModelSignatureException | IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    } catch (RuntimeException e) {
+      throw new UserError(dir + ": cannot load SavedModel: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.streaming.callvariants.CallsFile;
+import dev.fastpipe.streaming.postprocess.CallResult;
+import dev.fastpipe.streaming.postprocess.GenotypeCall;
+import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.ReferenceContigs;
+import dev.fastpipe.streaming.postprocess.SiteAssembler;
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import htsjdk.samtools.SAMSequenceDictionary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The classic path's last stage: CALLS -> sorted, bgzipped, tabix-indexed VCF. */
+@Command(
+    name = "postprocess",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Combine the per-example probabilities of each site into one genotype (DeepVariant's",
+      "multi-allelic rule), compute GT/GQ/PL/QUAL, and write OUT.vcf.gz + OUT.vcf.gz.tbi.",
+      "Hom-ref candidates are kept with FILTER RefCall; variant calls with QUAL < --min-qual get LowQual."
+    })
+public final class PostprocessCommand implements Callable<Integer> {
+
+  @Option(names = "--calls", required = true, paramLabel = "CALLS", description = "Output of call-variants.")
+  Path calls;
+
+  @Option(names = "--ref", required = true, paramLabel = "REF", description = "The reference the examples were made from (.fai or .dict beside it).")
+  Path ref;
+
+  @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz", description = "Output VCF (bgzipped; a .tbi is written beside it).")
+  Path output;
+
+  @Option(names = "--sample", paramLabel = "NAME",
+      description = "Sample name. Default: the one recorded in CALLS, else the SM of --reads, else SAMPLE.")
+  String sample;
+
+  @Option(names = "--reads", paramLabel = "BAM", description = "Reads whose read-group SM names the sample.")
+  Path reads;
+
+  @Option(names = "--min-qual", paramLabel = "Q", defaultValue = "" + GenotypeCombiner.DEFAULT_MIN_QUAL,
+      description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}, DeepVariant's qual_filter).")
+  double minQual;
+
+  @Option(names = "--min-homref-gq", paramLabel = "GQ", defaultValue = "" + GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ,
+      description = "RefCall sites with GQ below this get GT ./. (default ${DEFAULT-VALUE}, as DeepVariant).")
+  int minHomRefGq;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
+    String name = output.getFileName().toString();
+    if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
+    SAMSequenceDictionary dict;
+    try {
+      dict = ReferenceContigs.load(ref);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    CallsFile.Contents contents;
+    try {
+      contents = CallsFile.read(calls);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    } catch (java.io.EOFException e) {
+      throw new UserError(calls + ": truncated");
+    }
+    String sampleName = sample;
+    if (sampleName == null) sampleName = contents.meta().get("sample");
+    if (sampleName == null && reads != null) sampleName = SampleNames.fromReads(reads, ref);
+    if (sampleName == null) sampleName = "SAMPLE";
+
+    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq));
+    for (CallResult r : contents.results()) {
+      if (r.contigIndex() >= dict.size()) {
+        throw new UserError(calls + ": contig index " + r.contigIndex() + " is not in " + ref + " (" + dict.size()
+            + " contigs): examples made from another reference?");
+      }
+      assembler.add(r);
+    }
+    VcfCallWriter writer = new VcfCallWriter(output, dict, sampleName, minQual);
+    int[] byFilter = new int[3];
+    boolean ok = false;
+    try {
+      for (GenotypeCall c : assembler.finish()) {
+        writer.write(c);
+        byFilter[switch (c.filter()) { case GenotypeCall.PASS -> 0; case GenotypeCall.REF_CALL -> 1; default -> 2; }]++;
+      }
+      ok = true;
+    } finally {
+      if (ok) writer.close();
+      else writer.abort();
+    }
+    System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
+        contents.results().size(), writer.written(), byFilter[0], byFilter[1], byFilter[2],
+        assembler.incompleteSites() > 0 ? ", " + assembler.incompleteSites() + " sites missing examples" : "",
+        sampleName, output);
+    return 0;
+  }
+}

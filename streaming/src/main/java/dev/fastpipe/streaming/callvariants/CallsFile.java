@@ -1,0 +1,171 @@
+package dev.fastpipe.streaming.callvariants;
+
+import dev.fastpipe.streaming.postprocess.CallResult;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The classic path's call_variants output ("CALLS"): gzipped, tab-separated text, one line per
+ * example, in the order the examples were read.
+ *
+ * <pre>
+ * ##fastpipe-calls=1
+ * ##model=/path/to/model          (other ##key=value lines: sample, examples, ...)
+ * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt
+ * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049
+ * </pre>
+ *
+ * contig_index is the index in the reference's sequence dictionary (postprocess maps it with
+ * {@code --ref}); position is 0-based; alt_subset indexes into alts; ad lists ref then each alt
+ * ("." when unknown); probabilities are printed with Float.toString (exact round trip).
+ * The writer works under a temporary name and renames on {@link Writer#close()}.
+ */
+public final class CallsFile {
+  public static final String MAGIC = "##fastpipe-calls=1";
+  public static final String COLUMNS =
+      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt";
+
+  private CallsFile() {}
+
+  /** Writes CALLS lines; thread-compatible (one thread). */
+  public static final class Writer implements AutoCloseable, Consumer<CallResult> {
+    private final Path output;
+    private final Path tmp;
+    private final BufferedWriter out;
+    private final StringBuilder line = new StringBuilder(128);
+    private long count;
+    private boolean done;
+
+    public Writer(Path output, Map<String, String> meta) throws IOException {
+      this.output = output.toAbsolutePath();
+      this.tmp = this.output.resolveSibling("." + this.output.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+      this.out = new BufferedWriter(
+          new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16), StandardCharsets.US_ASCII),
+          1 << 16);
+      out.write(MAGIC);
+      out.write('\n');
+      for (var e : meta.entrySet()) {
+        if (e.getValue() == null) continue;
+        out.write("##" + e.getKey() + "=" + e.getValue().replace('\n', ' ') + "\n");
+      }
+      out.write(COLUMNS);
+      out.write('\n');
+    }
+
+    @Override
+    public void accept(CallResult r) {
+      line.setLength(0);
+      line.append(r.contigIndex()).append('\t').append(r.position()).append('\t').append(r.ref()).append('\t')
+          .append(String.join(",", r.alts())).append('\t');
+      for (int i = 0; i < r.altSubset().length; i++) line.append(i > 0 ? "," : "").append(r.altSubset()[i]);
+      line.append('\t').append(r.examplesAtSite()).append('\t').append(r.depth()).append('\t');
+      if (r.alleleDepths() == null || r.alleleDepths().length == 0) {
+        line.append('.');
+      } else {
+        for (int i = 0; i < r.alleleDepths().length; i++) line.append(i > 0 ? "," : "").append(r.alleleDepths()[i]);
+      }
+      for (float p : r.probabilities()) line.append('\t').append(p);
+      line.append('\n');
+      try {
+        out.append(line);
+      } catch (IOException e) {
+        throw new UncheckedIOException(tmp + ": " + e.getMessage(), e);
+      }
+      count++;
+    }
+
+    public long count() {
+      return count;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (done) return;
+      done = true;
+      out.close();
+      Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Drops the partial file. */
+    public void abort() {
+      if (done) return;
+      done = true;
+      try {
+        out.close();
+      } catch (IOException ignored) {
+        // deleted below
+      }
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException ignored) {
+        // best effort
+      }
+    }
+  }
+
+  /** A CALLS file read back: its ##key=value lines and its results. */
+  public record Contents(Map<String, String> meta, List<CallResult> results) {}
+
+  /** Reads a whole CALLS file; a malformed line is an IllegalArgumentException naming file and line. */
+  public static Contents read(Path path) throws IOException {
+    Map<String, String> meta = new LinkedHashMap<>();
+    List<CallResult> results = new ArrayList<>();
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        new GZIPInputStream(Files.newInputStream(path), 1 << 16), StandardCharsets.US_ASCII))) {
+      String first = in.readLine();
+      if (!MAGIC.equals(first)) {
+        throw new IllegalArgumentException(path + ": not a fastpipe CALLS file (first line must be " + MAGIC + ")");
+      }
+      String line;
+      long lineNo = 1;
+      while ((line = in.readLine()) != null) {
+        lineNo++;
+        if (line.startsWith("##")) {
+          int eq = line.indexOf('=');
+          if (eq > 2) meta.put(line.substring(2, eq), line.substring(eq + 1));
+          continue;
+        }
+        if (line.startsWith("#") || line.isEmpty()) continue;
+        try {
+          results.add(parse(line));
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException(path + ": line " + lineNo + ": " + e.getMessage());
+        }
+      }
+    } catch (java.util.zip.ZipException e) {
+      throw new IllegalArgumentException(path + ": not gzipped (" + e.getMessage() + ")");
+    }
+    return new Contents(meta, results);
+  }
+
+  private static CallResult parse(String line) {
+    String[] f = line.split("\t", -1);
+    if (f.length != 11) throw new IllegalArgumentException("expected 11 columns, found " + f.length);
+    List<String> alts = List.of(f[3].split(","));
+    int[] subset = ints(f[4]);
+    int[] ad = f[7].equals(".") ? new int[0] : ints(f[7]);
+    float[] p = {Float.parseFloat(f[8]), Float.parseFloat(f[9]), Float.parseFloat(f[10])};
+    return new CallResult(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[2], alts, subset, p,
+        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad);
+  }
+
+  private static int[] ints(String s) {
+    return Arrays.stream(s.split(",")).mapToInt(Integer::parseInt).toArray();
+  }
+}

@@ -1,0 +1,112 @@
+package dev.fastpipe.streaming.callvariants;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.inference.ImageBatch;
+import dev.fastpipe.shm.RecordHandler;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.postprocess.CallResult;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The call_variants consumer loop body: a {@link RecordHandler} that copies each EXAMPLE
+ * record's image straight from record memory (ring slot or file buffer) into the next slot of
+ * an {@link ImageBatch}, keeps the record's small header fields, and when the batch is full
+ * runs the model and hands one {@link CallResult} per example to {@code sink}, in arrival order.
+ * PARTITION_DONE markers go to {@code onPartitionDone} after the examples before them have been
+ * classified and delivered (so a sink that sees a marker has every result it covers).
+ *
+ * <p>One per consumer thread (the batch and header arrays are not shared); the model is shared.
+ */
+public final class ExampleClassifier implements RecordHandler, AutoCloseable {
+
+  /** Receives PARTITION_DONE markers: (shard, contig index, partition end exclusive). */
+  @FunctionalInterface
+  public interface PartitionListener {
+    void onPartitionDone(int shard, int contigIndex, int endExclusive);
+  }
+
+  private final GenotypeModel model;
+  private final ImageBatch batch;
+  private final Consumer<CallResult> sink;
+  private final PartitionListener partitions;
+  private final ExampleRecord record = new ExampleRecord();
+  private final Header[] headers;
+  private float[] probabilities;
+  private long examples;
+  private long batches;
+  private long inferenceNanos;
+
+  private record Header(
+      int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
+      int[] alleleDepths) {}
+
+  public ExampleClassifier(GenotypeModel model, int batchSize, Consumer<CallResult> sink, PartitionListener partitions) {
+    this.model = model;
+    this.batch = model.newBatch(batchSize);
+    this.sink = sink;
+    this.partitions = partitions;
+    this.headers = new Header[batchSize];
+    this.probabilities = new float[batchSize * GenotypeModel.GENOTYPES];
+  }
+
+  @Override
+  public void onRecord(int shard, org.agrona.DirectBuffer buffer, int offset, int length) {
+    record.wrap(buffer, offset);
+    if (record.isPartitionDone()) {
+      flush();
+      if (partitions != null) partitions.onPartitionDone(shard, record.contigIndex(), record.position());
+      return;
+    }
+    if (!record.isExample()) throw new IllegalArgumentException("record of unknown kind " + record.kind());
+    if (record.channels() != model.channels() || record.height() != GenotypeModel.HEIGHT
+        || record.width() != GenotypeModel.WIDTH) {
+      throw new IllegalArgumentException(
+          "example image is " + record.height() + "x" + record.width() + "x" + record.channels()
+              + " but the model takes 100x221x" + model.channels());
+    }
+    int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
+    headers[slot] =
+        new Header(record.contigIndex(), record.position(), record.ref(), List.of(record.alts()), record.altSubset(),
+            record.examplesAtSite(), record.depth(), record.alleleDepths());
+    if (batch.isFull()) flush();
+  }
+
+  /** Classifies and delivers whatever is batched. Call at end of stream. */
+  public void flush() {
+    int n = batch.size();
+    if (n == 0) return;
+    long t0 = System.nanoTime();
+    probabilities = model.predict(batch, probabilities);
+    inferenceNanos += System.nanoTime() - t0;
+    batch.clear();
+    batches++;
+    for (int i = 0; i < n; i++) {
+      Header h = headers[i];
+      headers[i] = null;
+      float[] p = Arrays.copyOfRange(probabilities, 3 * i, 3 * i + 3);
+      sink.accept(new CallResult(h.contigIndex, h.position, h.ref, h.alts, h.altSubset, p, h.examplesAtSite, h.depth,
+          h.alleleDepths));
+      examples++;
+    }
+  }
+
+  public long examples() {
+    return examples;
+  }
+
+  public long batches() {
+    return batches;
+  }
+
+  /** Nanoseconds spent inside the model (session runs). */
+  public long inferenceNanos() {
+    return inferenceNanos;
+  }
+
+  @Override
+  public void close() {
+    batch.close();
+  }
+}

@@ -1,0 +1,256 @@
+package dev.fastpipe.streaming.example;
+
+import static dev.fastpipe.streaming.example.ExampleRecordDescriptor.*;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+import java.nio.charset.StandardCharsets;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Flyweight over one example record laid out as {@link ExampleRecordDescriptor} draws it: wrap a
+ * buffer and an offset, read fields in place. Nothing is copied until an accessor that returns a
+ * String or array is called. Reusable: {@link #wrap} again for the next record.
+ *
+ * <p>Writing: {@link #encodeExample} writes header, depths and alleles at an offset of a
+ * {@link MutableDirectBuffer} and returns the absolute offset where the caller writes the image
+ * (rows straight into the buffer); {@link #encodePartitionDone} writes a marker.
+ */
+public final class ExampleRecord {
+  private DirectBuffer buffer;
+  private int offset;
+
+  public ExampleRecord wrap(DirectBuffer buffer, int offset) {
+    this.buffer = buffer;
+    this.offset = offset;
+    return this;
+  }
+
+  public DirectBuffer buffer() {
+    return buffer;
+  }
+
+  public int offset() {
+    return offset;
+  }
+
+  public int kind() {
+    return buffer.getInt(offset + KIND_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public boolean isExample() {
+    return kind() == KIND_EXAMPLE;
+  }
+
+  public boolean isPartitionDone() {
+    return kind() == KIND_PARTITION_DONE;
+  }
+
+  public int length() {
+    return buffer.getInt(offset + LENGTH_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int contigIndex() {
+    return buffer.getInt(offset + CONTIG_INDEX_OFFSET, LITTLE_ENDIAN);
+  }
+
+  /** 0-based start of the ref allele; for a PARTITION_DONE marker, the partition's end (exclusive). */
+  public int position() {
+    return buffer.getInt(offset + POSITION_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int shard() {
+    return buffer.getInt(offset + SHARD_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int label() {
+    return buffer.getInt(offset + LABEL_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public long sequence() {
+    return buffer.getLong(offset + SEQUENCE_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public long partition() {
+    return buffer.getLong(offset + PARTITION_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int examplesAtSite() {
+    return buffer.getInt(offset + EXAMPLES_AT_SITE_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int depth() {
+    return buffer.getInt(offset + DEPTH_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int height() {
+    return buffer.getShort(offset + HEIGHT_OFFSET, LITTLE_ENDIAN) & 0xFFFF;
+  }
+
+  public int width() {
+    return buffer.getShort(offset + WIDTH_OFFSET, LITTLE_ENDIAN) & 0xFFFF;
+  }
+
+  public int channels() {
+    return buffer.getByte(offset + CHANNELS_OFFSET) & 0xFF;
+  }
+
+  public int altCount() {
+    return buffer.getByte(offset + ALT_COUNT_OFFSET) & 0xFF;
+  }
+
+  public int altSubsetCount() {
+    return buffer.getByte(offset + SUBSET_COUNT_OFFSET) & 0xFF;
+  }
+
+  /** The i-th alt index (0-based into {@link #alts()}) of this example's alt subset. */
+  public int altSubset(int i) {
+    return buffer.getByte(offset + SUBSET_OFFSET + i);
+  }
+
+  public int[] altSubset() {
+    int[] r = new int[altSubsetCount()];
+    for (int i = 0; i < r.length; i++) r[i] = altSubset(i);
+    return r;
+  }
+
+  /** Allele depth of allele {@code i}: 0 = ref, 1.. = alts. */
+  public int alleleDepth(int i) {
+    return buffer.getInt(offset + alleleDepthOffset(i), LITTLE_ENDIAN);
+  }
+
+  public int[] alleleDepths() {
+    int[] r = new int[1 + altCount()];
+    for (int i = 0; i < r.length; i++) r[i] = alleleDepth(i);
+    return r;
+  }
+
+  public String ref() {
+    int at = offset + allelesOffset(altCount());
+    return string(at);
+  }
+
+  public String[] alts() {
+    int n = altCount();
+    String[] r = new String[n];
+    int at = offset + allelesOffset(n);
+    at += 4 + buffer.getInt(at, LITTLE_ENDIAN);
+    for (int i = 0; i < n; i++) {
+      r[i] = string(at);
+      at += 4 + buffer.getInt(at, LITTLE_ENDIAN);
+    }
+    return r;
+  }
+
+  private String string(int at) {
+    int len = buffer.getInt(at, LITTLE_ENDIAN);
+    byte[] b = new byte[len];
+    buffer.getBytes(at + 4, b);
+    return new String(b, StandardCharsets.US_ASCII);
+  }
+
+  /** Absolute offset of the image in the wrapped buffer. */
+  public int imageOffset() {
+    return offset + buffer.getInt(offset + IMAGE_OFFSET_OFFSET, LITTLE_ENDIAN);
+  }
+
+  public int imageLength() {
+    return height() * width() * channels();
+  }
+
+  /** Pixel value (0..255) at row, column, channel. */
+  public int pixel(int row, int col, int channel) {
+    return buffer.getByte(imageOffset() + (row * width() + col) * channels() + channel) & 0xFF;
+  }
+
+  @Override
+  public String toString() {
+    if (isPartitionDone()) {
+      return "PARTITION_DONE{contig=" + contigIndex() + ", end=" + position() + ", partition="
+          + partition() + ", shard=" + shard() + ", seq=" + sequence() + "}";
+    }
+    return "EXAMPLE{contig=" + contigIndex() + ", pos=" + position() + ", ref=" + ref() + ", alts="
+        + String.join(",", alts()) + ", subset=" + java.util.Arrays.toString(altSubset())
+        + ", label=" + label() + ", shard=" + shard() + ", seq=" + sequence() + ", image="
+        + height() + "x" + width() + "x" + channels() + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Encoding
+
+  /** Length of an EXAMPLE record for these alleles and image shape (see the descriptor). */
+  public static int encodedLength(String ref, String[] alts, int height, int width, int channels) {
+    return ExampleRecordDescriptor.encodedLength(ref, alts, height, width, channels);
+  }
+
+  /**
+   * Writes an EXAMPLE record's header, allele depths and alleles at {@code offset} and returns
+   * the absolute offset of its image, where the caller writes {@code height * width * channels}
+   * bytes. The record's length is {@link #encodedLength}.
+   */
+  public static int encodeExample(
+      MutableDirectBuffer buf, int offset,
+      int contigIndex, int position, int shard, long sequence, long partition, int label,
+      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
+      int[] alleleDepths, int height, int width, int channels) {
+    if (alts.length > MAX_ALTS) throw new IllegalArgumentException("too many alts: " + alts.length);
+    if (altSubset.length < 1 || altSubset.length > MAX_SUBSET) {
+      throw new IllegalArgumentException("alt subset must have 1 or 2 indices");
+    }
+    if (alleleDepths.length != 1 + alts.length) {
+      throw new IllegalArgumentException("allele depths must be ref + one per alt");
+    }
+    int imageRel = ExampleRecordDescriptor.imageOffset(ref, alts);
+    int length = imageRel + height * width * channels;
+    buf.putInt(offset + KIND_OFFSET, KIND_EXAMPLE, LITTLE_ENDIAN);
+    buf.putInt(offset + LENGTH_OFFSET, length, LITTLE_ENDIAN);
+    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
+    buf.putInt(offset + POSITION_OFFSET, position, LITTLE_ENDIAN);
+    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
+    buf.putInt(offset + LABEL_OFFSET, label, LITTLE_ENDIAN);
+    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
+    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
+    buf.putInt(offset + EXAMPLES_AT_SITE_OFFSET, examplesAtSite, LITTLE_ENDIAN);
+    buf.putInt(offset + DEPTH_OFFSET, depth, LITTLE_ENDIAN);
+    buf.putShort(offset + HEIGHT_OFFSET, (short) height, LITTLE_ENDIAN);
+    buf.putShort(offset + WIDTH_OFFSET, (short) width, LITTLE_ENDIAN);
+    buf.putByte(offset + CHANNELS_OFFSET, (byte) channels);
+    buf.putByte(offset + ALT_COUNT_OFFSET, (byte) alts.length);
+    buf.putByte(offset + SUBSET_COUNT_OFFSET, (byte) altSubset.length);
+    buf.putByte(offset + SUBSET_COUNT_OFFSET + 1, (byte) 0);
+    buf.putByte(offset + SUBSET_OFFSET, (byte) altSubset[0]);
+    buf.putByte(offset + SUBSET_OFFSET + 1, (byte) (altSubset.length > 1 ? altSubset[1] : -1));
+    buf.putShort(offset + SUBSET_OFFSET + 2, (short) 0);
+    buf.putInt(offset + IMAGE_OFFSET_OFFSET, imageRel, LITTLE_ENDIAN);
+    for (int i = 0; i < alleleDepths.length; i++) {
+      buf.putInt(offset + alleleDepthOffset(i), alleleDepths[i], LITTLE_ENDIAN);
+    }
+    int at = offset + allelesOffset(alts.length);
+    at = putString(buf, at, ref);
+    for (String a : alts) at = putString(buf, at, a);
+    while (at < offset + imageRel) buf.putByte(at++, (byte) 0);
+    return offset + imageRel;
+  }
+
+  private static int putString(MutableDirectBuffer buf, int at, String s) {
+    buf.putInt(at, s.length(), LITTLE_ENDIAN);
+    at += 4;
+    for (int i = 0; i < s.length(); i++) buf.putByte(at + i, (byte) s.charAt(i));
+    return at + s.length();
+  }
+
+  /** Writes a PARTITION_DONE marker (length {@link ExampleRecordDescriptor#PARTITION_DONE_LENGTH}). */
+  public static void encodePartitionDone(
+      MutableDirectBuffer buf, int offset, int contigIndex, int partitionEnd, int shard,
+      long sequence, long partition) {
+    buf.setMemory(offset, HEADER_LENGTH, (byte) 0);
+    buf.putInt(offset + KIND_OFFSET, KIND_PARTITION_DONE, LITTLE_ENDIAN);
+    buf.putInt(offset + LENGTH_OFFSET, HEADER_LENGTH, LITTLE_ENDIAN);
+    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
+    buf.putInt(offset + POSITION_OFFSET, partitionEnd, LITTLE_ENDIAN);
+    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
+    buf.putInt(offset + LABEL_OFFSET, -1, LITTLE_ENDIAN);
+    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
+    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
+  }
+}

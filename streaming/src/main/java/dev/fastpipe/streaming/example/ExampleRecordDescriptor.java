@@ -1,0 +1,116 @@
+package dev.fastpipe.streaming.example;
+
+/**
+ * The layout of one example record, the unit that make_examples writes into a ring slot (or a
+ * TFRecord) and call_variants reads back. All fields little-endian. The record starts at an
+ * 8-byte-aligned offset in its buffer (every ring hands out aligned slots), so the image, which
+ * starts at an 8-byte-aligned offset from the record start, is aligned in the buffer too.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                  Kind (1 = EXAMPLE, 2 = PARTITION_DONE)       |  0
+ *  +---------------------------------------------------------------+
+ *  |                  Length of the whole record                   |  4
+ *  +---------------------------------------------------------------+
+ *  |                  Contig index (reference dictionary)          |  8
+ *  +---------------------------------------------------------------+
+ *  |   Position (0-based start of ref; marker: partition end, excl) | 12
+ *  +---------------------------------------------------------------+
+ *  |                  Shard                                        | 16
+ *  +---------------------------------------------------------------+
+ *  |                  Label (-1 none, else 0, 1, 2)                | 20
+ *  +---------------------------------------------------------------+
+ *  |                  Sequence (per shard, from 0, all records)    | 24
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                  Partition index (global, in reference order) | 32
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                  Examples at this site                        | 40
+ *  +---------------------------------------------------------------+
+ *  |                  Depth (DP)                                   | 44
+ *  +-------------------------------+-------------------------------+
+ *  |   Image height (uint16)       |   Image width (uint16)        | 48
+ *  +---------------+---------------+---------------+---------------+
+ *  | Channels (u8) | Alt count (u8)| Subset n (u8) |   reserved    | 52
+ *  +---------------+---------------+---------------+---------------+
+ *  | Subset[0] (i8)| Subset[1] (i8)|           reserved            | 56
+ *  +---------------+---------------+-------------------------------+
+ *  |          Image offset (from the record start, 8-aligned)      | 60
+ *  +---------------------------------------------------------------+
+ *  |  Allele depths AD: int32 x (1 + alt count), ref first        ...| 64
+ *  +---------------------------------------------------------------+
+ *  |  Ref allele: int32 length, ASCII bytes                       ...|
+ *  +---------------------------------------------------------------+
+ *  |  Each alt allele: int32 length, ASCII bytes                  ...|
+ *  +---------------------------------------------------------------+
+ *  |  zero padding to an 8-byte boundary                          ...|
+ *  +---------------------------------------------------------------+
+ *  |  Image: height x width x channels uint8, row-major HWC       ...|
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * A PARTITION_DONE marker is the bare 64-byte header: contig index, position = the partition's
+ * end (exclusive, 0-based), partition index, shard and sequence; label -1, everything else 0.
+ * It tells a consumer that this shard has emitted everything before that position.
+ */
+public final class ExampleRecordDescriptor {
+  private ExampleRecordDescriptor() {}
+
+  public static final int KIND_EXAMPLE = 1;
+  public static final int KIND_PARTITION_DONE = 2;
+
+  public static final int KIND_OFFSET = 0;
+  public static final int LENGTH_OFFSET = 4;
+  public static final int CONTIG_INDEX_OFFSET = 8;
+  public static final int POSITION_OFFSET = 12;
+  public static final int SHARD_OFFSET = 16;
+  public static final int LABEL_OFFSET = 20;
+  public static final int SEQUENCE_OFFSET = 24;
+  public static final int PARTITION_OFFSET = 32;
+  public static final int EXAMPLES_AT_SITE_OFFSET = 40;
+  public static final int DEPTH_OFFSET = 44;
+  public static final int HEIGHT_OFFSET = 48;
+  public static final int WIDTH_OFFSET = 50;
+  public static final int CHANNELS_OFFSET = 52;
+  public static final int ALT_COUNT_OFFSET = 53;
+  public static final int SUBSET_COUNT_OFFSET = 54;
+  public static final int SUBSET_OFFSET = 56;
+  public static final int IMAGE_OFFSET_OFFSET = 60;
+  /** Where the variable-length section (allele depths, alleles) starts. */
+  public static final int HEADER_LENGTH = 64;
+
+  public static final int MAX_ALTS = 127;
+  public static final int MAX_SUBSET = 2;
+  public static final int ALIGNMENT = 8;
+
+  public static int align(int n) {
+    return (n + ALIGNMENT - 1) & -ALIGNMENT;
+  }
+
+  /** Offset of the allele depth of allele {@code i} (0 = ref) from the record start. */
+  public static int alleleDepthOffset(int i) {
+    return HEADER_LENGTH + 4 * i;
+  }
+
+  /** Offset of the first allele (the ref's length prefix) from the record start. */
+  public static int allelesOffset(int altCount) {
+    return HEADER_LENGTH + 4 * (1 + altCount);
+  }
+
+  /** Offset of the image from the record start, for these alleles. */
+  public static int imageOffset(String ref, String[] alts) {
+    int n = allelesOffset(alts.length) + 4 + ref.length();
+    for (String a : alts) n += 4 + a.length();
+    return align(n);
+  }
+
+  /** Total length of an EXAMPLE record with these alleles and image shape. */
+  public static int encodedLength(String ref, String[] alts, int height, int width, int channels) {
+    return imageOffset(ref, alts) + height * width * channels;
+  }
+
+  public static final int PARTITION_DONE_LENGTH = HEADER_LENGTH;
+}

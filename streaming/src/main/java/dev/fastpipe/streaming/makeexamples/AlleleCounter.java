@@ -1,0 +1,297 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import htsjdk.samtools.CigarElement;
+import htsjdk.samtools.CigarOperator;
+import htsjdk.samtools.SAMRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Counts, for one partition [start, end), which allele each read carries at each position, from
+ * the CIGAR: M/=/X bases (quality >= min), and insertions and deletions at their anchor (the
+ * reference base before them, which then counts for the indel, not the ref). Indels are
+ * left-aligned against the reference before they are counted, so a candidate compares with a
+ * normalised truth. S, H, N and P count nothing. The hot loop works on primitive arrays that live
+ * as long as the counter: non-reference observations are packed into one {@code long} each
+ * ({@code position | allele | read}) and sorted once to find candidates; only an indel allele's
+ * name is a String (interned per partition).
+ */
+public final class AlleleCounter {
+  private static final int READ_BITS = 20;
+  private static final int ALLELE_BITS = 20;
+  private static final long READ_MASK = (1L << READ_BITS) - 1;
+  private static final long ALLELE_MASK = (1L << ALLELE_BITS) - 1;
+  /** Allele ids 0..3 are the bases A, C, G, T; ids from 4 are indels named in {@link #indelNames}. */
+  private static final int FIRST_INDEL = 4;
+
+  private final MakeExamplesOptions o;
+  private int contigIndex;
+  private String contig;
+  private int start;
+  private int end;
+  private byte[] ref;
+  private int refStart;
+
+  private int[] depth = new int[0];
+  private int[] refSupport = new int[0];
+  private long[] events = new long[1 << 12];
+  private int nEvents;
+  private final Map<String, Integer> indelIds = new HashMap<>();
+  private final List<String> indelNames = new ArrayList<>();
+  private byte[] scratch = new byte[256];
+
+  public AlleleCounter(MakeExamplesOptions options) {
+    this.o = options;
+  }
+
+  /** Starts a partition; {@code ref[i]} is the uppercase base at {@code refStart + i}. */
+  public void reset(int contigIndex, String contig, int start, int end, byte[] ref, int refStart) {
+    this.contigIndex = contigIndex;
+    this.contig = contig;
+    this.start = start;
+    this.end = end;
+    this.ref = ref;
+    this.refStart = refStart;
+    int n = end - start;
+    if (depth.length < n) {
+      depth = new int[n];
+      refSupport = new int[n];
+    } else {
+      Arrays.fill(depth, 0, n, 0);
+      Arrays.fill(refSupport, 0, n, 0);
+    }
+    nEvents = 0;
+    indelIds.clear();
+    indelNames.clear();
+  }
+
+  static int baseCode(byte b) {
+    switch (b) {
+      case 'A': case 'a': return 0;
+      case 'C': case 'c': return 1;
+      case 'G': case 'g': return 2;
+      case 'T': case 't': return 3;
+      default: return -1;
+    }
+  }
+
+  private byte refAt(int pos) {
+    int i = pos - refStart;
+    return i >= 0 && i < ref.length ? ref[i] : (byte) 'N';
+  }
+
+  public int depth(int pos) {
+    return depth[pos - start];
+  }
+
+  /** Counts one (already filtered) read; {@code readIndex} names it in candidates' support lists. */
+  public void add(SAMRecord read, int readIndex) {
+    if (readIndex > READ_MASK) return;
+    byte[] bases = read.getReadBases();
+    byte[] quals = read.getBaseQualities();
+    int minBq = o.minBaseQuality;
+    int refPos = read.getAlignmentStart() - 1;
+    int readPos = 0;
+    List<CigarElement> cigar = read.getCigar().getCigarElements();
+    int ne = cigar.size();
+    for (int e = 0; e < ne; e++) {
+      CigarElement el = cigar.get(e);
+      int len = el.getLength();
+      CigarOperator op = el.getOperator();
+      switch (op) {
+        case M, EQ, X -> {
+          // The last base before an I or D is that indel's anchor: it counts for the indel.
+          boolean anchorsIndel = false;
+          if (e + 1 < ne) {
+            CigarOperator next = cigar.get(e + 1).getOperator();
+            anchorsIndel = next == CigarOperator.I || next == CigarOperator.D;
+          }
+          int from = Math.max(0, start - refPos);
+          int to = Math.min(len - (anchorsIndel ? 1 : 0), end - refPos);
+          for (int k = from; k < to; k++) {
+            int q = readPos + k < quals.length ? quals[readPos + k] : 0;
+            if (q < minBq) continue;
+            int pos = refPos + k;
+            int off = pos - start;
+            depth[off]++;
+            byte b = bases[readPos + k];
+            int code = baseCode(b);
+            int refCode = baseCode(refAt(pos));
+            if (code == refCode) {
+              refSupport[off]++;
+            } else if (code >= 0) {
+              addEvent(off, code, readIndex);
+            }
+          }
+          refPos += len;
+          readPos += len;
+        }
+        case I -> {
+          if (readPos > 0 && e > 0 && isAligned(cigar.get(e - 1).getOperator())) {
+            countInsertion(bases, quals, readPos, len, refPos - 1, readIndex);
+          }
+          readPos += len;
+        }
+        case D -> {
+          if (readPos > 0 && e > 0 && isAligned(cigar.get(e - 1).getOperator())) {
+            countDeletion(quals, readPos - 1, len, refPos - 1, readIndex);
+          }
+          refPos += len;
+        }
+        case S -> readPos += len;
+        case N -> refPos += len;
+        default -> { } // H, P
+      }
+    }
+  }
+
+  private static boolean isAligned(CigarOperator op) {
+    return op == CigarOperator.M || op == CigarOperator.EQ || op == CigarOperator.X;
+  }
+
+  private void countDeletion(byte[] quals, int anchorRead, int len, int anchor, int readIndex) {
+    int q = anchorRead < quals.length ? quals[anchorRead] : 0;
+    if (q < o.minBaseQuality) return;
+    if (anchor >= start && anchor < end) depth[anchor - start]++;
+    // Left-align: shift while the last deleted base equals the anchor base.
+    int a = anchor;
+    while (a > refStart && a + len < refStart + ref.length && refAt(a) == refAt(a + len)
+        && refAt(a) != 'N') {
+      a--;
+    }
+    if (a < start || a >= end || a + len >= refStart + ref.length) return;
+    addEvent(a - start, internIndel("D" + len), readIndex);
+  }
+
+  private void countInsertion(byte[] bases, byte[] quals, int readPos, int len, int anchor, int readIndex) {
+    int q = readPos - 1 < quals.length ? quals[readPos - 1] : 0;
+    for (int i = 0; i < len; i++) q = Math.min(q, readPos + i < quals.length ? quals[readPos + i] : 0);
+    if (q < o.minBaseQuality) return;
+    if (anchor >= start && anchor < end) depth[anchor - start]++;
+    if (scratch.length < len) scratch = new byte[len * 2];
+    for (int i = 0; i < len; i++) {
+      byte b = bases[readPos + i];
+      scratch[i] = b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
+    }
+    // Left-align: rotate while the anchor base equals the last inserted base.
+    int a = anchor;
+    while (a > refStart && refAt(a) == scratch[len - 1] && refAt(a) != 'N') {
+      System.arraycopy(scratch, 0, scratch, 1, len - 1);
+      scratch[0] = refAt(a);
+      a--;
+    }
+    if (a < start || a >= end) return;
+    addEvent(a - start, internIndel("I" + new String(scratch, 0, len, java.nio.charset.StandardCharsets.US_ASCII)), readIndex);
+  }
+
+  private int internIndel(String name) {
+    Integer id = indelIds.get(name);
+    if (id == null) {
+      id = FIRST_INDEL + indelNames.size();
+      indelIds.put(name, id);
+      indelNames.add(name);
+    }
+    return id;
+  }
+
+  private void addEvent(int off, int allele, int readIndex) {
+    if (nEvents == events.length) events = Arrays.copyOf(events, events.length * 2);
+    events[nEvents++] = ((long) off << (READ_BITS + ALLELE_BITS)) | ((long) allele << READ_BITS) | readIndex;
+  }
+
+  /** The candidate sites of this partition, in position order. */
+  public List<Candidate> candidates() {
+    Arrays.sort(events, 0, nEvents);
+    List<Candidate> out = new ArrayList<>();
+    int i = 0;
+    List<int[]> runs = new ArrayList<>(); // {allele, from, to} of passing alleles at one position
+    while (i < nEvents) {
+      int off = (int) (events[i] >>> (READ_BITS + ALLELE_BITS));
+      int j = i;
+      runs.clear();
+      while (j < nEvents && (int) (events[j] >>> (READ_BITS + ALLELE_BITS)) == off) {
+        int allele = (int) ((events[j] >>> READ_BITS) & ALLELE_MASK);
+        int k = j;
+        while (k < nEvents && (events[k] >>> READ_BITS) == (events[j] >>> READ_BITS)) k++;
+        int count = k - j;
+        double frac = count / (double) Math.max(depth[off], count);
+        boolean pass = allele < FIRST_INDEL
+            ? count >= o.snpMinCount && frac >= o.snpMinFraction
+            : count >= o.indelMinCount && frac >= o.indelMinFraction;
+        if (pass) runs.add(new int[] {allele, j, k});
+        j = k;
+      }
+      int pos = start + off;
+      if (!runs.isEmpty() && baseCode(refAt(pos)) >= 0) out.add(build(pos, off, runs));
+      i = j;
+    }
+    return out;
+  }
+
+  private Candidate build(int pos, int off, List<int[]> runs) {
+    int maxDel = 0;
+    for (int[] r : runs) {
+      if (r[0] >= FIRST_INDEL) {
+        String name = indelNames.get(r[0] - FIRST_INDEL);
+        if (name.charAt(0) == 'D') maxDel = Math.max(maxDel, Integer.parseInt(name.substring(1)));
+      }
+    }
+    String ref = refString(pos, 1 + maxDel);
+    String anchor = ref.substring(0, 1);
+    int n = runs.size();
+    String[] alts = new String[n];
+    String[] minRef = new String[n];
+    String[] minAlt = new String[n];
+    for (int a = 0; a < n; a++) {
+      int allele = runs.get(a)[0];
+      if (allele < FIRST_INDEL) {
+        String b = String.valueOf("ACGT".charAt(allele));
+        alts[a] = b + ref.substring(1);
+        minRef[a] = anchor;
+        minAlt[a] = b;
+      } else {
+        String name = indelNames.get(allele - FIRST_INDEL);
+        if (name.charAt(0) == 'D') {
+          int len = Integer.parseInt(name.substring(1));
+          alts[a] = anchor + ref.substring(1 + len);
+          minRef[a] = refString(pos, 1 + len);
+          minAlt[a] = anchor;
+        } else {
+          String ins = name.substring(1);
+          alts[a] = anchor + ins + ref.substring(1);
+          minRef[a] = anchor;
+          minAlt[a] = anchor + ins;
+        }
+      }
+    }
+    // Canonical alt order (independent of read order): by the alt string.
+    Integer[] order = new Integer[n];
+    for (int a = 0; a < n; a++) order[a] = a;
+    Arrays.sort(order, (x, y) -> alts[x].compareTo(alts[y]));
+    String[] sAlts = new String[n];
+    String[] sMinRef = new String[n];
+    String[] sMinAlt = new String[n];
+    int[] ad = new int[n + 1];
+    int[][] support = new int[n][];
+    ad[0] = refSupport[off];
+    for (int a = 0; a < n; a++) {
+      int[] r = runs.get(order[a]);
+      sAlts[a] = alts[order[a]];
+      sMinRef[a] = minRef[order[a]];
+      sMinAlt[a] = minAlt[order[a]];
+      ad[a + 1] = r[2] - r[1];
+      support[a] = new int[r[2] - r[1]];
+      for (int k = r[1]; k < r[2]; k++) support[a][k - r[1]] = (int) (events[k] & READ_MASK);
+    }
+    return new Candidate(contigIndex, contig, pos, ref, sAlts, sMinRef, sMinAlt, ad, depth[off], support);
+  }
+
+  private String refString(int pos, int len) {
+    StringBuilder sb = new StringBuilder(len);
+    for (int i = 0; i < len; i++) sb.append((char) refAt(pos + i));
+    return sb.toString();
+  }
+}

@@ -1,0 +1,216 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import dev.fastpipe.shm.ExampleProducer;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.pileup.PileupConstants;
+import dev.fastpipe.streaming.pileup.PileupImageEncoder;
+import htsjdk.samtools.SAMRecord;
+import htsjdk.samtools.SAMRecordIterator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * make_examples for one task: reads -> allele counts -> candidates -> pileup images (+ labels),
+ * written in place into an {@link ExampleProducer}, partition by partition in reference order.
+ * After each partition of its shard the task emits a PARTITION_DONE marker, and on success it
+ * ends the stream; on failure it throws and leaves ending or discarding to the caller.
+ *
+ * <p>Every partition is computed only from the reads and reference around it, so the output of
+ * a partition is the same whichever task runs it: the union over {@code --task 0..N-1} equals
+ * the unsharded output (apart from each record's shard and sequence fields).
+ */
+public final class MakeExamples {
+  /** Reference bases fetched beyond a partition on each side, for left-aligning indels. */
+  static final int REFERENCE_MARGIN = 1000;
+
+  private final MakeExamplesOptions o;
+  private final InputFiles in;
+  private final ExampleProducer out;
+  private final MakeExamplesStats stats = new MakeExamplesStats();
+  private final ReadFilter filter;
+  private final AlleleCounter counter;
+  private final PileupImageEncoder encoder;
+  private final TruthLabeler labeler;
+  private final CandidateVcfWriter candidatesVcf;
+  private final int halfWidth;
+  private final int pad;
+
+  private final ArrayList<SAMRecord> reads = new ArrayList<>();
+  private int[] readAlt = new int[1024];
+  private int[] rowIndex = new int[1024];
+  private long[] sortKeys = new long[1024];
+  private SAMRecord[] rowReads = new SAMRecord[PileupConstants.HEIGHT];
+  private int[] rowSupport = new int[PileupConstants.HEIGHT];
+  private long sequence;
+
+  private MakeExamples(MakeExamplesOptions o, InputFiles in, ExampleProducer out) {
+    this.o = o;
+    this.in = in;
+    this.out = out;
+    this.filter = new ReadFilter(o);
+    this.counter = new AlleleCounter(o);
+    this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
+    this.halfWidth = o.width / 2;
+    this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
+    this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
+    this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
+    rowReads = new SAMRecord[o.height];
+    rowSupport = new int[o.height];
+  }
+
+  /**
+   * Runs task {@code opts.task} of {@code opts.shards} and writes its records into {@code out};
+   * ends the stream on success. Throws {@link dev.fastpipe.cli.UserError} for bad input.
+   */
+  public static MakeExamplesStats run(MakeExamplesOptions opts, ExampleProducer out) {
+    try {
+      opts.validate();
+    } catch (IllegalArgumentException e) {
+      throw new dev.fastpipe.cli.UserError(e.getMessage());
+    }
+    try (InputFiles in = new InputFiles(opts.reference, opts.reads)) {
+      List<Region> regions = Regions.resolve(in.dictionary, in.readContigs, opts.regions, opts.regionsBed);
+      MakeExamples me = new MakeExamples(opts, in, out);
+      return me.runRegions(regions);
+    }
+  }
+
+  private MakeExamplesStats runRegions(List<Region> regions) {
+    long t0 = System.nanoTime();
+    boolean ok = false;
+    try {
+      Partition.forEach(regions, o.partitionSize, p -> {
+        if (p.index() % o.shards == o.task) process(p);
+      });
+      ok = true;
+    } finally {
+      if (candidatesVcf != null) {
+        if (ok) candidatesVcf.finish(); else candidatesVcf.discard();
+      }
+    }
+    out.endOfStream();
+    stats.nanos = System.nanoTime() - t0;
+    return stats;
+  }
+
+  private void process(Partition p) {
+    stats.partitions++;
+    int contigLength = in.dictionary.getSequence(p.contigIndex()).getSequenceLength();
+    int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
+    int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
+    byte[] ref = in.bases(p.contig(), refStart, refEnd);
+
+    reads.clear();
+    int qStart = Math.max(1, p.start() - pad + 1);
+    int qEnd = Math.min(contigLength, p.end() + pad);
+    try (SAMRecordIterator it = in.reads.queryOverlapping(p.contig(), qStart, qEnd)) {
+      while (it.hasNext()) {
+        SAMRecord r = it.next();
+        boolean accepted = filter.accept(r);
+        int s = r.getAlignmentStart() - 1;
+        if (s >= p.start() && s < p.end()) {
+          if (accepted) stats.reads++; else stats.readsFiltered++;
+        }
+        if (accepted) reads.add(r);
+      }
+    }
+    counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
+    for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);
+
+    for (Candidate c : counter.candidates()) {
+      stats.candidates++;
+      stats.candidateAlleles += c.alts.length;
+      if (candidatesVcf != null) candidatesVcf.write(c);
+      if (c.position - halfWidth < 0 || c.position + halfWidth >= contigLength) {
+        stats.skippedAtContigEdge++;
+        continue;
+      }
+      if (labeler != null && !labeler.confident(c)) {
+        stats.skippedNotConfident++;
+        continue;
+      }
+      emitExamples(c, p, ref, refStart);
+    }
+
+    int at = out.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
+    ExampleRecord.encodePartitionDone(out.buffer(), at, p.contigIndex(), p.end(), o.task, sequence++, p.index());
+    out.commit();
+    stats.bytesWritten += ExampleRecordDescriptor.PARTITION_DONE_LENGTH;
+  }
+
+  private void emitExamples(Candidate c, Partition p, byte[] ref, int refStart) {
+    int n = selectRows(c);
+    if (readAlt.length < reads.size()) readAlt = new int[reads.size() * 2];
+    for (int a = 0; a < c.alts.length; a++) {
+      for (int r : c.supportingReads[a]) readAlt[r] = a + 1;
+    }
+    int[][] subsets = c.altSubsets();
+    for (int[] subset : subsets) {
+      for (int i = 0; i < n; i++) {
+        int alt = readAlt[rowIndex[i]] - 1;
+        rowReads[i] = reads.get(rowIndex[i]);
+        rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
+      }
+      int label = labeler == null ? -1 : labeler.label(c, subset);
+      int len = ExampleRecord.encodedLength(c.ref, c.alts, o.height, o.width, encoder.channels());
+      if (len > out.maxRecordLength()) {
+        throw new IllegalStateException(c + ": example of " + len + " bytes exceeds the transport's "
+            + out.maxRecordLength() + "-byte records");
+      }
+      int at = out.claim(len);
+      int imageAt = ExampleRecord.encodeExample(out.buffer(), at, c.contigIndex, c.position, o.task,
+          sequence++, p.index(), label, c.ref, c.alts, subset, subsets.length, c.depth,
+          c.alleleDepths, o.height, o.width, encoder.channels());
+      encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
+      out.commit();
+      stats.examples++;
+      stats.bytesWritten += len;
+    }
+    for (int a = 0; a < c.alts.length; a++) {
+      for (int r : c.supportingReads[a]) readAlt[r] = 0;
+    }
+    Arrays.fill(rowReads, null);
+  }
+
+  /**
+   * Picks the image rows into {@code rowIndex[0, n)}: reads overlapping the candidate's ref span
+   * widened by read_overlap_buffer_bp, without a low-quality base at the candidate, in alignment
+   * order; above the row limit, a deterministic sample keyed on (seed, read name, mate, position).
+   */
+  private int selectRows(Candidate c) {
+    int from = c.position - PileupConstants.READ_OVERLAP_BUFFER_BP;
+    int to = c.position + c.ref.length() + PileupConstants.READ_OVERLAP_BUFFER_BP;
+    if (rowIndex.length < reads.size()) rowIndex = new int[reads.size() * 2];
+    int n = 0;
+    for (int i = 0; i < reads.size(); i++) {
+      SAMRecord r = reads.get(i);
+      if (r.getAlignmentStart() - 1 >= to || r.getAlignmentEnd() <= from) continue;
+      if (!PileupImageEncoder.qualityOkAt(r, c.position, o.minBaseQuality)) continue;
+      rowIndex[n++] = i;
+    }
+    int max = encoder.maxReadRows();
+    if (n <= max) return n;
+    if (sortKeys.length < n) sortKeys = new long[n * 2];
+    for (int i = 0; i < n; i++) {
+      SAMRecord r = reads.get(rowIndex[i]);
+      long h = mix(o.downsampleSeed ^ mix(r.getReadName().hashCode() * 0x9E3779B97F4A7C15L
+          + (r.getReadPairedFlag() && r.getSecondOfPairFlag() ? 1 : 0)) ^ c.position);
+      sortKeys[i] = (h & ~0xFFFFFL) | i;
+    }
+    Arrays.sort(sortKeys, 0, n);
+    int[] chosen = new int[max];
+    for (int i = 0; i < max; i++) chosen[i] = rowIndex[(int) (sortKeys[i] & 0xFFFFF)];
+    Arrays.sort(chosen);
+    System.arraycopy(chosen, 0, rowIndex, 0, max);
+    return max;
+  }
+
+  /** SplitMix64's finaliser. */
+  static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

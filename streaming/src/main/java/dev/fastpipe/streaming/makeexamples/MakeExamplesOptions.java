@@ -1,0 +1,69 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import dev.fastpipe.streaming.pileup.PileupConstants;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything one make_examples task needs. Public fields with DeepVariant's defaults (the
+ * very-sensitive caller and its read requirements); the CLI fills them, tests set them directly.
+ */
+public final class MakeExamplesOptions {
+  // Inputs
+  public Path reference;
+  public Path reads;
+  /** {@code chr}, {@code chr:start-end} (1-based, inclusive; commas allowed). */
+  public List<String> regions = new ArrayList<>();
+  /** BED (0-based, half-open) of regions, unioned with {@link #regions}. */
+  public Path regionsBed;
+
+  // Sharding: this task takes partitions task, task + shards, task + 2 * shards, ...
+  public int shards = 1;
+  public int task = 0;
+  public int partitionSize = 1000;
+
+  // Training labels
+  public Path truthVcf;
+  public Path confidentBed;
+
+  /** Optional sites-only bgzipped VCF, one record per candidate alt allele, with .tbi. */
+  public Path candidatesVcf;
+
+  // Pileup
+  public int channels = 6;
+  public int height = PileupConstants.HEIGHT;
+  public int width = PileupConstants.WIDTH;
+  public long downsampleSeed = PileupConstants.RANDOM_SEED;
+
+  // Read filters (DeepVariant defaults)
+  public int minMappingQuality = 5;
+  public int minBaseQuality = 10;
+  public boolean keepDuplicates = false;
+  public boolean keepSecondary = false;
+  public boolean keepSupplementary = false;
+  public boolean keepQcFail = false;
+
+  // Candidate thresholds (DeepVariant's very sensitive caller)
+  public int snpMinCount = 2;
+  public double snpMinFraction = 0.12;
+  public int indelMinCount = 2;
+  public double indelMinFraction = 0.06;
+
+  /** Checks values that do not need the files; throws IllegalArgumentException. */
+  public void validate() {
+    if (reference == null) throw new IllegalArgumentException("--ref is required");
+    if (reads == null) throw new IllegalArgumentException("--reads is required");
+    if (shards < 1) throw new IllegalArgumentException("--shards must be >= 1, got " + shards);
+    if (task < 0 || task >= shards) {
+      throw new IllegalArgumentException("--task must be in [0, " + shards + "), got " + task);
+    }
+    if (partitionSize < 1) throw new IllegalArgumentException("--partition-size must be >= 1");
+    if (channels != 6 && channels != 7) throw new IllegalArgumentException("--channels must be 6 or 7");
+    if ((truthVcf == null) != (confidentBed == null)) {
+      throw new IllegalArgumentException("--truth-vcf and --confident-bed go together");
+    }
+    if (width % 2 != 1 || width < 3) throw new IllegalArgumentException("width must be odd");
+    if (height <= PileupConstants.REFERENCE_ROWS) throw new IllegalArgumentException("height too small");
+  }
+}

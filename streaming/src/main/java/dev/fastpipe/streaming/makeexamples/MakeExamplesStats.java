@@ -1,0 +1,33 @@
+package dev.fastpipe.streaming.makeexamples;
+
+/** Counters of one make_examples task. */
+public final class MakeExamplesStats {
+  public long partitions;
+  /** Reads that start inside this task's partitions and pass the filters (each counted once). */
+  public long reads;
+  /** Reads that start inside this task's partitions and were dropped by the filters. */
+  public long readsFiltered;
+  /** Candidate sites (one per position with at least one alt allele passing the thresholds). */
+  public long candidates;
+  /** Candidate alt alleles (one per candidates-VCF record). */
+  public long candidateAlleles;
+  public long examples;
+  public long skippedAtContigEdge;
+  public long skippedNotConfident;
+  public long bytesWritten;
+  public long nanos;
+
+  public double seconds() {
+    return nanos / 1e9;
+  }
+
+  @Override
+  public String toString() {
+    double s = Math.max(seconds(), 1e-9);
+    return String.format(
+        "partitions=%d reads=%d filtered=%d candidates=%d alleles=%d examples=%d"
+            + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
+        partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
+        skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.fastpipe.streaming.makeexamples;
+
+/** A 0-based, half-open interval on contig {@code contigIndex} of the reference dictionary. */
+public record Region(int contigIndex, String contig, int start, int end) {
+  public int length() {
+    return end - start;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import dev.fastpipe.cli.UserError;
+import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.samtools.SAMSequenceRecord;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+
+/** Parses --regions and BED files into sorted, merged regions in reference-dictionary order. */
+public final class Regions {
+  private Regions() {}
+
+  /**
+   * The regions to process: the union of {@code specs} and {@code bed}, or, when both are empty,
+   * every contig of {@code dict} whose name is in {@code inReads}.
+   */
+  public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads,
+      List<String> specs, Path bed) {
+    List<Region> raw = new ArrayList<>();
+    for (String s : specs) raw.add(parse(dict, s));
+    if (bed != null) raw.addAll(readBed(dict, bed));
+    if (specs.isEmpty() && bed == null) {
+      for (SAMSequenceRecord r : dict.getSequences()) {
+        if (inReads.contains(r.getSequenceName())) {
+          raw.add(new Region(r.getSequenceIndex(), r.getSequenceName(), 0, r.getSequenceLength()));
+        }
+      }
+    }
+    return merge(raw);
+  }
+
+  /** {@code chr}, {@code chr:start-end} or {@code chr:pos}, 1-based inclusive, commas allowed. */
+  public static Region parse(SAMSequenceDictionary dict, String spec) {
+    String s = spec.replace(",", "").trim();
+    String name = s;
+    int start = 0;
+    int end = -1;
+    int colon = s.lastIndexOf(':');
+    if (colon > 0 && dict.getSequence(s) == null) {
+      name = s.substring(0, colon);
+      String range = s.substring(colon + 1);
+      try {
+        int dash = range.indexOf('-');
+        if (dash < 0) {
+          start = Integer.parseInt(range) - 1;
+          end = start + 1;
+        } else {
+          start = Integer.parseInt(range.substring(0, dash)) - 1;
+          end = Integer.parseInt(range.substring(dash + 1));
+        }
+      } catch (NumberFormatException e) {
+        throw new UserError("--regions " + spec + ": expected chr:start-end");
+      }
+    }
+    SAMSequenceRecord rec = dict.getSequence(name);
+    if (rec == null) throw new UserError("--regions " + spec + ": contig " + name + " is not in the reference");
+    if (end < 0) end = rec.getSequenceLength();
+    if (start < 0 || end > rec.getSequenceLength() || start >= end) {
+      throw new UserError("--regions " + spec + ": outside contig " + name + " (length "
+          + rec.getSequenceLength() + ")");
+    }
+    return new Region(rec.getSequenceIndex(), name, start, end);
+  }
+
+  public static List<Region> readBed(SAMSequenceDictionary dict, Path bed) {
+    List<Region> out = new ArrayList<>();
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        bed.toString().endsWith(".gz") ? new GZIPInputStream(Files.newInputStream(bed))
+            : Files.newInputStream(bed)))) {
+      String line;
+      int n = 0;
+      while ((line = in.readLine()) != null) {
+        n++;
+        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
+        String[] f = line.split("\t");
+        if (f.length < 3) throw new UserError(bed + ":" + n + ": expected chrom, start, end");
+        SAMSequenceRecord rec = dict.getSequence(f[0]);
+        if (rec == null) throw new UserError(bed + ":" + n + ": contig " + f[0] + " is not in the reference");
+        int start;
+        int end;
+        try {
+          start = Integer.parseInt(f[1].trim());
+          end = Integer.parseInt(f[2].trim());
+        } catch (NumberFormatException e) {
+          throw new UserError(bed + ":" + n + ": start and end must be integers");
+        }
+        start = Math.max(0, start);
+        end = Math.min(end, rec.getSequenceLength());
+        if (start < end) out.add(new Region(rec.getSequenceIndex(), f[0], start, end));
+      }
+    } catch (IOException e) {
+      throw new UserError(bed + ": cannot read (" + e.getMessage() + ")");
+    }
+    return out;
+  }
+
+  /** Sorts by (contig index, start) and merges overlapping or touching regions. */
+  public static List<Region> merge(List<Region> in) {
+    List<Region> sorted = new ArrayList<>(in);
+    sorted.sort(Comparator.comparingInt(Region::contigIndex).thenComparingInt(Region::start));
+    List<Region> out = new ArrayList<>();
+    for (Region r : sorted) {
+      Region last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last.contigIndex() == r.contigIndex() && r.start() <= last.end()) {
+        out.set(out.size() - 1, new Region(last.contigIndex(), last.contig(), last.start(),
+            Math.max(last.end(), r.end())));
+      } else {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.fastpipe.streaming.postprocess;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The classifier's verdict on one example: the site it came from, the alt-allele subset it
+ * showed, and the probabilities of hom-ref, het and hom-alt for that subset.
+ *
+ * @param contigIndex index of the contig in the reference's sequence dictionary
+ * @param position 0-based start of the reference allele
+ * @param ref reference allele
+ * @param alts every alt allele of the site (the same list for all examples of a site)
+ * @param altSubset indices into {@code alts} (1 or 2, ascending) this example scored
+ * @param probabilities {p(hom-ref), p(het), p(hom-alt)} for the subset
+ * @param examplesAtSite how many examples the site has (1 for bi-allelic; n + n(n-1)/2 otherwise)
+ * @param depth read depth at the site (DP)
+ * @param alleleDepths reads supporting ref then each alt (AD), length 1 + alts.size(), may be empty
+ */
+public record CallResult(
+    int contigIndex,
+    int position,
+    String ref,
+    List<String> alts,
+    int[] altSubset,
+    float[] probabilities,
+    int examplesAtSite,
+    int depth,
+    int[] alleleDepths) {
+
+  public CallResult {
+    if (alts.isEmpty()) throw new IllegalArgumentException("a call needs at least one alt allele");
+    if (altSubset.length < 1 || altSubset.length > 2) {
+      throw new IllegalArgumentException("alt subset must have 1 or 2 indices: " + Arrays.toString(altSubset));
+    }
+    for (int i : altSubset) {
+      if (i < 0 || i >= alts.size()) throw new IllegalArgumentException("alt subset index " + i + " out of " + alts);
+    }
+    if (probabilities.length != 3) throw new IllegalArgumentException("need 3 probabilities");
+  }
+
+  /** The key shared by all examples of one site. */
+  public SiteKey site() {
+    return new SiteKey(contigIndex, position, ref, alts);
+  }
+
+  /** A site: contig, 0-based position, ref and the full alt list; orders by contig, position, ref, alts. */
+  public record SiteKey(int contigIndex, int position, String ref, List<String> alts) implements Comparable<SiteKey> {
+    @Override
+    public int compareTo(SiteKey o) {
+      int c = Integer.compare(contigIndex, o.contigIndex);
+      if (c == 0) c = Integer.compare(position, o.position);
+      if (c == 0) c = ref.compareTo(o.ref);
+      if (c == 0) c = String.join(",", alts).compareTo(String.join(",", o.alts));
+      return c;
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.fastpipe.streaming.postprocess;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Turns the examples of one site into one genotype call, the way DeepVariant's
+ * postprocess_variants does:
+ *
+ * <ol>
+ *   <li><b>Alt pruning</b> (multi-allelic sites): an alt whose single-alt example has
+ *       QUAL = phred(1 - p(hom-ref)) below {@link #MULTI_ALLELIC_QUAL_FILTER} is dropped, unless
+ *       every alt would be, in which case the best one stays.
+ *   <li><b>Combination</b>: each example with alt subset S votes p(hom-ref) for genotype 0/0,
+ *       p(het) for 0/s (s in S) and p(hom-alt) for s/t (s, t in S, including s = t). Each
+ *       genotype of the retained alleles gets the <em>minimum</em> of its votes; the vector is
+ *       normalised (uniform if all zero).
+ *   <li><b>Qualities</b>: GT = most likely genotype (VCF order 00, 01, 11, 02, 12, 22, ...);
+ *       GQ = round(phred(1 - p(GT))); QUAL = phred(1 - sum of non-ref genotype probabilities),
+ *       i.e. -10 log10 p(0/0); both bounded at 100 (probabilities capped at 1 - 1e-10).
+ *       PL = round(-10 log10(p(g) / p(GT))) with p floored at 1e-10.
+ *   <li><b>Filters</b>: a hom-ref call is kept with FILTER {@code RefCall} (and GT ./. when its GQ
+ *       is below {@code minHomRefGq}, DeepVariant's default 20); a variant call with QUAL below
+ *       {@code minQual} gets {@code LowQual}; everything else PASS.
+ *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
+ *       trimmed (keeping at least one base), e.g. ACT/A,GCT minus A becomes A/G.
+ * </ol>
+ */
+public final class GenotypeCombiner {
+  /** DeepVariant's --multi_allelic_qual_filter default. */
+  public static final double MULTI_ALLELIC_QUAL_FILTER = 1.0;
+  /** DeepVariant's --qual_filter default: variant calls below this QUAL are LowQual. */
+  public static final double DEFAULT_MIN_QUAL = 1.0;
+  /** DeepVariant's --cnn_homref_call_min_gq default: RefCalls below this GQ become ./. */
+  public static final int DEFAULT_MIN_HOMREF_GQ = 20;
+
+  private static final double MAX_CONFIDENCE = 1.0 - 1e-10;
+  private static final double MIN_PROBABILITY = 1e-10;
+
+  private final double minQual;
+  private final int minHomRefGq;
+
+  public GenotypeCombiner() {
+    this(DEFAULT_MIN_QUAL, DEFAULT_MIN_HOMREF_GQ);
+  }
+
+  public GenotypeCombiner(double minQual, int minHomRefGq) {
+    this.minQual = minQual;
+    this.minHomRefGq = minHomRefGq;
+  }
+
+  public double minQual() {
+    return minQual;
+  }
+
+  /** phred(1 - ptrue), with ptrue capped at 1 - 1e-10 (so at most 100). */
+  public static double boundedPhred(double ptrue) {
+    return -10.0 * Math.log10(1.0 - Math.min(ptrue, MAX_CONFIDENCE));
+  }
+
+  /** Index of genotype a/b (a <= b) in VCF order. */
+  public static int genotypeIndex(int a, int b) {
+    if (a > b) return genotypeIndex(b, a);
+    return b * (b + 1) / 2 + a;
+  }
+
+  /** Combines the examples of one site (same contig, position, ref and alts) into a call. */
+  public GenotypeCall combine(List<CallResult> examples) {
+    if (examples.isEmpty()) throw new IllegalArgumentException("no examples for the site");
+    CallResult first = examples.get(0);
+    List<String> alts = first.alts();
+    int n = alts.size();
+
+    boolean[] seen = new boolean[n];
+    for (CallResult r : examples) for (int i : r.altSubset()) seen[i] = true;
+    boolean[] removed = prunedAlts(examples, n);
+
+    // Retained alts, in the site's order; newIndex[i] = allele index (1-based) or -1.
+    int[] newIndex = new int[n];
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (seen[i] && !removed[i]) {
+        kept.add(alts.get(i));
+        newIndex[i] = kept.size();
+      } else {
+        newIndex[i] = -1;
+      }
+    }
+    int alleles = kept.size() + 1;
+    int genotypes = alleles * (alleles + 1) / 2;
+    double[] min = new double[genotypes];
+    Arrays.fill(min, Double.POSITIVE_INFINITY);
+    for (CallResult r : examples) {
+      int[] t = new int[r.altSubset().length];
+      boolean usable = true;
+      for (int k = 0; k < t.length; k++) {
+        t[k] = newIndex[r.altSubset()[k]];
+        if (t[k] < 0) usable = false;
+      }
+      if (!usable) continue;
+      float[] p = r.probabilities();
+      vote(min, 0, 0, p[0]);
+      for (int s : t) vote(min, 0, s, p[1]);
+      for (int s : t) for (int u : t) vote(min, s, u, p[2]);
+    }
+    double[] probs = new double[genotypes];
+    double sum = 0;
+    for (int g = 0; g < genotypes; g++) {
+      probs[g] = Double.isInfinite(min[g]) ? 0.0 : Math.max(0.0, min[g]);
+      sum += probs[g];
+    }
+    if (sum == 0) {
+      Arrays.fill(probs, 1.0 / genotypes);
+    } else {
+      for (int g = 0; g < genotypes; g++) probs[g] /= sum;
+    }
+
+    int best = 0;
+    for (int g = 1; g < genotypes; g++) if (probs[g] > probs[best]) best = g;
+    int[] gt = genotypeAt(best);
+    int gq = (int) Math.round(boundedPhred(probs[best]));
+    double nonRef = 0;
+    for (int g = 1; g < genotypes; g++) nonRef += probs[g];
+    double qual = boundedPhred(Math.min(nonRef, 1.0));
+    int[] pl = new int[genotypes];
+    double bestLog = Math.log10(Math.max(probs[best], MIN_PROBABILITY));
+    for (int g = 0; g < genotypes; g++) {
+      pl[g] = (int) Math.round(-10.0 * (Math.log10(Math.max(probs[g], MIN_PROBABILITY)) - bestLog));
+    }
+
+    String filter;
+    if (gt[0] == 0 && gt[1] == 0) {
+      filter = GenotypeCall.REF_CALL;
+      if (gq < minHomRefGq) gt = new int[] {-1, -1};
+    } else if (qual < minQual) {
+      filter = GenotypeCall.LOW_QUAL;
+    } else {
+      filter = GenotypeCall.PASS;
+    }
+
+    int[] ad = new int[0];
+    for (CallResult r : examples) {
+      if (r.alleleDepths() != null && r.alleleDepths().length == n + 1) {
+        ad = new int[alleles];
+        ad[0] = r.alleleDepths()[0];
+        for (int i = 0; i < n; i++) if (newIndex[i] > 0) ad[newIndex[i]] = r.alleleDepths()[i + 1];
+        break;
+      }
+    }
+
+    // Trim the common suffix of ref and retained alts (at least one base stays in each).
+    String ref = first.ref();
+    List<String> outAlts = new ArrayList<>(kept);
+    int trim = 0;
+    while (true) {
+      int len = ref.length() - trim;
+      if (len <= 1) break;
+      char c = ref.charAt(len - 1);
+      boolean all = true;
+      for (String a : outAlts) {
+        int al = a.length() - trim;
+        if (al <= 1 || a.charAt(al - 1) != c) {
+          all = false;
+          break;
+        }
+      }
+      if (!all) break;
+      trim++;
+    }
+    if (trim > 0) {
+      ref = ref.substring(0, ref.length() - trim);
+      for (int i = 0; i < outAlts.size(); i++) {
+        String a = outAlts.get(i);
+        outAlts.set(i, a.substring(0, a.length() - trim));
+      }
+    }
+    return new GenotypeCall(
+        first.contigIndex(), first.position(), ref, List.copyOf(outAlts), gt, probs, qual, gq, pl, filter,
+        first.depth(), ad);
+  }
+
+  private static void vote(double[] min, int a, int b, double p) {
+    int g = genotypeIndex(a, b);
+    if (p < min[g]) min[g] = p;
+  }
+
+  private static int[] genotypeAt(int index) {
+    for (int b = 0; ; b++) {
+      for (int a = 0; a <= b; a++) {
+        if (genotypeIndex(a, b) == index) return new int[] {a, b};
+      }
+    }
+  }
+
+  /** Alts whose single-alt example has QUAL < 1; never all of them (the best one stays). */
+  private static boolean[] prunedAlts(List<CallResult> examples, int n) {
+    boolean[] removed = new boolean[n];
+    if (examples.size() < 2) return removed;
+    int singles = 0;
+    int removedCount = 0;
+    double bestQual = -1;
+    int bestAlt = -1;
+    for (CallResult r : examples) {
+      if (r.altSubset().length != 1) continue;
+      singles++;
+      float[] p = r.probabilities();
+      double q = boundedPhred(Math.min(p[1] + p[2], 1.0));
+      int alt = r.altSubset()[0];
+      if (q > bestQual) {
+        bestQual = q;
+        bestAlt = alt;
+      }
+      if (q < MULTI_ALLELIC_QUAL_FILTER && !removed[alt]) {
+        removed[alt] = true;
+        removedCount++;
+      }
+    }
+    if (singles > 0 && removedCount == countSingleAlts(examples)) removed[bestAlt] = false;
+    return removed;
+  }
+
+  private static int countSingleAlts(List<CallResult> examples) {
+    java.util.BitSet s = new java.util.BitSet();
+    for (CallResult r : examples) if (r.altSubset().length == 1) s.set(r.altSubset()[0]);
+    return s.cardinality();
+  }
+}

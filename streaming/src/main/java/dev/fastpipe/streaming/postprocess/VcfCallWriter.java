@@ -1,0 +1,162 @@
+package dev.fastpipe.streaming.postprocess;
+
+import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.variant.variantcontext.Allele;
+import htsjdk.variant.variantcontext.GenotypeBuilder;
+import htsjdk.variant.variantcontext.VariantContextBuilder;
+import htsjdk.variant.variantcontext.writer.Options;
+import htsjdk.variant.variantcontext.writer.VariantContextWriter;
+import htsjdk.variant.variantcontext.writer.VariantContextWriterBuilder;
+import htsjdk.variant.vcf.VCFFilterHeaderLine;
+import htsjdk.variant.vcf.VCFFormatHeaderLine;
+import htsjdk.variant.vcf.VCFHeader;
+import htsjdk.variant.vcf.VCFHeaderLine;
+import htsjdk.variant.vcf.VCFHeaderLineCount;
+import htsjdk.variant.vcf.VCFHeaderLineType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Writes {@link GenotypeCall}s, in sorted order, to a bgzipped VCF with a tabix index built on
+ * the fly (htsjdk). Everything goes to a temporary name beside the output ({@code .NAME.tmp-PID.vcf.gz}
+ * and its {@code .tbi}); {@link #close()} renames both into place, {@link #abort()} deletes them,
+ * so a failed run leaves nothing under the final name.
+ *
+ * <p>Header: every contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT,
+ * GQ, DP, AD, VAF, PL; one sample.
+ */
+public final class VcfCallWriter implements AutoCloseable {
+  private final Path output;
+  private final Path tmp;
+  private final SAMSequenceDictionary dictionary;
+  private final String sample;
+  private final VariantContextWriter writer;
+  private int lastContig = -1;
+  private int lastPosition = -1;
+  private long written;
+  private boolean closed;
+
+  public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual) {
+    this.output = output.toAbsolutePath();
+    this.dictionary = dictionary;
+    this.sample = sample;
+    String name = this.output.getFileName().toString();
+    this.tmp = this.output.resolveSibling("." + name + ".tmp-" + ProcessHandle.current().pid() + ".vcf.gz");
+    deleteQuietly(tmp);
+    deleteQuietly(indexOf(tmp));
+    this.writer =
+        new VariantContextWriterBuilder()
+            .setOutputPath(tmp)
+            .setOutputFileType(VariantContextWriterBuilder.OutputType.BLOCK_COMPRESSED_VCF)
+            .setReferenceDictionary(dictionary)
+            .setOption(Options.INDEX_ON_THE_FLY)
+            .unsetOption(Options.DO_NOT_WRITE_GENOTYPES)
+            .build();
+    writer.writeHeader(header(dictionary, sample, minQual));
+  }
+
+  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual) {
+    Set<VCFHeaderLine> lines = new LinkedHashSet<>();
+    lines.add(new VCFHeaderLine("source", "fastpipe"));
+    lines.add(new VCFFilterHeaderLine(GenotypeCall.REF_CALL, "Genotyping model thinks this site is reference."));
+    lines.add(new VCFFilterHeaderLine(GenotypeCall.LOW_QUAL, "Confidence in this variant being real is below calling threshold (QUAL < " + minQual + ")."));
+    lines.add(new VCFFormatHeaderLine("GT", 1, VCFHeaderLineType.String, "Genotype"));
+    lines.add(new VCFFormatHeaderLine("GQ", 1, VCFHeaderLineType.Integer, "Conditional genotype quality"));
+    lines.add(new VCFFormatHeaderLine("DP", 1, VCFHeaderLineType.Integer, "Read depth"));
+    lines.add(new VCFFormatHeaderLine("AD", VCFHeaderLineCount.R, VCFHeaderLineType.Integer, "Read depth for each allele"));
+    lines.add(new VCFFormatHeaderLine("VAF", VCFHeaderLineCount.A, VCFHeaderLineType.Float, "Variant allele fractions."));
+    lines.add(new VCFFormatHeaderLine("PL", VCFHeaderLineCount.G, VCFHeaderLineType.Integer, "Phred-scaled genotype likelihoods rounded to the closest integer"));
+    VCFHeader header = new VCFHeader(lines, List.of(sample));
+    header.setSequenceDictionary(dictionary);
+    return header;
+  }
+
+  /** Appends one call; calls must come sorted by contig index then position. */
+  public void write(GenotypeCall call) {
+    if (call.contigIndex() < 0 || call.contigIndex() >= dictionary.size()) {
+      throw new IllegalArgumentException(
+          "contig index " + call.contigIndex() + " is not in the reference (" + dictionary.size() + " contigs)");
+    }
+    if (call.contigIndex() < lastContig || (call.contigIndex() == lastContig && call.position() < lastPosition)) {
+      throw new IllegalStateException("calls out of order at contig " + call.contigIndex() + " position " + call.position());
+    }
+    lastContig = call.contigIndex();
+    lastPosition = call.position();
+    String contig = dictionary.getSequence(call.contigIndex()).getSequenceName();
+    List<Allele> alleles = new ArrayList<>(1 + call.alts().size());
+    alleles.add(Allele.create(call.ref(), true));
+    for (String a : call.alts()) alleles.add(Allele.create(a, false));
+    List<Allele> gt = new ArrayList<>(2);
+    for (int i : call.genotype()) gt.add(i < 0 ? Allele.NO_CALL : alleles.get(i));
+    GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(call.gq()).DP(call.depth()).PL(call.pl());
+    if (call.alleleDepths().length == alleles.size()) {
+      g.AD(call.alleleDepths());
+      double[] vaf = call.variantAlleleFractions();
+      if (vaf.length > 0) {
+        List<Double> rounded = new ArrayList<>(vaf.length);
+        for (double v : vaf) rounded.add(Math.round(v * 1e4) / 1e4);
+        g.attribute("VAF", rounded);
+      }
+    }
+    int start = call.position() + 1;
+    VariantContextBuilder vc =
+        new VariantContextBuilder("fastpipe", contig, start, start + call.ref().length() - 1, alleles)
+            .log10PError(-Math.round(call.qual() * 100) / 1000.0)
+            .genotypes(g.make());
+    if (GenotypeCall.PASS.equals(call.filter())) vc.passFilters();
+    else vc.filter(call.filter());
+    writer.add(vc.make());
+    written++;
+  }
+
+  public long written() {
+    return written;
+  }
+
+  /** Finishes the file and index and renames them to the output name. */
+  @Override
+  public void close() {
+    if (closed) return;
+    closed = true;
+    writer.close();
+    try {
+      Path idx = indexOf(tmp);
+      if (Files.exists(idx)) Files.move(idx, indexOf(output), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(output + ": cannot rename the finished VCF into place: " + e.getMessage(), e);
+    }
+  }
+
+  /** Drops the partial output (nothing appears under the final name). */
+  public void abort() {
+    if (closed) return;
+    closed = true;
+    try {
+      writer.close();
+    } catch (RuntimeException ignored) {
+      // the partial file is deleted below either way
+    }
+    deleteQuietly(tmp);
+    deleteQuietly(indexOf(tmp));
+  }
+
+  private static Path indexOf(Path vcf) {
+    return vcf.resolveSibling(vcf.getFileName() + ".tbi");
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}

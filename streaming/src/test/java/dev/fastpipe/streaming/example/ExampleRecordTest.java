@@ -1,0 +1,70 @@
+package dev.fastpipe.streaming.example;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.ByteBuffer;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+class ExampleRecordTest {
+
+  static int writeSample(org.agrona.MutableDirectBuffer buf, int at, int label) {
+    String ref = "ACGT";
+    String[] alts = {"A", "AGGGCGT", "TCGT"};
+    int len = ExampleRecord.encodedLength(ref, alts, 3, 5, 6);
+    int img = ExampleRecord.encodeExample(buf, at, 7, 123456, 2, 99L, 17L, label, ref, alts,
+        new int[] {0, 2}, 6, 33, new int[] {20, 5, 4, 3}, 3, 5, 6);
+    for (int i = 0; i < 3 * 5 * 6; i++) buf.putByte(img + i, (byte) (i * 3));
+    return len;
+  }
+
+  @Test
+  void roundTripsEveryField() {
+    UnsafeBuffer buf = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
+    int len = writeSample(buf, 64, 1);
+    ExampleRecord r = new ExampleRecord().wrap(buf, 64);
+    assertEquals(ExampleRecordDescriptor.KIND_EXAMPLE, r.kind());
+    assertEquals(len, r.length());
+    assertEquals(7, r.contigIndex());
+    assertEquals(123456, r.position());
+    assertEquals(2, r.shard());
+    assertEquals(99L, r.sequence());
+    assertEquals(17L, r.partition());
+    assertEquals(1, r.label());
+    assertEquals("ACGT", r.ref());
+    assertArrayEquals(new String[] {"A", "AGGGCGT", "TCGT"}, r.alts());
+    assertArrayEquals(new int[] {0, 2}, r.altSubset());
+    assertEquals(6, r.examplesAtSite());
+    assertEquals(33, r.depth());
+    assertArrayEquals(new int[] {20, 5, 4, 3}, r.alleleDepths());
+    assertEquals(3, r.height());
+    assertEquals(5, r.width());
+    assertEquals(6, r.channels());
+    assertEquals(90, r.imageLength());
+    assertEquals(0, r.imageOffset() % 8, "image is 8-byte aligned");
+    assertEquals(len, r.imageOffset() - 64 + r.imageLength());
+    assertEquals((4 * 6 + 2) * 3 & 0xFF, r.pixel(0, 4, 2));
+  }
+
+  @Test
+  void singleAltSubsetAndPartitionMarker() {
+    UnsafeBuffer buf = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
+    ExampleRecord.encodeExample(buf, 0, 0, 5, 0, 0, 0, -1, "C", new String[] {"T"}, new int[] {0},
+        1, 10, new int[] {6, 4}, 100, 221, 6);
+    ExampleRecord r = new ExampleRecord().wrap(buf, 0);
+    assertArrayEquals(new int[] {0}, r.altSubset());
+    assertEquals(-1, r.label());
+    assertEquals(ExampleRecordDescriptor.imageOffset("C", new String[] {"T"}) + 100 * 221 * 6, r.length());
+
+    ExampleRecord.encodePartitionDone(buf, 512, 3, 2000, 1, 42, 9);
+    r.wrap(buf, 512);
+    assertTrue(r.isPartitionDone());
+    assertEquals(ExampleRecordDescriptor.PARTITION_DONE_LENGTH, r.length());
+    assertEquals(3, r.contigIndex());
+    assertEquals(2000, r.position());
+    assertEquals(9, r.partition());
+    assertEquals(42, r.sequence());
+    assertEquals(-1, r.label());
+  }
+}

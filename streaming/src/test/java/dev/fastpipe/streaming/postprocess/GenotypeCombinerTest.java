@@ -1,0 +1,121 @@
+package dev.fastpipe.streaming.postprocess;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GenotypeCombinerTest {
+  private final GenotypeCombiner combiner = new GenotypeCombiner();
+
+  static CallResult result(int pos, String ref, List<String> alts, int[] subset, float... p) {
+    int n = alts.size();
+    return new CallResult(0, pos, ref, alts, subset, p, n + n * (n - 1) / 2, 30, new int[0]);
+  }
+
+  @Test
+  void biallelicHetGetsDeepVariantQualities() {
+    GenotypeCall c = combiner.combine(List.of(result(99, "A", List.of("G"), new int[] {0}, 0.001f, 0.989f, 0.01f)));
+    assertArrayEquals(new int[] {0, 1}, c.genotype());
+    // QUAL = -10 log10 p(0/0) = 30; GQ = round(-10 log10(1 - 0.989)) = round(19.59) = 20.
+    assertEquals(30.0, c.qual(), 1e-3);
+    assertEquals(20, c.gq());
+    // PL = round(-10 log10(p / p(GT))): 0/0 -> 29.95 -> 30, 0/1 -> 0, 1/1 -> 19.95 -> 20.
+    assertArrayEquals(new int[] {30, 0, 20}, c.pl());
+    assertEquals(GenotypeCall.PASS, c.filter());
+  }
+
+  @Test
+  void qualitiesAreBoundedAtOneHundred() {
+    GenotypeCall c = combiner.combine(List.of(result(5, "C", List.of("T"), new int[] {0}, 0f, 0f, 1f)));
+    assertArrayEquals(new int[] {1, 1}, c.genotype());
+    assertEquals(100.0, c.qual(), 1e-6);
+    assertEquals(100, c.gq());
+    assertArrayEquals(new int[] {100, 100, 0}, c.pl());
+  }
+
+  @Test
+  void homRefIsKeptAsRefCallAndUncalledBelowGq20() {
+    GenotypeCall confident = combiner.combine(List.of(result(5, "C", List.of("T"), new int[] {0}, 0.999f, 0.001f, 0f)));
+    assertEquals(GenotypeCall.REF_CALL, confident.filter());
+    assertArrayEquals(new int[] {0, 0}, confident.genotype());
+    assertEquals(30, confident.gq());
+    GenotypeCall unsure = combiner.combine(List.of(result(5, "C", List.of("T"), new int[] {0}, 0.6f, 0.3f, 0.1f)));
+    assertEquals(GenotypeCall.REF_CALL, unsure.filter());
+    assertArrayEquals(new int[] {-1, -1}, unsure.genotype());
+  }
+
+  @Test
+  void lowQualityVariantIsFiltered() {
+    GenotypeCombiner strict = new GenotypeCombiner(20, 20);
+    // p(0/0) = 0.45 -> QUAL 3.5 < 20, but het is the most likely genotype.
+    GenotypeCall c = strict.combine(List.of(result(5, "C", List.of("T"), new int[] {0}, 0.45f, 0.5f, 0.05f)));
+    assertArrayEquals(new int[] {0, 1}, c.genotype());
+    assertEquals(GenotypeCall.LOW_QUAL, c.filter());
+    assertEquals(3.468, c.qual(), 1e-3);
+  }
+
+  @Test
+  void multiAllelicSiteTakesTheMinimumOfEachGenotypesVotes() {
+    List<String> alts = List.of("G", "T");
+    // {G}: mostly het (G is on one haplotype); {T}: mostly het; {G,T}: both alts -> "hom-alt".
+    List<CallResult> examples = List.of(
+        result(10, "A", alts, new int[] {0}, 0.01f, 0.90f, 0.09f),
+        result(10, "A", alts, new int[] {1}, 0.02f, 0.88f, 0.10f),
+        result(10, "A", alts, new int[] {0, 1}, 0.001f, 0.04f, 0.959f));
+    GenotypeCall c = combiner.combine(examples);
+    assertEquals(alts, c.alts());
+    // VCF order 00, 01, 11, 02, 12, 22; min over votes:
+    // 00 = min(.01,.02,.001) = .001; 01 = min(.90, .04) = .04; 11 = min(.09, .959) = .09;
+    // 02 = min(.88, .04) = .04; 12 = .959; 22 = min(.10, .959) = .10.
+    double[] expected = {0.001, 0.04, 0.09, 0.04, 0.959, 0.10};
+    double sum = 0;
+    for (double v : expected) sum += v;
+    for (int g = 0; g < 6; g++) assertEquals(expected[g] / sum, c.genotypeProbabilities()[g], 1e-6, "genotype " + g);
+    assertArrayEquals(new int[] {1, 2}, c.genotype());
+    assertEquals(GenotypeCall.PASS, c.filter());
+    assertEquals(6, c.pl().length);
+    assertEquals(0, c.pl()[4]);
+  }
+
+  @Test
+  void lowQualityAltIsPrunedAndAllelesSimplified() {
+    // ref ACT, alts A (deletion of CT) and GCT (SNP A>G in the long form).
+    List<String> alts = List.of("A", "GCT");
+    List<CallResult> examples = List.of(
+        result(10, "ACT", alts, new int[] {0}, 0.95f, 0.04f, 0.01f), // QUAL of the deletion < 1: pruned
+        result(10, "ACT", alts, new int[] {1}, 0.01f, 0.98f, 0.01f),
+        result(10, "ACT", alts, new int[] {0, 1}, 0.05f, 0.9f, 0.05f));
+    GenotypeCall c = combiner.combine(examples);
+    assertEquals("A", c.ref());
+    assertEquals(List.of("G"), c.alts());
+    assertArrayEquals(new int[] {0, 1}, c.genotype());
+    assertEquals(3, c.genotypeProbabilities().length);
+    assertEquals(0.98, c.genotypeProbabilities()[1], 1e-6);
+  }
+
+  @Test
+  void genotypeIndexFollowsTheVcfOrdering() {
+    assertEquals(0, GenotypeCombiner.genotypeIndex(0, 0));
+    assertEquals(1, GenotypeCombiner.genotypeIndex(0, 1));
+    assertEquals(2, GenotypeCombiner.genotypeIndex(1, 1));
+    assertEquals(3, GenotypeCombiner.genotypeIndex(0, 2));
+    assertEquals(4, GenotypeCombiner.genotypeIndex(2, 1));
+    assertEquals(5, GenotypeCombiner.genotypeIndex(2, 2));
+  }
+
+  @Test
+  void alleleDepthsFollowRetainedAlleles() {
+    List<String> alts = List.of("G", "T");
+    int[] ad = {10, 0, 12};
+    List<CallResult> examples = List.of(
+        new CallResult(0, 7, "A", alts, new int[] {0}, new float[] {0.99f, 0.005f, 0.005f}, 3, 22, ad),
+        new CallResult(0, 7, "A", alts, new int[] {1}, new float[] {0.01f, 0.98f, 0.01f}, 3, 22, ad),
+        new CallResult(0, 7, "A", alts, new int[] {0, 1}, new float[] {0.01f, 0.98f, 0.01f}, 3, 22, ad));
+    GenotypeCall c = combiner.combine(examples);
+    assertEquals(List.of("T"), c.alts());
+    assertArrayEquals(new int[] {10, 12}, c.alleleDepths());
+    assertArrayEquals(new double[] {12 / 22.0}, c.variantAlleleFractions(), 1e-9);
+  }
+}
