@@ -15,7 +15,9 @@ import java.util.function.Consumer;
  * an {@link ImageBatch}, keeps the record's small header fields, and when the batch is full
  * runs the model and hands one {@link CallResult} per example to {@code sink}, in arrival order.
  * PARTITION_DONE markers go to {@code onPartitionDone} after the examples before them have been
- * classified and delivered (so a sink that sees a marker has every result it covers).
+ * classified and delivered (so a sink that sees a marker has every result it covers). A marker
+ * does not force a partial batch: it waits for the batch it follows, so batches stay full while
+ * the stream is busy; {@link #flush()} (end of stream, or an idle ring) delivers the rest.
  *
  * <p>One per consumer thread (the batch and header arrays are not shared); the model is shared.
  */
@@ -24,8 +26,10 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   /** Receives PARTITION_DONE markers: (shard, contig index, partition end exclusive). */
   @FunctionalInterface
   public interface PartitionListener {
-    void onPartitionDone(int shard, int contigIndex, int endExclusive);
+    void onPartitionDone(int shard, int contigIndex, int endExclusive, long partitionIndex);
   }
+
+  private record Marker(int shard, int contigIndex, int endExclusive, long partition) {}
 
   private final GenotypeModel model;
   private final ImageBatch batch;
@@ -33,6 +37,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final PartitionListener partitions;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
+  private final java.util.ArrayDeque<Marker> markers = new java.util.ArrayDeque<>();
   private float[] probabilities;
   private long examples;
   private long batches;
@@ -55,8 +60,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   public void onRecord(int shard, org.agrona.DirectBuffer buffer, int offset, int length) {
     record.wrap(buffer, offset);
     if (record.isPartitionDone()) {
-      flush();
-      if (partitions != null) partitions.onPartitionDone(shard, record.contigIndex(), record.position());
+      if (partitions == null) return;
+      Marker m = new Marker(shard, record.contigIndex(), record.position(), record.partition());
+      if (batch.isEmpty()) {
+        partitions.onPartitionDone(m.shard, m.contigIndex, m.endExclusive, m.partition);
+      } else {
+        markers.add(m);
+      }
       return;
     }
     if (!record.isExample()) throw new IllegalArgumentException("record of unknown kind " + record.kind());
@@ -73,8 +83,19 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     if (batch.isFull()) flush();
   }
 
-  /** Classifies and delivers whatever is batched. Call at end of stream. */
+  /** Classifies and delivers whatever is batched, then the markers that followed it. Call at end of stream. */
   public void flush() {
+    classifyBatch();
+    Marker m;
+    while ((m = markers.poll()) != null) partitions.onPartitionDone(m.shard, m.contigIndex, m.endExclusive, m.partition);
+  }
+
+  /** True when examples or markers wait for {@link #flush()}. */
+  public boolean hasPending() {
+    return !batch.isEmpty() || !markers.isEmpty();
+  }
+
+  private void classifyBatch() {
     int n = batch.size();
     if (n == 0) return;
     long t0 = System.nanoTime();

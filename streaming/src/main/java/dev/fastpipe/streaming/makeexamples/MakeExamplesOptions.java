@@ -9,7 +9,7 @@ import java.util.List;
  * Everything one make_examples task needs. Public fields with DeepVariant's defaults (the
  * very-sensitive caller and its read requirements); the CLI fills them, tests set them directly.
  */
-public final class MakeExamplesOptions {
+public final class MakeExamplesOptions implements Cloneable {
   // Inputs
   public Path reference;
   public Path reads;
@@ -65,5 +65,16 @@ public final class MakeExamplesOptions {
     }
     if (width % 2 != 1 || width < 3) throw new IllegalArgumentException("width must be odd");
     if (height <= PileupConstants.REFERENCE_ROWS) throw new IllegalArgumentException("height too small");
+  }
+
+  /** A copy of these options for one task of the same sharding (the regions list is shared, read-only). */
+  public MakeExamplesOptions forTask(int task) {
+    try {
+      MakeExamplesOptions copy = (MakeExamplesOptions) super.clone();
+      copy.task = task;
+      return copy;
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
   }
 }

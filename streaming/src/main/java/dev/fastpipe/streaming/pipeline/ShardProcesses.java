@@ -25,6 +25,7 @@ public final class ShardProcesses implements AutoCloseable {
 
   private final List<Process> processes = new ArrayList<>();
   private final List<Path> stderrFiles = new ArrayList<>();
+  private final List<Path> stdoutFiles = new ArrayList<>();
 
   /** The command that starts a fastpipe subcommand in a new process: the launcher if known. */
   public static List<String> launcherCommand() {
@@ -50,11 +51,12 @@ public final class ShardProcesses implements AutoCloseable {
     List<String> cmd = launcherCommand();
     cmd.addAll(args);
     Path err = Files.createTempFile("fastpipe-shard-" + shard + "-", ".err");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(err.toFile());
+    Path out = Files.createTempFile("fastpipe-shard-" + shard + "-", ".out");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     Process p = pb.start();
     processes.add(p);
     stderrFiles.add(err);
+    stdoutFiles.add(out);
     return p;
   }
 
@@ -87,6 +89,15 @@ public final class ShardProcesses implements AutoCloseable {
     return firstFailure();
   }
 
+  /** What worker {@code shard} printed on stdout (its stats line), once it has exited. */
+  public List<String> stdout(int shard) {
+    try {
+      return Files.readAllLines(stdoutFiles.get(shard));
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
   private String stderrTail(int shard) {
     try {
       List<String> lines = Files.readAllLines(stderrFiles.get(shard)).stream()
@@ -111,7 +122,9 @@ public final class ShardProcesses implements AutoCloseable {
       }
       if (p.isAlive()) p.destroyForcibly();
     }
-    for (Path f : stderrFiles) {
+    List<Path> logs = new ArrayList<>(stderrFiles);
+    logs.addAll(stdoutFiles);
+    for (Path f : logs) {
       try {
         Files.deleteIfExists(f);
       } catch (IOException ignored) {

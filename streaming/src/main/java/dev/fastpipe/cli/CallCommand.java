@@ -1,0 +1,117 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.pipeline.StreamingCall;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code fastpipe call}: reads + reference to an indexed VCF in one streaming pass. */
+@Command(
+    name = "call",
+    mixinStandardHelpOptions = true,
+    usageHelpWidth = 110,
+    description = {
+      "Call germline variants: BAM/CRAM + FASTA -> bgzipped, tabix-indexed VCF, in one streaming pass.",
+      "make_examples shards write pileup examples into per-shard rings (shm: one process per shard,",
+      "lock-free rings in /dev/shm); call_variants consumers classify them with TensorFlow while the",
+      "shards run; sites are written in reference order as soon as every shard has passed them.",
+      "No intermediate files (except --transport disk, the classic baseline; its files are removed)."
+    })
+public final class CallCommand implements Callable<Integer> {
+  @Mixin ExampleInputOptions input;
+  @Mixin ModelOptions modelOptions;
+
+  @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz",
+      description = "The VCF (bgzipped, with OUT.vcf.gz.tbi); appears only when the run succeeds.")
+  Path output;
+
+  @Option(names = "--shards", paramLabel = "N", description = "make_examples shards (default: CPU count, ${DEFAULT-VALUE}).")
+  int shards = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--transport", defaultValue = "shm", paramLabel = "NAME",
+      description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex (threads), or disk "
+          + "(classic: files, then inference). Default ${DEFAULT-VALUE}.")
+  String transport;
+
+  @Option(names = "--ring-size", defaultValue = "16M", paramLabel = "BYTES",
+      description = "Ring capacity per shard, e.g. 4M, 16M, 1G (power of two for shm; default ${DEFAULT-VALUE}).")
+  String ringSize;
+
+  @Option(names = "--consumers", defaultValue = "1", paramLabel = "M",
+      description = "call_variants consumer threads; shards are split among them (default ${DEFAULT-VALUE}).")
+  int consumers;
+
+  @Option(names = "--metrics", paramLabel = "run.json",
+      description = "Write per-stage wall/CPU seconds, examples/s and per-ring fill, stall and idle figures as JSON.")
+  Path metrics;
+
+  @Option(names = "--sample", paramLabel = "NAME", description = "Sample name (default: SM of the reads' read groups).")
+  String sample;
+
+  @Option(names = "--min-qual", defaultValue = "1.0", paramLabel = "Q",
+      description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
+  double minQual;
+
+  @Option(names = "--no-progress", description = "No progress line on stderr.")
+  boolean noProgress;
+
+  @Override
+  public Integer call() {
+    StreamingCall.Settings s = settings();
+    try (GenotypeModel model = modelOptions.load()) {
+      StreamingCall.Summary r = StreamingCall.run(s, model, System.err);
+      System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
+              + " (%.0f examples/s) via %s, %d shards -> %s%n",
+          r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
+          r.examples() / Math.max(r.seconds(), 1e-9), transport, s.examples.shards, output);
+    }
+    return 0;
+  }
+
+  StreamingCall.Settings settings() {
+    StreamingCall.Settings s = new StreamingCall.Settings();
+    s.examples = input.applyTo(new MakeExamplesOptions());
+    if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
+    s.examples.shards = shards;
+    s.output = output;
+    s.transport = transport;
+    s.ringBytes = parseSize("--ring-size", ringSize);
+    s.batchSize = modelOptions.batchSize();
+    s.consumers = consumers;
+    s.metrics = metrics;
+    s.sample = sample != null ? sample : SampleNames.fromReads(input.reads, input.ref);
+    s.minQual = minQual;
+    s.progress = !noProgress;
+    return s;
+  }
+
+  /** Bytes from "16777216", "16M", "512k" or "1G". */
+  static int parseSize(String option, String text) {
+    String t = text.trim().toUpperCase();
+    long unit = 1;
+    if (t.endsWith("IB")) t = t.substring(0, t.length() - 2);
+    else if (t.endsWith("B")) t = t.substring(0, t.length() - 1);
+    switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+      case 'K' -> unit = 1L << 10;
+      case 'M' -> unit = 1L << 20;
+      case 'G' -> unit = 1L << 30;
+      default -> unit = 1;
+    }
+    if (unit != 1) t = t.substring(0, t.length() - 1);
+    long v;
+    try {
+      v = Long.parseLong(t) * unit;
+    } catch (NumberFormatException e) {
+      throw new UserError(option + " " + text + ": expected bytes such as 16777216, 16M or 1G");
+    }
+    if (v < 1024 || v > Integer.MAX_VALUE) {
+      throw new UserError(option + " " + text + ": must be between 1K and 1G");
+    }
+    return (int) v;
+  }
+
+}

@@ -1,0 +1,107 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * The make_examples inputs and thresholds shared by {@code make-examples}, {@code call} and the
+ * shard workers {@code call} starts: one definition, so a worker sees exactly what its parent was
+ * given ({@link #workerArgs} renders the options back into arguments).
+ */
+public final class ExampleInputOptions {
+  @Option(names = "--ref", required = true, paramLabel = "REF.fa",
+      description = "Indexed FASTA (plain, or bgzipped with .fai and .gzi).")
+  Path ref;
+
+  @Option(names = "--reads", required = true, paramLabel = "BAM|CRAM",
+      description = "Indexed BAM or CRAM (CRAM decoded with --ref).")
+  Path reads;
+
+  @Option(names = "--regions", paramLabel = "REGION",
+      description = "chr or chr:start-end (1-based, inclusive); repeatable.")
+  List<String> regions = new ArrayList<>();
+
+  @Option(names = "--bed", paramLabel = "BED",
+      description = "BED of regions, unioned with --regions. Default: every contig in both reads and reference.")
+  Path bed;
+
+  @Option(names = "--partition-size", defaultValue = "1000", paramLabel = "BP",
+      description = "Sharding unit: shard i takes every N-th partition of this size (default ${DEFAULT-VALUE}).")
+  int partitionSize;
+
+  @Option(names = "--min-mapq", defaultValue = "5", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
+  int minMapq;
+
+  @Option(names = "--min-base-quality", defaultValue = "10", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
+  int minBaseQuality;
+
+  @Option(names = "--keep-duplicates", description = "Keep reads flagged as duplicates.")
+  boolean keepDuplicates;
+
+  @Option(names = "--keep-secondary", description = "Keep secondary alignments.")
+  boolean keepSecondary;
+
+  @Option(names = "--keep-supplementary", description = "Keep supplementary alignments.")
+  boolean keepSupplementary;
+
+  @Option(names = "--snp-min-count", defaultValue = "2", description = "Candidate SNP: reads (default ${DEFAULT-VALUE}).")
+  int snpMinCount;
+
+  @Option(names = "--snp-min-fraction", defaultValue = "0.12", description = "Candidate SNP: fraction (default ${DEFAULT-VALUE}).")
+  double snpMinFraction;
+
+  @Option(names = "--indel-min-count", defaultValue = "2", description = "Candidate indel: reads (default ${DEFAULT-VALUE}).")
+  int indelMinCount;
+
+  @Option(names = "--indel-min-fraction", defaultValue = "0.06", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
+  double indelMinFraction;
+
+  /** Fills the inputs, regions and thresholds of {@code o}. */
+  public MakeExamplesOptions applyTo(MakeExamplesOptions o) {
+    o.reference = ref;
+    o.reads = reads;
+    o.regions = regions;
+    o.regionsBed = bed;
+    o.partitionSize = partitionSize;
+    o.minMappingQuality = minMapq;
+    o.minBaseQuality = minBaseQuality;
+    o.keepDuplicates = keepDuplicates;
+    o.keepSecondary = keepSecondary;
+    o.keepSupplementary = keepSupplementary;
+    o.snpMinCount = snpMinCount;
+    o.snpMinFraction = snpMinFraction;
+    o.indelMinCount = indelMinCount;
+    o.indelMinFraction = indelMinFraction;
+    return o;
+  }
+
+  /** These options as arguments, for a worker process given the resolved {@code o}. */
+  public static List<String> workerArgs(MakeExamplesOptions o) {
+    List<String> a = new ArrayList<>(List.of(
+        "--ref", o.reference.toAbsolutePath().toString(),
+        "--reads", o.reads.toAbsolutePath().toString(),
+        "--partition-size", Integer.toString(o.partitionSize),
+        "--min-mapq", Integer.toString(o.minMappingQuality),
+        "--min-base-quality", Integer.toString(o.minBaseQuality),
+        "--snp-min-count", Integer.toString(o.snpMinCount),
+        "--snp-min-fraction", String.format(Locale.ROOT, "%s", o.snpMinFraction),
+        "--indel-min-count", Integer.toString(o.indelMinCount),
+        "--indel-min-fraction", String.format(Locale.ROOT, "%s", o.indelMinFraction)));
+    for (String r : o.regions) {
+      a.add("--regions");
+      a.add(r);
+    }
+    if (o.regionsBed != null) {
+      a.add("--bed");
+      a.add(o.regionsBed.toAbsolutePath().toString());
+    }
+    if (o.keepDuplicates) a.add("--keep-duplicates");
+    if (o.keepSecondary) a.add("--keep-secondary");
+    if (o.keepSupplementary) a.add("--keep-supplementary");
+    return a;
+  }
+}

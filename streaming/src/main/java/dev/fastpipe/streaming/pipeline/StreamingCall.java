@@ -1,0 +1,389 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.cli.ExampleInputOptions;
+import dev.fastpipe.cli.UserError;
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.shm.ExampleConsumer;
+import dev.fastpipe.shm.ExampleProducer;
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.TransportStats;
+import dev.fastpipe.shm.Transports;
+import dev.fastpipe.streaming.callvariants.ExampleClassifier;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.makeexamples.InputFiles;
+import dev.fastpipe.streaming.makeexamples.MakeExamples;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
+import dev.fastpipe.streaming.makeexamples.Partition;
+import dev.fastpipe.streaming.makeexamples.Region;
+import dev.fastpipe.streaming.makeexamples.Regions;
+import dev.fastpipe.streaming.postprocess.GenotypeCall;
+import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.SiteAssembler;
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import htsjdk.samtools.SAMSequenceDictionary;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * {@code fastpipe call}: BAM/CRAM + FASTA to VCF in one streaming pass. make_examples shards
+ * (processes for {@code shm}, threads otherwise) write examples into the transport while
+ * call_variants consumers classify them and the postprocess writes finished sites in reference
+ * order as soon as every partition before them is done. Nothing but the VCF reaches the disk
+ * (except with {@code --transport disk}, the classic baseline, whose files are removed).
+ */
+public final class StreamingCall {
+
+  /** What to run. Public fields, filled by the CLI or by tests. */
+  public static final class Settings {
+    /** Inputs, regions, shard count and make_examples thresholds; task is set per shard. */
+    public MakeExamplesOptions examples = new MakeExamplesOptions();
+    public Path output;
+    public String transport = "shm";
+    public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
+    public int batchSize = 256;
+    public int consumers = 1;
+    public Path metrics;
+    public String sample;
+    public boolean progress = true;
+    public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
+    public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
+    /** Test hook: extra arguments for shard worker processes (e.g. a failure injection). */
+    public List<String> workerExtraArgs = List.of();
+  }
+
+  /** What a run did. */
+  public record Summary(long examples, long sites, long pass, long refCall, long lowQual, double seconds,
+      RunMetrics metrics) {}
+
+  /** Shard process arguments carry the ring file; examples records allow alleles this long. */
+  static final int ALLELE_BYTES_ALLOWANCE = 16 * 1024;
+
+  private final Settings s;
+  private final GenotypeModel model;
+  private final PrintStream err;
+  private final RunMetrics metrics = new RunMetrics();
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final AtomicLong examplesCalled = new AtomicLong();
+  private final AtomicLong producerCpuNanos = new AtomicLong();
+  private final AtomicLong consumerCpuNanos = new AtomicLong();
+  private volatile long producersEndNanos;
+  private volatile boolean aborted;
+
+  private PartitionFrontier frontier;
+  private int[] partitionContig;
+  private int[] partitionStart;
+  private SiteAssembler assembler;
+  private VcfCallWriter writer;
+  private final long[] byFilter = new long[3];
+  private long postprocessNanos;
+
+  private StreamingCall(Settings s, GenotypeModel model, PrintStream err) {
+    this.s = s;
+    this.model = model;
+    this.err = err;
+  }
+
+  public static Summary run(Settings s, GenotypeModel model, PrintStream err) {
+    return new StreamingCall(s, model, err).run();
+  }
+
+  private Summary run() {
+    long t0 = System.nanoTime();
+    MakeExamplesOptions ex = s.examples;
+    ex.channels = model.channels();
+    ex.task = 0;
+    try {
+      ex.validate();
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    if (s.consumers < 1) throw new UserError("--consumers must be >= 1, got " + s.consumers);
+    if (s.batchSize < 1) throw new UserError("--batch-size must be >= 1, got " + s.batchSize);
+    if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
+      throw new UserError(s.output + ": output must end with .vcf.gz");
+    }
+
+    SAMSequenceDictionary dict;
+    List<Region> regions;
+    try (InputFiles in = new InputFiles(ex.reference, ex.reads)) {
+      dict = in.dictionary;
+      regions = Regions.resolve(in.dictionary, in.readContigs, ex.regions, ex.regionsBed);
+    }
+    List<Partition> parts = new ArrayList<>();
+    Partition.forEach(regions, ex.partitionSize, parts::add);
+    if (parts.isEmpty()) throw new UserError("no region to call: the regions are empty");
+    partitionContig = new int[parts.size()];
+    partitionStart = new int[parts.size()];
+    for (int i = 0; i < parts.size(); i++) {
+      partitionContig[i] = parts.get(i).contigIndex();
+      partitionStart[i] = parts.get(i).start();
+    }
+    frontier = new PartitionFrontier(parts.size());
+    int shards = Math.min(ex.shards, parts.size()); // a shard without a partition would only idle
+    ex.shards = shards;
+
+    int maxRecord = model.imageBytes() + ALLELE_BYTES_ALLOWANCE;
+    String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+    TransportConfig cfg = TransportConfig.of(shards, maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
+    metrics.settings.put("transport", s.transport);
+    metrics.settings.put("shards", shards);
+    metrics.settings.put("consumers", s.consumers);
+    metrics.settings.put("batch_size", s.batchSize);
+    metrics.settings.put("ring_bytes", s.ringBytes);
+    metrics.settings.put("partitions", parts.size());
+    metrics.settings.put("model", model.describe());
+
+    assembler = new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq));
+    ExampleTransport transport;
+    try {
+      transport = Transports.create(s.transport, cfg);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new UserError(e.getMessage());
+    }
+    writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
+    ShardProcesses processes = new ShardProcesses();
+    List<Thread> producerThreads = new ArrayList<>();
+    List<MakeExamplesStats> threadStats = new ArrayList<>();
+    boolean ok = false;
+    try (ProgressReporter progress = new ProgressReporter(err, frontier, examplesCalled::get, s.progress)) {
+      long producersStart = System.nanoTime();
+      if (transport instanceof ShmTransport shm) {
+        for (int i = 0; i < shards; i++) processes.start(i, workerArgs(shm, i));
+      } else {
+        for (int i = 0; i < shards; i++) producerThreads.add(startProducerThread(transport, i, threadStats));
+      }
+      Runnable failureCheck = () -> {
+        ShardProcesses.Failure f = processes.firstFailure();
+        if (f != null) throw new ShardFailedException(f.message());
+        Throwable t = failure.get();
+        if (t != null) throw new ShardFailedException(t.getMessage() == null ? t.toString() : t.getMessage(), t);
+      };
+
+      long consumersStart = System.nanoTime();
+      List<Thread> consumerThreads = new ArrayList<>();
+      int consumers = Math.min(s.consumers, shards);
+      for (int c = 0; c < consumers; c++) {
+        List<Integer> mine = new ArrayList<>();
+        for (int sh = c; sh < shards; sh += consumers) mine.add(sh);
+        ExampleConsumer consumer = transport.consumer(mine.stream().mapToInt(Integer::intValue).toArray());
+        Thread t = new Thread(() -> consume(consumer, failureCheck), "fastpipe-consumer-" + c);
+        t.setUncaughtExceptionHandler((th, e) -> fail(e));
+        consumerThreads.add(t);
+        t.start();
+      }
+
+      // Watch: sample ring fill for the metrics, and stop everything at the first failure.
+      while (consumerThreads.stream().anyMatch(Thread::isAlive)) {
+        List<TransportStats> st = new ArrayList<>();
+        for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
+        metrics.sampleRings(st);
+        if (failure.get() != null) break;
+        ShardProcesses.Failure f = processes.firstFailure();
+        if (f != null) {
+          fail(new ShardFailedException(f.message()));
+          break;
+        }
+        if (producersEndNanos == 0 && processes.processes().size() == shards && processes.allExited()) {
+          producersEndNanos = System.nanoTime();
+        }
+        sleep(100);
+      }
+      if (failure.get() != null) {
+        aborted = true;
+        for (Thread t : consumerThreads) join(t);
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException re) throw re;
+        throw new IllegalStateException(t);
+      }
+      ShardProcesses.Failure f = processes.awaitAll(30, TimeUnit.SECONDS);
+      if (f != null) throw new ShardFailedException(f.message());
+      for (Thread t : producerThreads) join(t);
+      if (producersEndNanos == 0) producersEndNanos = System.nanoTime();
+      long consumersEnd = System.nanoTime();
+
+      long pp0 = System.nanoTime();
+      writeCalls(assembler.finish());
+      postprocessNanos += System.nanoTime() - pp0;
+      List<TransportStats> st = new ArrayList<>();
+      for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
+      metrics.sampleRings(st);
+      writer.close();
+      ok = true;
+
+      double wall = (System.nanoTime() - t0) / 1e9;
+      metrics.wallSeconds = wall;
+      metrics.examplesCalled = examplesCalled.get();
+      metrics.sitesWritten = writer.written();
+      double producerCpu = producerCpuNanos.get() / 1e9;
+      if (!processes.processes().isEmpty()) producerCpu = WorkerStats.sumCpuSeconds(processes);
+      metrics.examplesMade = processes.processes().isEmpty()
+          ? threadStats.stream().mapToLong(m -> m.examples).sum() : WorkerStats.sumExamples(processes);
+      double processCpu = processCpuSeconds();
+      double consumerSideCpu = Math.max(0, processCpu - (processes.processes().isEmpty() ? producerCpu : 0));
+      metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEndNanos - producersStart) / 1e9, producerCpu));
+      metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9,
+          consumerSideCpu));
+      metrics.stages.add(new RunMetrics.Stage("postprocess", postprocessNanos / 1e9, postprocessNanos / 1e9));
+      if (s.metrics != null) metrics.write(s.metrics);
+      return new Summary(examplesCalled.get(), writer.written(), byFilter[0], byFilter[1], byFilter[2], wall, metrics);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted");
+    } catch (IOException e) {
+      throw new UserError(e.getMessage());
+    } finally {
+      aborted = !ok;
+      processes.close();
+      for (Thread t : producerThreads) t.interrupt();
+      transport.close();
+      if (!ok) writer.abort();
+    }
+  }
+
+  private List<String> workerArgs(ShmTransport shm, int shard) {
+    MakeExamplesOptions ex = s.examples;
+    List<String> a = new ArrayList<>(List.of("shard-worker",
+        "--task", Integer.toString(shard), "--shards", Integer.toString(ex.shards),
+        "--ring-file", shm.path(shard).toString(), "--channels", Integer.toString(ex.channels),
+        "--parent-pid", Long.toString(ProcessHandle.current().pid())));
+    a.addAll(ExampleInputOptions.workerArgs(ex));
+    a.addAll(s.workerExtraArgs);
+    return a;
+  }
+
+  private Thread startProducerThread(ExampleTransport transport, int shard, List<MakeExamplesStats> stats) {
+    MakeExamplesOptions opts = s.examples.forTask(shard);
+    ExampleProducer producer = transport.producer(shard);
+    Thread t = new Thread(() -> {
+      MakeExamplesStats st = MakeExamples.run(opts, producer);
+      synchronized (stats) {
+        stats.add(st);
+      }
+      producerCpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+    }, "fastpipe-shard-" + shard);
+    t.setUncaughtExceptionHandler((th, e) -> fail(new ShardFailedException(
+        "shard " + shard + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()), e)));
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /** One consumer thread: poll, batch, classify, hand results to the postprocess. */
+  private void consume(ExampleConsumer consumer, Runnable failureCheck) {
+    IdleStrategy idle = TransportConfig.backoff();
+    try (consumer;
+        ExampleClassifier classifier = new ExampleClassifier(model, s.batchSize, r -> {
+          assembler.add(r);
+          examplesCalled.incrementAndGet();
+        }, this::partitionDone)) {
+      long idleSince = 0;
+      long lastCheck = System.nanoTime();
+      while (!aborted) {
+        int n = consumer.poll(classifier, s.batchSize);
+        long now = System.nanoTime();
+        if (n > 0) {
+          idleSince = 0;
+          idle.reset();
+        } else {
+          if (consumer.finished()) break;
+          if (idleSince == 0) idleSince = now;
+          // The ring ran dry: classify a partial batch rather than sit on it, after a short grace.
+          if (classifier.hasPending() && now - idleSince > 2_000_000) classifier.flush();
+          idle.idle();
+        }
+        if (now - lastCheck > 50_000_000) {
+          failureCheck.run();
+          lastCheck = now;
+        }
+      }
+      if (!aborted) classifier.flush();
+    } finally {
+      consumerCpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+    }
+  }
+
+  /** A shard finished a partition: release every site before the first unfinished partition. */
+  private synchronized void partitionDone(int shard, int contigIndex, int endExclusive, long partition) {
+    int before = frontier.frontier();
+    int after = frontier.markDone((int) partition);
+    if (after == before) return;
+    long t0 = System.nanoTime();
+    List<GenotypeCall> calls = after < partitionStart.length
+        ? assembler.completeBefore(partitionContig[after], partitionStart[after])
+        : assembler.completeBefore(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    writeCalls(calls);
+    postprocessNanos += System.nanoTime() - t0;
+  }
+
+  /** Writes released calls; callers hold this object's lock across release and write, so order holds. */
+  private synchronized void writeCalls(List<GenotypeCall> calls) {
+    for (GenotypeCall c : calls) {
+      writer.write(c);
+      byFilter[switch (c.filter()) {
+        case GenotypeCall.PASS -> 0;
+        case GenotypeCall.REF_CALL -> 1;
+        default -> 2;
+      }]++;
+    }
+  }
+
+  private void fail(Throwable t) {
+    failure.compareAndSet(null, t);
+    aborted = true;
+  }
+
+  private static TransportStats safeStats(ExampleTransport t, int shard) {
+    try {
+      return t.stats(shard);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static double processCpuSeconds() {
+    var os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) return sun.getProcessCpuTime() / 1e9;
+    return 0;
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted");
+    }
+  }
+
+  private static void join(Thread t) {
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A shard (process or thread) failed: the run stops. */
+  public static final class ShardFailedException extends UserError {
+    public ShardFailedException(String message) {
+      super(message, 1);
+    }
+
+    public ShardFailedException(String message, Throwable cause) {
+      super(message, 1);
+      initCause(cause);
+    }
+  }
+}

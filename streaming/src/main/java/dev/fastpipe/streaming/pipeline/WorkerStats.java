@@ -1,0 +1,49 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+
+/**
+ * The one line a shard worker process prints on stdout when it finishes, so the parent can count
+ * examples and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
+ * reads=N cpu_seconds=S wall_seconds=S}.
+ */
+public final class WorkerStats {
+  static final String PREFIX = "fastpipe-worker ";
+
+  private WorkerStats() {}
+
+  /** The line for this process: its own CPU time, JVM start-up included. */
+  public static String line(MakeExamplesStats st) {
+    double cpu = 0;
+    var os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) cpu = sun.getProcessCpuTime() / 1e9;
+    return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d cpu_seconds=%.3f wall_seconds=%.3f",
+        st.examples, st.reads, cpu, st.seconds());
+  }
+
+  static double field(String line, String name) {
+    for (String part : line.substring(PREFIX.length()).split(" ")) {
+      int eq = part.indexOf('=');
+      if (eq > 0 && part.substring(0, eq).equals(name)) return Double.parseDouble(part.substring(eq + 1));
+    }
+    return 0;
+  }
+
+  private static double sum(ShardProcesses p, String name) {
+    double total = 0;
+    for (int i = 0; i < p.processes().size(); i++) {
+      for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) total += field(l, name);
+    }
+    return total;
+  }
+
+  static double sumCpuSeconds(ShardProcesses p) {
+    return sum(p, "cpu_seconds");
+  }
+
+  static long sumExamples(ShardProcesses p) {
+    return (long) sum(p, "examples");
+  }
+}
