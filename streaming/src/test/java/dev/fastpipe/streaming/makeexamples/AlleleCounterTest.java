@@ -86,22 +86,18 @@ class AlleleCounterTest {
   @Test
   void insertionAndSnpAtOneSiteShareTheRef() {
     int p = 1000;
+    // The base at p must differ from G (the last inserted base) so the insertion stays at p.
+    g.ref[p] = 'C';
     SAMRecord[] reads = new SAMRecord[12];
     for (int i = 0; i < 12; i++) {
       if (i < 4) { // insertion of TTG after p
         reads[i] = g.read(p - 50, "51M3I49M", g.refString(p - 50, p + 1) + "TTG" + g.refString(p + 1, p + 50));
-      } else if (i < 8) {
-        reads[i] = g.read(p - 50, "100M", TestGenome.mutate(g.refString(p - 50, p + 50), 50, other(p)));
+      } else if (i < 8) { // SNP C>A at p
+        reads[i] = g.read(p - 50, "100M", TestGenome.mutate(g.refString(p - 50, p + 50), 50, 'A'));
       } else {
         reads[i] = g.refRead(p - 50, 100);
       }
     }
-    // Avoid the insertion being left-aligned: the base at p must differ from G (last inserted base).
-    g.ref[p] = 'C';
-    for (int i = 0; i < 8; i++) reads[i] = i < 4
-        ? g.read(p - 50, "51M3I49M", g.refString(p - 50, p + 1) + "TTG" + g.refString(p + 1, p + 50))
-        : g.read(p - 50, "100M", TestGenome.mutate(g.refString(p - 50, p + 50), 50, 'A'));
-    for (int i = 8; i < 12; i++) reads[i] = g.refRead(p - 50, 100);
     List<Candidate> c = count(900, 1100, reads);
     assertEquals(1, c.size());
     Candidate s = c.get(0);

@@ -277,6 +277,30 @@ class MakeExamplesTest {
   }
 
   @Test
+  void cramGivesTheSameExamplesAsBam() throws IOException {
+    Path cram = dir.resolve("reads.cram");
+    List<SAMRecord> sorted = new ArrayList<>(g.reads);
+    sorted.sort(Comparator.comparingInt(SAMRecord::getAlignmentStart));
+    try (var w = new htsjdk.samtools.SAMFileWriterFactory().makeCRAMWriter(g.header, true, cram, fasta)) {
+      for (SAMRecord r : sorted) w.addAlignment(r);
+    }
+    try (var in = new htsjdk.samtools.seekablestream.SeekablePathStream(cram);
+        var out = Files.newOutputStream(Path.of(cram + ".crai"))) {
+      htsjdk.samtools.CRAMCRAIIndexer.writeIndex(in, out);
+    }
+    CapturingProducer fromBam = new CapturingProducer();
+    MakeExamples.run(options(), fromBam);
+    MakeExamplesOptions o = options();
+    o.reads = cram;
+    CapturingProducer fromCram = new CapturingProducer();
+    MakeExamples.run(o, fromCram);
+    assertEquals(fromBam.records.size(), fromCram.records.size());
+    for (int i = 0; i < fromBam.records.size(); i++) {
+      assertArrayEquals(fromBam.records.get(i), fromCram.records.get(i), "record " + i);
+    }
+  }
+
+  @Test
   void regionsMustNameKnownContigs() {
     MakeExamplesOptions o = options();
     o.regions = List.of("chrZ:1-100");
