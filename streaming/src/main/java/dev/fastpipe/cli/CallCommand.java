@@ -77,6 +77,7 @@ public final class CallCommand implements Callable<Integer> {
     s.examples = input.applyTo(new MakeExamplesOptions());
     if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
     s.examples.shards = shards;
+    s.autoPartitionSize = !input.partitionSizeGiven();
     s.output = output;
     s.transport = transport;
     s.ringBytes = parseSize("--ring-size", ringSize);

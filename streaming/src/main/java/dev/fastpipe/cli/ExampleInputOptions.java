@@ -29,9 +29,10 @@ public final class ExampleInputOptions {
       description = "BED of regions, unioned with --regions. Default: every contig in both reads and reference.")
   Path bed;
 
-  @Option(names = "--partition-size", defaultValue = "1000", paramLabel = "BP",
-      description = "Sharding unit: shard i takes every N-th partition of this size (default ${DEFAULT-VALUE}).")
-  int partitionSize;
+  @Option(names = "--partition-size", paramLabel = "BP",
+      description = "Sharding unit: shard i takes every N-th partition of this size (make-examples default 1000,"
+          + " as DeepVariant; call default: about 8 partitions per shard, between 1 kb and 1 Mb).")
+  Integer partitionSize;
 
   @Option(names = "--min-mapq", defaultValue = "5", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
   int minMapq;
@@ -60,13 +61,18 @@ public final class ExampleInputOptions {
   @Option(names = "--indel-min-fraction", defaultValue = "0.06", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
   double indelMinFraction;
 
+  /** True when the user chose --partition-size. */
+  public boolean partitionSizeGiven() {
+    return partitionSize != null;
+  }
+
   /** Fills the inputs, regions and thresholds of {@code o}. */
   public MakeExamplesOptions applyTo(MakeExamplesOptions o) {
     o.reference = ref;
     o.reads = reads;
     o.regions = regions;
     o.regionsBed = bed;
-    o.partitionSize = partitionSize;
+    if (partitionSize != null) o.partitionSize = partitionSize;
     o.minMappingQuality = minMapq;
     o.minBaseQuality = minBaseQuality;
     o.keepDuplicates = keepDuplicates;

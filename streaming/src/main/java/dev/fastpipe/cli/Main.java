@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       CommandLine.HelpCommand.class,
-      DoctorCommand.class,
+      CallCommand.class,
+      DemoCommand.class,
       MakeExamplesCommand.class,
       TrainCommand.class,
       CallVariantsCommand.class,
@@ -33,6 +34,8 @@ import picocli.CommandLine.Command;
       BenchInferenceCommand.class,
       SimulateCommand.class,
       CompareCommand.class,
+      DoctorCommand.class,
+      ShardWorkerCommand.class,
     })
 public final class Main implements Runnable {
 

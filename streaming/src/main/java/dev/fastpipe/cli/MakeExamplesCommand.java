@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code fastpipe make-examples}: one task's examples to a gzipped TFRecord (the disk baseline). */
@@ -22,29 +23,16 @@ import picocli.CommandLine.Option;
       "--task: task i takes every N-th partition. A summary line goes to stderr."
     })
 public final class MakeExamplesCommand implements Callable<Integer> {
-  @Option(names = "--ref", required = true, description = "Indexed FASTA (plain, or bgzipped with .fai and .gzi).")
-  Path ref;
-
-  @Option(names = "--reads", required = true, description = "Indexed BAM or CRAM (CRAM decoded with --ref).")
-  Path reads;
+  @Mixin ExampleInputOptions input;
 
   @Option(names = "--output", required = true, description = "Examples, EX.tfrecord.gz (written as EX.tfrecord.gz.tmp, renamed on success).")
   Path output;
-
-  @Option(names = "--regions", description = "chr or chr:start-end (1-based, inclusive); repeatable.")
-  List<String> regions = new ArrayList<>();
-
-  @Option(names = "--bed", description = "BED of regions, unioned with --regions. Default: every contig in both reads and reference.")
-  Path bed;
 
   @Option(names = "--shards", defaultValue = "1", description = "Number of tasks (default ${DEFAULT-VALUE}).")
   int shards;
 
   @Option(names = "--task", defaultValue = "0", description = "This task, 0..shards-1 (default ${DEFAULT-VALUE}).")
   int task;
-
-  @Option(names = "--partition-size", defaultValue = "1000", description = "Partition size in bp (default ${DEFAULT-VALUE}).")
-  int partitionSize;
 
   @Option(names = "--truth-vcf", description = "Truth VCF for training labels (needs --confident-bed).")
   Path truthVcf;
@@ -58,49 +46,15 @@ public final class MakeExamplesCommand implements Callable<Integer> {
   @Option(names = "--channels", defaultValue = "6", description = "6, or 7 to add insert size (default ${DEFAULT-VALUE}).")
   int channels;
 
-  @Option(names = "--min-mapq", defaultValue = "5", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
-  int minMapq;
-
-  @Option(names = "--min-base-quality", defaultValue = "10", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
-  int minBaseQuality;
-
-  @Option(names = "--keep-duplicates", description = "Keep reads flagged as duplicates.")
-  boolean keepDuplicates;
-
-  @Option(names = "--keep-secondary", description = "Keep secondary alignments.")
-  boolean keepSecondary;
-
-  @Option(names = "--keep-supplementary", description = "Keep supplementary alignments.")
-  boolean keepSupplementary;
-
-  @Option(names = "--snp-min-count", defaultValue = "2") int snpMinCount;
-  @Option(names = "--snp-min-fraction", defaultValue = "0.12") double snpMinFraction;
-  @Option(names = "--indel-min-count", defaultValue = "2") int indelMinCount;
-  @Option(names = "--indel-min-fraction", defaultValue = "0.06") double indelMinFraction;
-
   @Override
   public Integer call() {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = ref;
-    o.reads = reads;
-    o.regions = regions;
-    o.regionsBed = bed;
+    MakeExamplesOptions o = input.applyTo(new MakeExamplesOptions());
     o.shards = shards;
     o.task = task;
-    o.partitionSize = partitionSize;
     o.truthVcf = truthVcf;
     o.confidentBed = confidentBed;
     o.candidatesVcf = candidatesVcf;
     o.channels = channels;
-    o.minMappingQuality = minMapq;
-    o.minBaseQuality = minBaseQuality;
-    o.keepDuplicates = keepDuplicates;
-    o.keepSecondary = keepSecondary;
-    o.keepSupplementary = keepSupplementary;
-    o.snpMinCount = snpMinCount;
-    o.snpMinFraction = snpMinFraction;
-    o.indelMinCount = indelMinCount;
-    o.indelMinFraction = indelMinFraction;
     try {
       o.validate();
     } catch (IllegalArgumentException e) {

@@ -59,6 +59,8 @@ public final class StreamingCall {
     public boolean progress = true;
     public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
     public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
+    /** Partition size chosen automatically from the regions and shard count (see {@link #autoPartitionSize}). */
+    public boolean autoPartitionSize = true;
     /** Test hook: extra arguments for shard worker processes (e.g. a failure injection). */
     public List<String> workerExtraArgs = List.of();
   }
@@ -120,6 +122,9 @@ public final class StreamingCall {
     try (InputFiles in = new InputFiles(ex.reference, ex.reads)) {
       dict = in.dictionary;
       regions = Regions.resolve(in.dictionary, in.readContigs, ex.regions, ex.regionsBed);
+    }
+    if (s.autoPartitionSize) {
+      ex.partitionSize = autoPartitionSize(regions.stream().mapToLong(r -> r.end() - r.start()).sum(), ex.shards);
     }
     List<Partition> parts = new ArrayList<>();
     Partition.forEach(regions, ex.partitionSize, parts::add);
@@ -250,6 +255,18 @@ public final class StreamingCall {
       transport.close();
       if (!ok) writer.abort();
     }
+  }
+
+  /**
+   * About 8 partitions per shard, in whole kb, between 1 kb and 1 Mb. Round-robin 1 kb partitions
+   * (DeepVariant's default) make every shard decode nearly every BAM block, since a compressed
+   * block spans far more than 1 kb of reads; larger partitions keep that overlap small while
+   * still balancing shards. Examples do not depend on the partition size.
+   */
+  public static int autoPartitionSize(long regionBases, int shards) {
+    long target = regionBases / (8L * Math.max(1, shards));
+    long kb = Math.max(1, (target + 999) / 1000);
+    return (int) Math.min(1000, kb) * 1000;
   }
 
   private List<String> workerArgs(ShmTransport shm, int shard) {
