@@ -19,15 +19,16 @@ import org.tensorflow.types.TUint8;
  *   -> float, x/255                       (normalisation inside the graph)
  *   -> centre crop of 41 columns           [N,100,41,C]   (candidate at column 110, +-20 bp)
  *   -> conv 1x1, C->16, ReLU               [N,100,41,16]  per-pixel channel mixing
+ *        |-> centre 3 columns: mean and max over reads and columns  [N,32]
  *   -> conv 3x3 stride 2, 16->32, ReLU     [N,50,21,32]
  *   -> conv 3x3 stride 2, 32->48, ReLU     [N,25,11,48]
  *   -> global mean and global max pool     [N,96]         (allele support fractions, extremes)
- *   -> dense 96->32, ReLU -> dense 32->3   logits
+ *   -> concat [N,128] -> dense 128->32, ReLU -> dense 32->3   logits
  * </pre>
  *
- * Multiply-adds per example (C=6): 100*41*6*16 + 50*21*9*16*32 + 25*11*9*32*48 + 96*32 + 32*3
- * = 393,600 + 4,838,400 + 3,801,600 + 3,072 + 96 = 9.04 M, i.e. about 18 MFLOPs per example
- * (InceptionV3 at DeepVariant's input size: about 5-6 GFLOPs). Parameters: about 21 k.
+ * Multiply-adds per example (C=6): 100*41*6*16 + 50*21*9*16*32 + 25*11*9*32*48 + 128*32 + 32*3
+ * = 393,600 + 4,838,400 + 3,801,600 + 4,096 + 96 = 9.04 M, i.e. about 18 MFLOPs per example
+ * (InceptionV3 at DeepVariant's input size: about 5-6 GFLOPs). Parameters: about 22 k.
  * Weights are initialised from {@code java.util.Random(seed)} (He-normal), so a seed fixes them.
  */
 public final class GenotypeNetwork {
@@ -36,6 +37,9 @@ public final class GenotypeNetwork {
   public static final int CONV2 = 32;
   public static final int CONV3 = 48;
   public static final int HIDDEN = 32;
+  public static final int CENTRE_WIDTH = 3;
+  /** Features entering the dense layers: mean and max of conv3, mean and max of conv1 at the centre. */
+  public static final int POOLED = 2 * CONV3 + 2 * CONV1;
 
   private final Ops tf;
   private final Random random;
@@ -53,7 +57,7 @@ public final class GenotypeNetwork {
     long c2 = (long) h2 * w2 * 9 * CONV1 * CONV2;
     int h3 = 25, w3 = (w2 + 1) / 2;
     long c3 = (long) h3 * w3 * 9 * CONV2 * CONV3;
-    long d = 2L * CONV3 * HIDDEN + HIDDEN * 3L;
+    long d = (long) POOLED * HIDDEN + HIDDEN * 3L;
     return c1 + c2 + c3 + d;
   }
 
@@ -63,12 +67,19 @@ public final class GenotypeNetwork {
     int first = GenotypeModel.WIDTH / 2 - CROP_WIDTH / 2;
     x = tf.slice(x, tf.constant(new int[] {0, 0, first, 0}), tf.constant(new int[] {-1, -1, CROP_WIDTH, -1}));
     x = conv(x, 1, channels, CONV1, 1);
+    // The candidate's own columns: per-read pixel features (base, quality, strand, support)
+    // pooled over the reads, so allele support can be weighed by quality and strand.
+    Operand<TFloat32> centre =
+        tf.slice(x, tf.constant(new int[] {0, 0, CROP_WIDTH / 2 - CENTRE_WIDTH / 2, 0}),
+            tf.constant(new int[] {-1, -1, CENTRE_WIDTH, -1}));
+    Operand<TFloat32> centreMean = tf.math.mean(centre, tf.constant(new int[] {1, 2}));
+    Operand<TFloat32> centreMax = tf.max(centre, tf.constant(new int[] {1, 2}));
     x = conv(x, 3, CONV1, CONV2, 2);
     x = conv(x, 3, CONV2, CONV3, 2);
     Operand<TFloat32> mean = tf.math.mean(x, tf.constant(new int[] {1, 2}));
     Operand<TFloat32> max = tf.max(x, tf.constant(new int[] {1, 2}));
-    Operand<TFloat32> pooled = tf.concat(List.of(mean, max), tf.constant(1));
-    Operand<TFloat32> hidden = tf.nn.relu(dense(pooled, 2 * CONV3, HIDDEN));
+    Operand<TFloat32> pooled = tf.concat(List.of(mean, max, centreMean, centreMax), tf.constant(1));
+    Operand<TFloat32> hidden = tf.nn.relu(dense(pooled, POOLED, HIDDEN));
     return dense(hidden, HIDDEN, 3);
   }
 

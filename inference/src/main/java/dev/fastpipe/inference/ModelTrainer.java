@@ -44,15 +44,17 @@ public final class ModelTrainer {
 
   /** Training settings. {@code balanceClasses} weights each class by N/(3*count). */
   public record Settings(
-      int epochs, int batchSize, float learningRate, long seed, boolean balanceClasses, int intraOpThreads) {
+      int epochs, int batchSize, float learningRate, long seed, boolean balanceClasses, int intraOpThreads,
+      int ensemble) {
     public Settings {
+      if (ensemble < 1) throw new IllegalArgumentException("ensemble size must be >= 1: " + ensemble);
       if (epochs < 1) throw new IllegalArgumentException("epochs must be >= 1: " + epochs);
       if (batchSize < 1) throw new IllegalArgumentException("batch size must be >= 1: " + batchSize);
       if (!(learningRate > 0)) throw new IllegalArgumentException("learning rate must be > 0: " + learningRate);
     }
 
     public static Settings defaults() {
-      return new Settings(20, 64, 1e-3f, 1, false, 0);
+      return new Settings(20, 64, 1e-3f, 1, false, 0, 1);
     }
   }
 
@@ -86,28 +88,37 @@ public final class ModelTrainer {
           tf.withName("images")
               .placeholder(TUint8.class, Placeholder.shape(Shape.of(-1, GenotypeModel.HEIGHT, GenotypeModel.WIDTH, channels)));
       Placeholder<TInt32> labels = tf.withName("labels").placeholder(TInt32.class, Placeholder.shape(Shape.of(-1)));
-      GenotypeNetwork net = new GenotypeNetwork(tf, settings.seed());
-      Operand<TFloat32> logits = net.logits(images, channels);
-      Operand<TFloat32> probabilities = tf.withName("probabilities").nn.softmax(logits);
-
       float[] classWeights = classWeights(train);
       Operand<TFloat32> oneHot = tf.oneHot(labels, tf.constant(3), tf.constant(1f), tf.constant(0f));
       Operand<TFloat32> exampleWeight =
           tf.sum(tf.math.mul(oneHot, tf.constant(classWeights)), tf.constant(1));
-      Operand<TFloat32> logLikelihood = tf.sum(tf.math.mul(oneHot, tf.nn.logSoftmax(logits)), tf.constant(1));
-      Operand<TFloat32> loss =
-          tf.withName("loss")
-              .math.neg(tf.math.div(
-                  tf.sum(tf.math.mul(logLikelihood, exampleWeight), tf.constant(0)),
-                  tf.sum(exampleWeight, tf.constant(0))));
+      // An ensemble of K independently initialised networks trained side by side (sum of their
+      // losses); the exported probabilities are the mean of their softmax outputs.
+      Operand<TFloat32> probSum = null;
+      Operand<TFloat32> lossTotal = null;
+      for (int k = 0; k < settings.ensemble(); k++) {
+        GenotypeNetwork net = new GenotypeNetwork(tf, settings.seed() * 7919L + k);
+        Operand<TFloat32> logits = net.logits(images, channels);
+        Operand<TFloat32> p = tf.nn.softmax(logits);
+        Operand<TFloat32> logLikelihood = tf.sum(tf.math.mul(oneHot, tf.nn.logSoftmax(logits)), tf.constant(1));
+        Operand<TFloat32> l =
+            tf.math.neg(tf.math.div(
+                tf.sum(tf.math.mul(logLikelihood, exampleWeight), tf.constant(0)),
+                tf.sum(exampleWeight, tf.constant(0))));
+        probSum = probSum == null ? p : tf.math.add(probSum, p);
+        lossTotal = lossTotal == null ? l : tf.math.add(lossTotal, l);
+      }
+      Operand<TFloat32> probabilities =
+          tf.withName("probabilities").math.mul(probSum, tf.constant(1f / settings.ensemble()));
+      Operand<TFloat32> loss = tf.withName("loss").math.mul(lossTotal, tf.constant(1f / settings.ensemble()));
       Op trainStep = new Adam(g, settings.learningRate()).minimize(loss);
       session.initialize();
 
       log.printf(
-          "training on %d examples (hom-ref/het/hom-alt %s), %d channels, class weights %s, %d epochs, batch %d, lr %g, seed %d%n",
+          "training on %d examples (hom-ref/het/hom-alt %s), %d channels, class weights %s, %d epochs, batch %d, lr %g, seed %d, ensemble %d%n",
           train.size(), java.util.Arrays.toString(train.labelCounts()), channels,
           java.util.Arrays.toString(classWeights), settings.epochs(), settings.batchSize(),
-          settings.learningRate(), settings.seed());
+          settings.learningRate(), settings.seed(), settings.ensemble());
       if (validation != null && validation.size() > 0) {
         log.printf("validating on %d examples (hom-ref/het/hom-alt %s)%n",
             validation.size(), java.util.Arrays.toString(validation.labelCounts()));

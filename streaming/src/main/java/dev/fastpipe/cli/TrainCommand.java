@@ -51,6 +51,10 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(names = "--balance-classes", description = "Weight each class by N/(3*count) in the loss.")
   boolean balanceClasses;
 
+  @Option(names = "--ensemble", defaultValue = "1",
+      description = "Train K networks side by side and export the mean of their probabilities (default ${DEFAULT-VALUE}).")
+  int ensemble;
+
   @Option(names = "--intra-op-threads", defaultValue = "0", description = "TensorFlow intra-op threads (0 = one per core).")
   int intraOpThreads;
 
@@ -58,7 +62,7 @@ public final class TrainCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     ModelTrainer.Settings settings;
     try {
-      settings = new ModelTrainer.Settings(epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads);
+      settings = new ModelTrainer.Settings(epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
