@@ -161,6 +161,13 @@ public final class StreamingCall {
     ShardProcesses processes = new ShardProcesses();
     List<Thread> producerThreads = new ArrayList<>();
     List<MakeExamplesStats> threadStats = new ArrayList<>();
+    // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
+    Thread onSignal = new Thread(() -> {
+      aborted = true;
+      processes.close();
+      writer.abort();
+    }, "fastpipe-call-abort");
+    Runtime.getRuntime().addShutdownHook(onSignal);
     boolean ok = false;
     try (ProgressReporter progress = new ProgressReporter(err, frontier, examplesCalled::get, s.progress)) {
       long producersStart = System.nanoTime();
@@ -250,6 +257,11 @@ public final class StreamingCall {
       throw new UserError(e.getMessage());
     } finally {
       aborted = !ok;
+      try {
+        Runtime.getRuntime().removeShutdownHook(onSignal);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running already
+      }
       processes.close();
       for (Thread t : producerThreads) t.interrupt();
       transport.close();

@@ -1,0 +1,165 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.testing.SharedData;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product, run as a user runs it: {@code bin/fastpipe call} and {@code bin/fastpipe demo} as
+ * subprocesses (so shard workers really start through the launcher) with the shipped model.
+ */
+class CallIT {
+  static final Path LAUNCHER = LauncherIT.LAUNCHER;
+  static final String REGION = "chr20:10,000,001-10,060,000";
+
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void noLeftoversBefore() throws IOException {
+    assertTrue(Files.isDirectory(LAUNCHER.getParent().getParent().resolve("models/fastpipe-v1")),
+        "the shipped model is missing");
+  }
+
+  record Run(int exit, String out, String err) {}
+
+  static Run fastpipe(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "fastpipe did not finish");
+    return new Run(p.exitValue(), out, Files.readString(err));
+  }
+
+  /** The VCF's records: every line but the header. */
+  static String body(Path vcfGz) throws IOException {
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(vcfGz))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+          .filter(l -> !l.startsWith("#")).reduce("", (a, b) -> a + b + "\n");
+    }
+  }
+
+  static List<Path> shmFilesOfChildren() throws IOException {
+    try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+      return s.filter(p -> p.getFileName().toString().startsWith("fastpipe-call")).toList();
+    }
+  }
+
+  Path callSim30x(String name, String... extra) throws Exception {
+    Path bam = SharedData.require("sim30x/SIM30X.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path out = dir.resolve(name + ".vcf.gz");
+    List<String> args = new ArrayList<>(List.of("call", "--ref", ref.toString(), "--reads", bam.toString(),
+        "--regions", REGION, "--output", out.toString(), "--no-progress"));
+    args.addAll(List.of(extra));
+    Run r = fastpipe(args.toArray(String[]::new));
+    assertEquals(0, r.exit(), name + ": " + r.err());
+    assertTrue(Files.isRegularFile(Path.of(out + ".tbi")), "no tabix index for " + name);
+    return out;
+  }
+
+  @Test
+  void everyTransportShardCountAndBatchSizeWritesTheSameRecords() throws Exception {
+    String reference = body(callSim30x("shm-2", "--shards", "2"));
+    assertTrue(reference.lines().count() > 50, "too few records:\n" + reference);
+    assertEquals(reference, body(callSim30x("shm-1", "--shards", "1", "--batch-size", "32")), "shm, 1 shard");
+    assertEquals(reference, body(callSim30x("shm-3", "--shards", "3", "--ring-size", "2M", "--consumers", "2")),
+        "shm, 3 shards, small rings, 2 consumers");
+    assertEquals(reference, body(callSim30x("disk-2", "--shards", "2", "--transport", "disk")), "disk");
+    assertEquals(reference, body(callSim30x("disruptor-3", "--shards", "3", "--transport", "disruptor")), "disruptor");
+    assertEquals(reference, body(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
+        "mutex");
+    assertEquals(reference, body(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
+    assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
+  }
+
+  @Test
+  void metricsDescribeStagesAndRings() throws Exception {
+    Path metrics = dir.resolve("run.json");
+    callSim30x("metrics", "--shards", "2", "--metrics", metrics.toString());
+    String json = Files.readString(metrics);
+    for (String key : List.of("\"make_examples\"", "\"call_variants\"", "\"postprocess\"", "\"capacity_bytes\": 16777216",
+        "\"mean_fill_bytes\"", "\"max_fill_bytes\"", "\"producer_stall_ms\"", "\"consumer_idle_ms\"",
+        "\"examples_per_second\"")) {
+      assertTrue(json.contains(key), key + " missing from\n" + json);
+    }
+    Matcher made = Pattern.compile("\"examples_made\": (\\d+)").matcher(json);
+    Matcher called = Pattern.compile("\"examples_called\": (\\d+)").matcher(json);
+    assertTrue(made.find() && called.find(), json);
+    assertEquals(made.group(1), called.group(1), "every example made is called");
+    assertNotEquals("0", called.group(1));
+  }
+
+  @Test
+  void aKilledShardFailsTheRunWithoutAVcfOrSharedMemoryLeftBehind() throws Exception {
+    Path bam = SharedData.require("sim30x/SIM30X.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path out = dir.resolve("killed.vcf.gz");
+    ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "call", "--ref", ref.toString(), "--reads",
+        bam.toString(), "--output", out.toString(), "--shards", "2", "--ring-size", "2M", "--no-progress");
+    Path err = dir.resolve("killed.err");
+    pb.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    Process call = pb.start();
+    Optional<ProcessHandle> shard = Optional.empty();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (shard.isEmpty() && System.nanoTime() < deadline && call.isAlive()) {
+      shard = call.toHandle().descendants()
+          .filter(h -> h.info().commandLine().orElse("").contains("shard-worker")
+              && h.info().commandLine().orElse("").contains("--task 1"))
+          .findFirst();
+      Thread.sleep(20);
+    }
+    assertTrue(shard.isPresent(), "shard 1 never started: " + Files.readString(err));
+    assertTrue(shard.get().info().commandLine().orElse("").contains("dev.fastpipe.cli.Main"),
+        "shard workers run the fastpipe JVM");
+    new ProcessBuilder("kill", "-9", Long.toString(shard.get().pid())).start().waitFor();
+    assertTrue(call.waitFor(60, TimeUnit.SECONDS), "the run did not stop after its shard died");
+    String message = Files.readString(err);
+    assertNotEquals(0, call.exitValue(), message);
+    assertTrue(message.contains("shard 1") && message.contains("137"), message);
+    assertFalse(Files.exists(out), "a VCF was left under the final name");
+    try (Stream<Path> s = Files.list(dir)) {
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith("killed.vcf.gz")), "partial VCF left");
+    }
+    assertTrue(call.toHandle().descendants().noneMatch(ProcessHandle::isAlive), "shard processes left running");
+    assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
+  }
+
+  @Test
+  void demoCallsTheBuiltInSampleAccurately() throws Exception {
+    Run r = fastpipe("demo", "--output-dir", dir.resolve("demo").toString(), "--no-progress");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(Files.isRegularFile(dir.resolve("demo/demo.vcf.gz")), r.out());
+    Matcher m = Pattern.compile("(SNP|INDEL)\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)")
+        .matcher(r.out());
+    int rows = 0;
+    while (m.find()) {
+      rows++;
+      double f1 = Double.parseDouble(m.group(4));
+      assertTrue(f1 >= 0.95, m.group(1) + " F1 " + f1 + " on the demo sample:\n" + r.out());
+    }
+    assertEquals(2, rows, r.out());
+  }
+}
