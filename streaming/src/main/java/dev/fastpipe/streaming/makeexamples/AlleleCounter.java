@@ -42,6 +42,7 @@ public final class AlleleCounter {
   private final Map<String, Integer> indelIds = new HashMap<>();
   private final List<String> indelNames = new ArrayList<>();
   private byte[] scratch = new byte[256];
+  private byte[] refCodes = new byte[0];
 
   public AlleleCounter(MakeExamplesOptions options) {
     this.o = options;
@@ -63,19 +64,26 @@ public final class AlleleCounter {
       Arrays.fill(depth, 0, n, 0);
       Arrays.fill(refSupport, 0, n, 0);
     }
+    if (refCodes.length < ref.length) refCodes = new byte[ref.length];
+    for (int i = 0; i < ref.length; i++) refCodes[i] = CODES[ref[i] & 0xFF];
     nEvents = 0;
     indelIds.clear();
     indelNames.clear();
   }
 
+  private static final byte[] CODES = new byte[256];
+
+  static {
+    java.util.Arrays.fill(CODES, (byte) -1);
+    CODES['A'] = 0; CODES['a'] = 0;
+    CODES['C'] = 1; CODES['c'] = 1;
+    CODES['G'] = 2; CODES['g'] = 2;
+    CODES['T'] = 3; CODES['t'] = 3;
+  }
+
+  /** 0..3 for A, C, G, T (either case), -1 for anything else. */
   static int baseCode(byte b) {
-    switch (b) {
-      case 'A': case 'a': return 0;
-      case 'C': case 'c': return 1;
-      case 'G': case 'g': return 2;
-      case 'T': case 't': return 3;
-      default: return -1;
-    }
+    return CODES[b & 0xFF];
   }
 
   private byte refAt(int pos) {
@@ -118,8 +126,8 @@ public final class AlleleCounter {
             int off = pos - start;
             depth[off]++;
             byte b = bases[readPos + k];
-            int code = baseCode(b);
-            int refCode = baseCode(refAt(pos));
+            int code = CODES[b & 0xFF];
+            int refCode = refCodes[pos - refStart];
             if (code == refCode) {
               refSupport[off]++;
             } else if (code >= 0) {

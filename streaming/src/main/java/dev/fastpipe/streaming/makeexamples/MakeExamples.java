@@ -38,6 +38,8 @@ public final class MakeExamples {
   private final int pad;
 
   private final ArrayList<SAMRecord> reads = new ArrayList<>();
+  private final ArrayList<SAMRecord> window = new ArrayList<>();
+  private SAMRecord pending;
   private int[] readAlt = new int[1024];
   private int[] rowIndex = new int[1024];
   private long[] sortKeys = new long[1024];
@@ -81,9 +83,31 @@ public final class MakeExamples {
     long t0 = System.nanoTime();
     boolean ok = false;
     try {
-      Partition.forEach(regions, o.partitionSize, p -> {
-        if (p.index() % o.shards == o.task) process(p);
-      });
+      long index = 0;
+      for (Region r : regions) {
+        int contigLength = in.dictionary.getSequence(r.contigIndex()).getSequenceLength();
+        // One task: stream the region's reads once through a sliding window. Several tasks: each
+        // takes every N-th partition, so an indexed query per partition reads far less.
+        SAMRecordIterator stream = o.shards == 1
+            ? in.reads.queryOverlapping(r.contig(), Math.max(1, r.start() - pad + 1), Math.min(contigLength, r.end() + pad))
+            : null;
+        window.clear();
+        pending = null;
+        try {
+          for (int s = r.start(); s < r.end(); s += o.partitionSize, index++) {
+            if (index % o.shards != o.task) continue;
+            Partition p = new Partition(index, r.contigIndex(), r.contig(), s, Math.min(r.end(), s + o.partitionSize));
+            if (stream != null) {
+              slideWindow(stream, p, r, contigLength);
+            } else {
+              queryReads(p, contigLength);
+            }
+            process(p, contigLength);
+          }
+        } finally {
+          if (stream != null) stream.close();
+        }
+      }
       ok = true;
     } finally {
       if (candidatesVcf != null) {
@@ -95,13 +119,8 @@ public final class MakeExamples {
     return stats;
   }
 
-  private void process(Partition p) {
-    stats.partitions++;
-    int contigLength = in.dictionary.getSequence(p.contigIndex()).getSequenceLength();
-    int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
-    int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
-    byte[] ref = in.bases(p.contig(), refStart, refEnd);
-
+  /** The reads overlapping [start - pad, end + pad) of {@code p}, by an indexed query. */
+  private void queryReads(Partition p, int contigLength) {
     reads.clear();
     int qStart = Math.max(1, p.start() - pad + 1);
     int qEnd = Math.min(contigLength, p.end() + pad);
@@ -116,6 +135,38 @@ public final class MakeExamples {
         if (accepted) reads.add(r);
       }
     }
+  }
+
+  /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
+  private void slideWindow(SAMRecordIterator stream, Partition p, Region region, int contigLength) {
+    int qStart = Math.max(1, p.start() - pad + 1);
+    int qEnd = Math.min(contigLength, p.end() + pad);
+    while (true) {
+      if (pending == null) {
+        if (!stream.hasNext()) break;
+        pending = stream.next();
+      }
+      if (pending.getAlignmentStart() > qEnd) break;
+      SAMRecord r = pending;
+      pending = null;
+      boolean accepted = filter.accept(r);
+      int s = r.getAlignmentStart() - 1;
+      if (s >= region.start() && s < region.end()) {
+        if (accepted) stats.reads++; else stats.readsFiltered++;
+      }
+      if (accepted) window.add(r);
+    }
+    window.removeIf(r -> r.getAlignmentEnd() < qStart);
+    reads.clear();
+    reads.addAll(window);
+  }
+
+  private void process(Partition p, int contigLength) {
+    stats.partitions++;
+    int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
+    int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
+    byte[] ref = in.bases(p.contig(), refStart, refEnd);
+
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
     for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);
 

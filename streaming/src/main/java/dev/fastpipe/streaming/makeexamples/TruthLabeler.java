@@ -108,7 +108,12 @@ public final class TruthLabeler {
         : new String[] {"" + a, "" + anchor, anchor + s.toString()};
   }
 
-  static String key(String contig, int pos, String ref, String alt) {
+  /** The truth's alt alleles (minimal, left-aligned) as {@code contig:pos0:REF>ALT} keys. */
+  public java.util.Set<String> truthAlleles() {
+    return java.util.Collections.unmodifiableSet(alleleCopies.keySet());
+  }
+
+  public static String key(String contig, int pos, String ref, String alt) {
     return contig + ':' + pos + ':' + ref + '>' + alt;
   }
 

@@ -1,0 +1,144 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.fastpipe.streaming.testing.TestGenome;
+import htsjdk.samtools.SAMRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Allele counting and candidate thresholds on hand-built reads. */
+class AlleleCounterTest {
+  final MakeExamplesOptions o = new MakeExamplesOptions();
+  final TestGenome g = new TestGenome("chrT", 2000, 11);
+
+  List<Candidate> count(int start, int end, SAMRecord... reads) {
+    AlleleCounter c = new AlleleCounter(o);
+    c.reset(0, g.contig, start, end, g.ref, 0);
+    for (int i = 0; i < reads.length; i++) c.add(reads[i], i);
+    return c.candidates();
+  }
+
+  char other(int pos) {
+    return g.ref[pos] == 'A' ? 'C' : 'A';
+  }
+
+  SAMRecord[] withSnp(int n, int carriers, int pos) {
+    SAMRecord[] r = new SAMRecord[n];
+    for (int i = 0; i < n; i++) {
+      String seq = g.refString(pos - 50, pos + 50);
+      if (i < carriers) seq = TestGenome.mutate(seq, 50, other(pos));
+      r[i] = g.read(pos - 50, "100M", seq);
+    }
+    return r;
+  }
+
+  @Test
+  void snpNeedsTwoReadsAndTwelvePercent() {
+    assertTrue(count(900, 1100, withSnp(20, 1, 1000)).isEmpty(), "one read is not enough");
+    assertTrue(count(900, 1100, withSnp(20, 2, 1000)).isEmpty(), "2/20 = 0.10 < 0.12");
+    List<Candidate> c = count(900, 1100, withSnp(16, 2, 1000)); // 2/16 = 0.125
+    assertEquals(1, c.size());
+    Candidate s = c.get(0);
+    assertEquals(1000, s.position);
+    assertEquals(String.valueOf((char) g.ref[1000]), s.ref);
+    assertArrayEquals(new String[] {String.valueOf(other(1000))}, s.alts);
+    assertArrayEquals(new int[] {14, 2}, s.alleleDepths);
+    assertEquals(16, s.depth);
+    assertArrayEquals(new int[] {0, 1}, s.supportingReads[0]);
+  }
+
+  @Test
+  void lowBaseQualityIsNotCounted() {
+    SAMRecord[] r = withSnp(10, 3, 1000);
+    for (int i = 0; i < 2; i++) r[i].getBaseQualities()[50] = 9;
+    assertTrue(count(900, 1100, r).isEmpty(), "only one good-quality carrier left");
+  }
+
+  @Test
+  void onlyPositionsInsideThePartitionAreCandidates() {
+    assertTrue(count(1001, 1100, withSnp(10, 5, 1000)).isEmpty());
+    assertEquals(1, count(1000, 1001, withSnp(10, 5, 1000)).size());
+  }
+
+  @Test
+  void deletionIsLeftAlignedInARepeat() {
+    // Make a homopolymer AAAAA at 1000..1004 preceded by C at 999; delete one A at the right end.
+    byte[] ref = g.ref;
+    ref[999] = 'C';
+    for (int i = 1000; i < 1005; i++) ref[i] = 'A';
+    ref[1005] = 'G';
+    SAMRecord[] reads = new SAMRecord[6];
+    for (int i = 0; i < 6; i++) {
+      // 54M (950..1003) 1D (1004) 46M (1005..1050)
+      reads[i] = g.read(950, "54M1D46M", g.refString(950, 1004) + g.refString(1005, 1051));
+    }
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    Candidate d = c.get(0);
+    assertEquals(999, d.position, "left-aligned to the base before the repeat");
+    assertEquals("CA", d.ref);
+    assertArrayEquals(new String[] {"C"}, d.alts);
+    assertEquals("CA", d.minimalRef[0]);
+    assertEquals("C", d.minimalAlt[0]);
+  }
+
+  @Test
+  void insertionAndSnpAtOneSiteShareTheRef() {
+    int p = 1000;
+    // The base at p must differ from G (the last inserted base) so the insertion stays at p.
+    g.ref[p] = 'C';
+    SAMRecord[] reads = new SAMRecord[12];
+    for (int i = 0; i < 12; i++) {
+      if (i < 4) { // insertion of TTG after p
+        reads[i] = g.read(p - 50, "51M3I49M", g.refString(p - 50, p + 1) + "TTG" + g.refString(p + 1, p + 50));
+      } else if (i < 8) { // SNP C>A at p
+        reads[i] = g.read(p - 50, "100M", TestGenome.mutate(g.refString(p - 50, p + 50), 50, 'A'));
+      } else {
+        reads[i] = g.refRead(p - 50, 100);
+      }
+    }
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    Candidate s = c.get(0);
+    assertEquals("C", s.ref);
+    assertArrayEquals(new String[] {"A", "CTTG"}, s.alts, "sorted by alt string");
+    assertArrayEquals(new int[] {4, 4, 4}, s.alleleDepths);
+    assertEquals(3, s.altSubsets().length, "two singles and one pair");
+    assertArrayEquals(new int[] {0, 1}, s.altSubsets()[2]);
+  }
+
+  @Test
+  void softClippedBasesAreNotCounted() {
+    SAMRecord[] reads = new SAMRecord[5];
+    for (int i = 0; i < 5; i++) {
+      // 10S 90M starting at 1001: the clipped bases would sit over 991..1000 and disagree with it.
+      reads[i] = g.read(1001, "10S90M", "TTTTTTTTTT" + g.refString(1001, 1091));
+    }
+    assertTrue(count(900, 1100, reads).isEmpty());
+  }
+
+  @Test
+  void deletionsAndSkipsDoNotCountBases() {
+    SAMRecord n = g.read(950, "40M30N40M", g.refString(950, 990) + g.refString(1020, 1060));
+    AlleleCounter c = new AlleleCounter(o);
+    c.reset(0, g.contig, 900, 1100, g.ref, 0);
+    c.add(n, 0);
+    assertEquals(1, c.depth(989));
+    assertEquals(0, c.depth(1000), "N skip covers nothing");
+    assertEquals(1, c.depth(1020));
+  }
+
+  @Test
+  void readHangingOffTheContigEnd() {
+    TestGenome small = new TestGenome("chrS", 100, 5);
+    AlleleCounter c = new AlleleCounter(o);
+    c.reset(0, small.contig, 0, 100, small.ref, 0);
+    String seq = TestGenome.mutate(small.refString(80, 100), 15, small.ref[95] == 'A' ? 'C' : 'A');
+    for (int i = 0; i < 3; i++) c.add(small.read(80, "20M10S", seq + "ACGTACGTAC"), i);
+    List<Candidate> cands = c.candidates();
+    assertEquals(1, cands.size());
+    assertEquals(95, cands.get(0).position);
+    assertEquals(3, c.depth(99));
+  }
+}

@@ -1,0 +1,310 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.fastpipe.cli.Main;
+import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.example.TfRecordExampleReader;
+import dev.fastpipe.streaming.testing.CapturingProducer;
+import dev.fastpipe.streaming.testing.TestGenome;
+import htsjdk.samtools.SAMRecord;
+import htsjdk.variant.vcf.VCFFileReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** make_examples end to end on a hand-built genome written to temporary files. */
+class MakeExamplesTest {
+  @TempDir static Path dir;
+  static TestGenome g;
+  static Path fasta;
+  static Path bam;
+  static final int SNP = 2000;
+  static final int HOM_SNP = 5300;
+  static final int DEL = 7000;
+  static final int DEEP = 9000;
+  static final int EDGE = 50;
+
+  @BeforeAll
+  static void buildGenome() throws IOException {
+    g = new TestGenome("chrT", 12000, 42);
+    // Keep the deletion out of any repeat so its position is where we put it.
+    g.ref[DEL] = 'C';
+    g.ref[DEL + 1] = 'G';
+    g.ref[DEL + 2] = 'T';
+    g.ref[DEL + 3] = 'A';
+    int n = 0;
+    for (int start = 0; start + 100 <= g.ref.length; start += 7, n++) {
+      for (int hap = 0; hap < 2; hap++) {
+        String seq = g.refString(start, start + 100);
+        String cigar = "100M";
+        if (covers(start, SNP) && hap == 0) seq = TestGenome.mutate(seq, SNP - start, flip(SNP));
+        if (covers(start, HOM_SNP)) seq = TestGenome.mutate(seq, HOM_SNP - start, flip(HOM_SNP));
+        if (covers(start, EDGE) && hap == 1) seq = TestGenome.mutate(seq, EDGE - start, flip(EDGE));
+        if (start < DEL - 10 && start + 100 > DEL + 12 && hap == 1) {
+          int k = DEL - start + 1; // bases up to and including the anchor
+          seq = g.refString(start, DEL + 1) + g.refString(DEL + 3, start + 102);
+          cigar = k + "M2D" + (100 - k) + "M";
+        }
+        SAMRecord r = g.read(start, cigar, seq);
+        r.setReadNegativeStrandFlag(hap == 1);
+        g.add(r);
+      }
+    }
+    // A pile of 150 extra reads over DEEP, a quarter of them carrying an alt.
+    for (int i = 0; i < 150; i++) {
+      int start = DEEP - 90 + (i % 80);
+      String seq = g.refString(start, start + 100);
+      if (i % 4 == 0) seq = TestGenome.mutate(seq, DEEP - start, flip(DEEP));
+      g.add(g.read(start, "100M", seq));
+    }
+    // Reads the filters drop: a duplicate and a MAPQ-0 read carrying a fake SNP.
+    for (int i = 0; i < 4; i++) {
+      SAMRecord r = g.add(g.read(3000, "100M", TestGenome.mutate(g.refString(3000, 3100), 50, flip(3050))));
+      if (i < 2) r.setDuplicateReadFlag(true); else r.setMappingQuality(0);
+    }
+    fasta = g.writeFasta(dir);
+    bam = g.writeBam(dir, "reads.bam");
+  }
+
+  static boolean covers(int start, int pos) {
+    return pos >= start && pos < start + 100;
+  }
+
+  static char flip(int pos) {
+    return g.ref[pos] == 'A' ? 'G' : 'A';
+  }
+
+  static MakeExamplesOptions options() {
+    MakeExamplesOptions o = new MakeExamplesOptions();
+    o.reference = fasta;
+    o.reads = bam;
+    return o;
+  }
+
+  static List<byte[]> examplesWithoutShardFields(CapturingProducer p) {
+    List<byte[]> out = new ArrayList<>();
+    ExampleRecord r = new ExampleRecord();
+    for (byte[] b : p.records) {
+      UnsafeBuffer buf = new UnsafeBuffer(b);
+      r.wrap(buf, 0);
+      if (!r.isExample()) continue;
+      buf.putInt(ExampleRecordDescriptor.SHARD_OFFSET, 0);
+      buf.putLong(ExampleRecordDescriptor.SEQUENCE_OFFSET, 0);
+      out.add(b);
+    }
+    return out;
+  }
+
+  static ExampleRecord at(CapturingProducer p, int position, int subsetFirst) {
+    for (byte[] b : p.records) {
+      ExampleRecord r = new ExampleRecord().wrap(new UnsafeBuffer(b), 0);
+      if (r.isExample() && r.position() == position && r.altSubset(0) == subsetFirst) return r;
+    }
+    return null;
+  }
+
+  @Test
+  void findsTheVariantsAndOnlyThem() {
+    CapturingProducer p = new CapturingProducer();
+    MakeExamplesStats s = MakeExamples.run(options(), p);
+    assertTrue(p.ended, "the stream is ended on success");
+    List<Integer> positions = new ArrayList<>();
+    ExampleRecord r = new ExampleRecord();
+    for (byte[] b : p.records) {
+      r.wrap(new UnsafeBuffer(b), 0);
+      if (r.isExample()) positions.add(r.position());
+    }
+    assertEquals(List.of(SNP, HOM_SNP, DEL, DEEP), positions, "EDGE is a candidate but too close to the start");
+    assertEquals(5, s.candidates);
+    assertEquals(1, s.skippedAtContigEdge);
+    assertEquals(12, s.partitions);
+    assertTrue(s.readsFiltered >= 4);
+
+    ExampleRecord del = at(p, DEL, 0);
+    assertEquals(g.refString(DEL, DEL + 3), del.ref());
+    assertArrayEquals(new String[] {g.refString(DEL, DEL + 1)}, del.alts());
+    assertEquals(-1, del.label());
+    assertEquals(1, del.examplesAtSite());
+    ExampleRecord snp = at(p, SNP, 0);
+    assertEquals(100, snp.height());
+    assertEquals(221, snp.width());
+    assertEquals(6, snp.channels());
+    int center = 110;
+    // Every read row over the SNP: the supporting ones say so in channel 4, and differ from ref.
+    int supporting = 0;
+    int rows = 0;
+    for (int row = 5; row < 100; row++) {
+      if (snp.pixel(row, center, 0) == 0) continue;
+      rows++;
+      boolean alt = snp.pixel(row, center, 5) == 254;
+      assertEquals(alt ? 254 : 152, snp.pixel(row, center, 4));
+      if (alt) supporting++;
+    }
+    assertEquals(snp.alleleDepths()[1], supporting);
+    assertEquals(snp.depth(), rows);
+  }
+
+  @Test
+  void moreThan95ReadsAreDownsampledDeterministically() {
+    CapturingProducer a = new CapturingProducer();
+    MakeExamples.run(options(), a);
+    ExampleRecord deep = at(a, DEEP, 0);
+    assertTrue(deep.depth() > 95, "depth " + deep.depth());
+    for (int row = 0; row < 100; row++) {
+      boolean drawn = false;
+      for (int col = 0; col < 221 && !drawn; col++) drawn = deep.pixel(row, col, 3) != 0; // strand
+      assertTrue(drawn, "row " + row + " is drawn: 5 reference rows + 95 reads");
+    }
+    CapturingProducer b = new CapturingProducer();
+    MakeExamples.run(options(), b);
+    assertEquals(examplesWithoutShardFields(a).size(), examplesWithoutShardFields(b).size());
+    for (int i = 0; i < a.records.size(); i++) assertArrayEquals(a.records.get(i), b.records.get(i));
+  }
+
+  @Test
+  void threeShardsGiveTheSameExamplesAsOne() {
+    CapturingProducer one = new CapturingProducer();
+    MakeExamples.run(options(), one);
+    List<byte[]> union = new ArrayList<>();
+    long markers = 0;
+    for (int t = 0; t < 3; t++) {
+      MakeExamplesOptions o = options();
+      o.shards = 3;
+      o.task = t;
+      CapturingProducer p = new CapturingProducer();
+      MakeExamples.run(o, p);
+      ExampleRecord r = new ExampleRecord();
+      long seq = 0;
+      for (byte[] b : p.records) {
+        r.wrap(new UnsafeBuffer(b), 0);
+        assertEquals(t, r.shard());
+        assertEquals(seq++, r.sequence(), "per-shard sequence counts every record");
+        if (r.isPartitionDone()) {
+          markers++;
+          assertEquals(t, r.partition() % 3);
+        }
+      }
+      union.addAll(examplesWithoutShardFields(p));
+    }
+    assertEquals(12, markers);
+    Comparator<byte[]> byPosition = Comparator.comparingInt(
+        b -> new ExampleRecord().wrap(new UnsafeBuffer(b), 0).position());
+    union.sort(byPosition);
+    List<byte[]> expected = examplesWithoutShardFields(one);
+    assertEquals(expected.size(), union.size());
+    for (int i = 0; i < expected.size(); i++) assertArrayEquals(expected.get(i), union.get(i), "example " + i);
+  }
+
+  @Test
+  void labelsFromTruthAndConfidentRegions() throws IOException {
+    Path truth = dir.resolve("truth.vcf");
+    Files.writeString(truth, String.join("\n",
+        "##fileformat=VCFv4.2",
+        "##contig=<ID=chrT,length=12000>",
+        "##FORMAT=<ID=GT,Number=1,Type=String,Description=\"Genotype\">",
+        "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS",
+        "chrT\t" + (SNP + 1) + "\t.\t" + (char) g.ref[SNP] + "\t" + flip(SNP) + "\t.\tPASS\t.\tGT\t0|1",
+        "chrT\t" + (HOM_SNP + 1) + "\t.\t" + (char) g.ref[HOM_SNP] + "\t" + flip(HOM_SNP) + "\t.\tPASS\t.\tGT\t1/1",
+        // The deletion written with extra context, to be trimmed and matched.
+        "chrT\t" + (DEL + 1) + "\t.\t" + g.refString(DEL, DEL + 4) + "\t" + g.refString(DEL, DEL + 1)
+            + g.refString(DEL + 3, DEL + 4) + "\t.\tPASS\t.\tGT\t1|0",
+        "") );
+    Path bed = dir.resolve("confident.bed");
+    Files.writeString(bed, "chrT\t1000\t8000\n");
+    MakeExamplesOptions o = options();
+    o.truthVcf = truth;
+    o.confidentBed = bed;
+    CapturingProducer p = new CapturingProducer();
+    MakeExamplesStats s = MakeExamples.run(o, p);
+    assertEquals(1, at(p, SNP, 0).label());
+    assertEquals(2, at(p, HOM_SNP, 0).label());
+    assertEquals(1, at(p, DEL, 0).label());
+    assertNull(at(p, DEEP, 0), "outside the confident region");
+    assertEquals(1, s.skippedNotConfident);
+  }
+
+  @Test
+  void cliWritesTfRecordAndCandidatesVcf() {
+    Path out = dir.resolve("cli/ex.tfrecord.gz");
+    Path cands = dir.resolve("cli/cands.vcf.gz");
+    int rc = Main.commandLine().execute("make-examples", "--ref", fasta.toString(), "--reads",
+        bam.toString(), "--output", out.toString(), "--candidates-vcf", cands.toString(),
+        "--regions", "chrT:1-6000", "--channels", "7");
+    assertEquals(0, rc);
+    List<Integer> positions = new ArrayList<>();
+    try (TfRecordExampleReader r = new TfRecordExampleReader(out)) {
+      while (r.next()) {
+        positions.add(r.record().position());
+        assertEquals(7, r.record().channels());
+      }
+    }
+    assertEquals(List.of(SNP, HOM_SNP), positions);
+    assertTrue(Files.exists(Path.of(cands + ".tbi")));
+    try (VCFFileReader v = new VCFFileReader(cands, true)) {
+      List<Integer> starts = new ArrayList<>();
+      v.iterator().forEachRemaining(vc -> starts.add(vc.getStart() - 1));
+      assertEquals(List.of(EDGE, SNP, HOM_SNP), starts);
+      assertEquals(1, v.query("chrT", SNP + 1, SNP + 1).stream().count());
+    }
+  }
+
+  @Test
+  void rejectsAReferenceThatDisagreesWithTheReads() throws IOException {
+    Path other = Files.createDirectories(dir.resolve("other"));
+    TestGenome shorter = new TestGenome("chrT", 11000, 1);
+    Path fa = shorter.writeFasta(other);
+    MakeExamplesOptions o = options();
+    o.reference = fa;
+    UserError e = assertThrows(UserError.class, () -> MakeExamples.run(o, new CapturingProducer()));
+    assertTrue(e.getMessage().contains("chrT") && e.getMessage().contains(bam.toString())
+        && e.getMessage().contains(fa.toString()) && e.getMessage().contains("11000"), e.getMessage());
+    Path out = dir.resolve("bad/ex.tfrecord.gz");
+    int rc = Main.commandLine().execute("make-examples", "--ref", fa.toString(), "--reads",
+        bam.toString(), "--output", out.toString());
+    assertEquals(2, rc);
+    assertFalse(Files.exists(out), "no output under the final name");
+    assertFalse(Files.exists(Path.of(out + ".tmp")));
+  }
+
+  @Test
+  void cramGivesTheSameExamplesAsBam() throws IOException {
+    Path cram = dir.resolve("reads.cram");
+    List<SAMRecord> sorted = new ArrayList<>(g.reads);
+    sorted.sort(Comparator.comparingInt(SAMRecord::getAlignmentStart));
+    try (var w = new htsjdk.samtools.SAMFileWriterFactory().makeCRAMWriter(g.header, true, cram, fasta)) {
+      for (SAMRecord r : sorted) w.addAlignment(r);
+    }
+    try (var in = new htsjdk.samtools.seekablestream.SeekablePathStream(cram);
+        var out = Files.newOutputStream(Path.of(cram + ".crai"))) {
+      htsjdk.samtools.CRAMCRAIIndexer.writeIndex(in, out);
+    }
+    CapturingProducer fromBam = new CapturingProducer();
+    MakeExamples.run(options(), fromBam);
+    MakeExamplesOptions o = options();
+    o.reads = cram;
+    CapturingProducer fromCram = new CapturingProducer();
+    MakeExamples.run(o, fromCram);
+    assertEquals(fromBam.records.size(), fromCram.records.size());
+    for (int i = 0; i < fromBam.records.size(); i++) {
+      assertArrayEquals(fromBam.records.get(i), fromCram.records.get(i), "record " + i);
+    }
+  }
+
+  @Test
+  void regionsMustNameKnownContigs() {
+    MakeExamplesOptions o = options();
+    o.regions = List.of("chrZ:1-100");
+    UserError e = assertThrows(UserError.class, () -> MakeExamples.run(o, new CapturingProducer()));
+    assertTrue(e.getMessage().contains("chrZ"), e.getMessage());
+  }
+}
