@@ -11,7 +11,7 @@ public final class ModelOptions {
   /** Where the shipped model lives inside the fastpipe home (the repository root). */
   public static final String SHIPPED_MODEL = "models/fastpipe-v1";
   /** The default batch size of call_variants (see README: throughput by batch size). */
-  public static final int DEFAULT_BATCH_SIZE = 256;
+  public static final int DEFAULT_BATCH_SIZE = 64;
 
   @Option(names = "--model", paramLabel = "DIR",
       description = "SavedModel directory (signature: images [N,100,221,C] uint8|float32 -> [N,3]). "
