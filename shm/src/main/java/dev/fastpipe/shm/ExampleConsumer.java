@@ -1,5 +1,7 @@
 package dev.fastpipe.shm;
 
+import org.agrona.concurrent.IdleStrategy;
+
 /** The reading end of one or more shards' streams. Single-threaded: one consumer thread each. */
 public interface ExampleConsumer extends AutoCloseable {
 
@@ -8,6 +10,24 @@ public interface ExampleConsumer extends AutoCloseable {
 
   /** True once every producer of this consumer's shards has ended and every record was delivered. */
   boolean finished();
+
+  /**
+   * Polls batches of up to {@code batch} records until {@link #finished()}, idling through
+   * {@code idle} on empty polls; returns the number of records delivered.
+   */
+  default long drain(RecordHandler handler, int batch, IdleStrategy idle) {
+    long n = 0;
+    while (true) {
+      int got = poll(handler, batch);
+      n += got;
+      if (got == 0) {
+        if (finished()) return n;
+        idle.idle();
+      } else {
+        idle.reset();
+      }
+    }
+  }
 
   @Override
   void close();

@@ -1,0 +1,90 @@
+package dev.fastpipe.shm;
+
+import static dev.fastpipe.shm.ShmRingDescriptor.*;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * Writes one shard's records in place into its shared-memory ring. Works in the process that
+ * created the ring or in another one ({@link ShmTransport#attachProducer}). A full ring waits
+ * through the idle strategy and counts the wait as producer stall; nothing is ever dropped.
+ */
+public final class ShmProducer implements ExampleProducer {
+  private final ShmRing ring;
+  private final RingBuffer rb;
+  private final IdleStrategy idle;
+  private final int maxRecord;
+  private int claimed = -1;
+  private long committed;
+  private long stallNanos;
+  private long maxFill;
+  private boolean ended;
+
+  ShmProducer(ShmRing ring, IdleStrategy idle) {
+    ring.claimProducer();
+    this.ring = ring;
+    this.rb = ring.ring;
+    this.idle = idle;
+    this.maxRecord = rb.maxMsgLength();
+    this.committed = ring.header.getLongVolatile(RECORDS_COMMITTED_OFFSET);
+    this.stallNanos = ring.header.getLongVolatile(PRODUCER_STALL_NS_OFFSET);
+  }
+
+  public int shard() { return ring.shard; }
+
+  @Override public int maxRecordLength() { return maxRecord; }
+
+  @Override
+  public int claim(int length) {
+    if (claimed >= 0) throw new IllegalStateException("shard " + ring.shard + ": claim() before the previous record was committed or aborted");
+    if (ended) throw new IllegalStateException("shard " + ring.shard + ": claim() after endOfStream()");
+    if (length > maxRecord || length < 0) {
+      throw new IllegalArgumentException("record of " + length + " bytes exceeds the shm ring's largest record "
+          + maxRecord + " bytes: raise --ring-size to at least " + Transports.ringSizeFor(length));
+    }
+    int at = rb.tryClaim(ShmTransport.MSG_RECORD, length);
+    if (at < 0) {
+      long t0 = System.nanoTime();
+      idle.reset();
+      while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) idle.idle();
+      stallNanos += System.nanoTime() - t0;
+      ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
+    }
+    claimed = at;
+    return at;
+  }
+
+  @Override public MutableDirectBuffer buffer() { return rb.buffer(); }
+
+  @Override
+  public void commit() {
+    if (claimed < 0) throw new IllegalStateException("commit() without claim()");
+    rb.commit(claimed);
+    claimed = -1;
+    ring.header.putLongOrdered(RECORDS_COMMITTED_OFFSET, ++committed);
+    long fill = rb.producerPosition() - rb.consumerPosition();
+    if (fill > maxFill) {
+      maxFill = fill;
+      ring.header.putLongOrdered(MAX_FILL_OFFSET, fill);
+    }
+  }
+
+  @Override
+  public void abort() {
+    if (claimed < 0) throw new IllegalStateException("abort() without claim()");
+    rb.abort(claimed);
+    claimed = -1;
+  }
+
+  @Override
+  public void endOfStream() {
+    if (ended) return;
+    if (claimed >= 0) abort();
+    ended = true;
+    ring.header.putIntVolatile(END_OF_STREAM_OFFSET, 1); // after the last commit: consumers see all records first
+  }
+
+  @Override public void close() { endOfStream(); }
+}

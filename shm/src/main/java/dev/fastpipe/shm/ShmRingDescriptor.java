@@ -1,0 +1,99 @@
+package dev.fastpipe.shm;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * Layout of one shard's ring file {@code /dev/shm/fastpipe-<runId>-<shard>}: a 4 KiB header,
+ * then an Agrona {@link org.agrona.concurrent.ringbuffer.OneToOneRingBuffer} (capacity bytes of
+ * records followed by Agrona's own trailer of positions). Every field is written by exactly one
+ * side, so plain ordered stores are enough and both processes can read them at any time.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+  0
+ *  |                 Magic "FPSHMRG1" (written last)               |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+  8
+ *  |                        Layout version                         |
+ *  +---------------------------------------------------------------+ 12
+ *  |                  Ring capacity (power of two)                 |
+ *  +---------------------------------------------------------------+ 16
+ *  |             Owner pid (creator, the consumer side)            |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+ 24
+ *  |        Producer pid (0 until a producer attaches, CAS)        |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+ 32
+ *  |                            Shard                              |
+ *  +---------------------------------------------------------------+ 36
+ *  |                     Reserved to byte 64                      ...
+ *  +---------------------------------------------------------------+ 64
+ *  |        End of stream (0/1, producer, after its last commit)   |
+ *  +---------------------------------------------------------------+ 68
+ *  |                     Reserved to byte 128                     ...
+ *  +---------------------------------------------------------------+ 128  producer's line
+ *  |                  Producer stall nanoseconds                   |
+ *  +---------------------------------------------------------------+ 136
+ *  |                      Records committed                        |
+ *  +---------------------------------------------------------------+ 144
+ *  |                    Max fill level (bytes)                     |
+ *  +---------------------------------------------------------------+ 152
+ *  |                     Reserved to byte 192                     ...
+ *  +---------------------------------------------------------------+ 192  consumer's line
+ *  |                   Consumer idle nanoseconds                   |
+ *  +---------------------------------------------------------------+ 200
+ *  |                       Records consumed                        |
+ *  +---------------------------------------------------------------+ 208
+ *  |                    Reserved to byte 4096                     ...
+ *  +---------------------------------------------------------------+ 4096
+ *  |            Agrona ring: capacity + TRAILER_LENGTH bytes      ...
+ *  +---------------------------------------------------------------+
+ * </pre>
+ */
+public final class ShmRingDescriptor {
+  /** "FPSHMRG1" little-endian. */
+  public static final long MAGIC = 0x3147524D48535046L;
+  public static final int VERSION = 1;
+
+  public static final int MAGIC_OFFSET = 0;
+  public static final int VERSION_OFFSET = 8;
+  public static final int CAPACITY_OFFSET = 12;
+  public static final int OWNER_PID_OFFSET = 16;
+  public static final int PRODUCER_PID_OFFSET = 24;
+  public static final int SHARD_OFFSET = 32;
+  public static final int END_OF_STREAM_OFFSET = 64;
+  public static final int PRODUCER_STALL_NS_OFFSET = 128;
+  public static final int RECORDS_COMMITTED_OFFSET = 136;
+  public static final int MAX_FILL_OFFSET = 144;
+  public static final int CONSUMER_IDLE_NS_OFFSET = 192;
+  public static final int RECORDS_CONSUMED_OFFSET = 200;
+  public static final int HEADER_LENGTH = 4096;
+
+  private ShmRingDescriptor() {}
+
+  /** The whole file's length for a ring of {@code capacity} bytes. */
+  public static long fileLength(int capacity) {
+    return (long) HEADER_LENGTH + capacity + RingBufferDescriptor.TRAILER_LENGTH;
+  }
+
+  /** Length of the Agrona ring region (records + trailer). */
+  public static int ringRegionLength(int capacity) {
+    return capacity + RingBufferDescriptor.TRAILER_LENGTH;
+  }
+
+  /** Largest record Agrona's one-to-one ring of {@code capacity} accepts (capacity / 8). */
+  public static int maxRecordLength(int capacity) {
+    return capacity / 8;
+  }
+
+  /** Throws unless {@code capacity} is a power of two Agrona accepts. */
+  public static void checkCapacity(int capacity) {
+    if (!BitUtil.isPowerOfTwo(capacity)) {
+      throw new IllegalArgumentException(
+          "--ring-size must be a power of two for the shm ring, got " + capacity
+              + " (try " + BitUtil.findNextPositivePowerOfTwo(capacity) + ")");
+    }
+  }
+}
