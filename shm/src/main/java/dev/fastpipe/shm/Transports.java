@@ -15,6 +15,10 @@ public final class Transports {
     checkRecordFits(name, cfg.ringBytes(), cfg.maxRecordBytes());
     return switch (name) {
       case "shm" -> ShmTransport.create(cfg);
+      case "disruptor" -> new DisruptorTransport(cfg);
+      case "chronicle" -> new ChronicleTransport(cfg);
+      case "mutex" -> new MutexTransport(cfg);
+      case "disk" -> new DiskTransport(cfg);
       default -> throw new IllegalArgumentException("unknown transport '" + name + "' (choose " + String.join(", ", NAMES) + ")");
     };
   }
