@@ -154,6 +154,30 @@ public final class GenotypeModel implements AutoCloseable {
     }
   }
 
+  /**
+   * The image channels (C of [N,100,221,C]) the serving signature of the SavedModel in {@code dir}
+   * takes, read from saved_model.pb without loading TensorFlow, so a pipeline can start its
+   * make_examples shards while the model loads. Empty when the file does not say.
+   */
+  public static java.util.OptionalInt peekChannels(Path dir) {
+    try (var in = Files.newInputStream(dir.resolve("saved_model.pb"))) {
+      org.tensorflow.proto.SavedModel saved = org.tensorflow.proto.SavedModel.parseFrom(in);
+      for (org.tensorflow.proto.MetaGraphDef meta : saved.getMetaGraphsList()) {
+        if (!meta.getMetaInfoDef().getTagsList().contains("serve")) continue;
+        var sigs = meta.getSignatureDefMap();
+        org.tensorflow.proto.SignatureDef sig = sigs.get(Signature.DEFAULT_KEY);
+        if (sig == null && sigs.size() == 1) sig = sigs.values().iterator().next();
+        if (sig == null || sig.getInputsCount() != 1) return java.util.OptionalInt.empty();
+        var shape = sig.getInputsMap().values().iterator().next().getTensorShape();
+        if (shape.getDimCount() != 4 || shape.getDim(3).getSize() <= 0) return java.util.OptionalInt.empty();
+        return java.util.OptionalInt.of((int) shape.getDim(3).getSize());
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return java.util.OptionalInt.empty();
+    }
+    return java.util.OptionalInt.empty();
+  }
+
   /** Image channels the model takes (C of [N,100,221,C]). */
   public int channels() {
     return channels;

@@ -1,6 +1,5 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import java.nio.file.Path;
@@ -62,8 +61,8 @@ public final class CallCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StreamingCall.Settings s = settings();
-    try (GenotypeModel model = modelOptions.load()) {
-      StreamingCall.Summary r = StreamingCall.run(s, model, System.err);
+    StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
+    {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
               + " (%.0f examples/s) via %s, %d shards -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
@@ -82,6 +81,7 @@ public final class CallCommand implements Callable<Integer> {
     s.transport = transport;
     s.ringBytes = parseSize("--ring-size", ringSize);
     s.batchSize = modelOptions.batchSize();
+    s.channels = modelOptions.channels();
     s.consumers = consumers;
     s.metrics = metrics;
     s.sample = sample != null ? sample : SampleNames.fromReads(input.reads, input.ref);

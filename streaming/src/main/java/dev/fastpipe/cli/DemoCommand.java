@@ -1,6 +1,5 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.demo.SyntheticSample;
 import dev.fastpipe.streaming.demo.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
@@ -81,10 +80,8 @@ public final class DemoCommand implements Callable<Integer> {
     s.batchSize = modelOptions.batchSize();
     s.sample = SyntheticSample.SAMPLE;
     s.progress = !noProgress;
-    StreamingCall.Summary r;
-    try (GenotypeModel model = modelOptions.load()) {
-      r = StreamingCall.run(s, model, System.err);
-    }
+    s.channels = modelOptions.channels();
+    StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %d shards%n",
         r.examples(), r.sites(), r.pass(), r.seconds(), transport, ex.shards);
     out.println("demo: VCF " + s.output);

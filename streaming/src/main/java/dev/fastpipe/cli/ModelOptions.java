@@ -45,6 +45,17 @@ public final class ModelOptions {
     return batchSize;
   }
 
+  /** The image channels the model takes, read from its saved_model.pb (loading it only if that fails). */
+  public int channels() {
+    Path dir = modelDir();
+    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    var peeked = GenotypeModel.peekChannels(dir);
+    if (peeked.isPresent()) return peeked.getAsInt();
+    try (GenotypeModel m = load()) {
+      return m.channels();
+    }
+  }
+
   /** Loads and validates the model, turning every problem into a one-line UserError. */
   public GenotypeModel load() {
     Path dir = modelDir();

@@ -24,11 +24,25 @@ public final class ShardProcesses implements AutoCloseable {
   }
 
   private final List<Process> processes = new ArrayList<>();
+  private final String workerJavaOpts;
+
+  /**
+   * @param workerJavaOpts JVM flags added for the workers (after the parent's FASTPIPE_JAVA_OPTS);
+   *     FASTPIPE_WORKER_JAVA_OPTS, when set, replaces them
+   */
+  public ShardProcesses(String workerJavaOpts) {
+    this.workerJavaOpts = workerJavaOpts == null ? "" : workerJavaOpts;
+  }
   private final List<Path> stderrFiles = new ArrayList<>();
   private final List<Path> stdoutFiles = new ArrayList<>();
 
   /** The command that starts a fastpipe subcommand in a new process: the launcher if known. */
   public static List<String> launcherCommand() {
+    return launcherCommand("");
+  }
+
+  /** As {@link #launcherCommand()}; {@code javaOpts} are added directly when there is no launcher. */
+  static List<String> launcherCommand(String javaOpts) {
     String launcher = System.getenv("FASTPIPE_LAUNCHER");
     List<String> cmd = new ArrayList<>();
     if (launcher != null && Files.isExecutable(Path.of(launcher))) {
@@ -39,6 +53,7 @@ public final class ShardProcesses implements AutoCloseable {
       cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
           .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Xmx"))
           .toList());
+      if (!javaOpts.isBlank()) cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add("dev.fastpipe.cli.Main");
@@ -48,11 +63,15 @@ public final class ShardProcesses implements AutoCloseable {
 
   /** Starts one worker; {@code args} follow the launcher (subcommand and its options). */
   public Process start(int shard, List<String> args) throws IOException {
-    List<String> cmd = launcherCommand();
+    String override = System.getenv("FASTPIPE_WORKER_JAVA_OPTS");
+    String extra = override != null ? override : workerJavaOpts;
+    List<String> cmd = launcherCommand(extra);
     cmd.addAll(args);
     Path err = Files.createTempFile("fastpipe-shard-" + shard + "-", ".err");
     Path out = Files.createTempFile("fastpipe-shard-" + shard + "-", ".out");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    String parent = System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "");
+    pb.environment().put("FASTPIPE_JAVA_OPTS", (parent + " " + extra).trim());
     Process p = pb.start();
     processes.add(p);
     stderrFiles.add(err);

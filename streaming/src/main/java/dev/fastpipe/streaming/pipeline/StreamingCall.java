@@ -61,6 +61,14 @@ public final class StreamingCall {
     public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
     /** Partition size chosen automatically from the regions and shard count (see {@link #autoPartitionSize}). */
     public boolean autoPartitionSize = true;
+    /** Image channels of the model (6, or 7 with insert size); the loaded model must agree. */
+    public int channels = 6;
+    /**
+     * Extra JVM flags for shard worker processes; null = automatic: C1 only
+     * (-XX:TieredStopAtLevel=1) when each shard has under {@link #C1_ONLY_BELOW_BASES_PER_SHARD}
+     * bases, where C2 compilation costs more CPU than it saves; FASTPIPE_WORKER_JAVA_OPTS overrides.
+     */
+    public String workerJavaOpts;
     /** Test hook: extra arguments for shard worker processes (e.g. a failure injection). */
     public List<String> workerExtraArgs = List.of();
   }
@@ -72,8 +80,12 @@ public final class StreamingCall {
   /** Shard process arguments carry the ring file; examples records allow alleles this long. */
   static final int ALLELE_BYTES_ALLOWANCE = 16 * 1024;
 
+  /** Below this many bases per shard, worker JVMs skip C2 (see {@link Settings#workerJavaOpts}). */
+  public static final long C1_ONLY_BELOW_BASES_PER_SHARD = 20_000_000L;
+
   private final Settings s;
-  private final GenotypeModel model;
+  private final java.util.function.Supplier<GenotypeModel> modelLoader;
+  private GenotypeModel model;
   private final PrintStream err;
   private final RunMetrics metrics = new RunMetrics();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -91,20 +103,24 @@ public final class StreamingCall {
   private final long[] byFilter = new long[3];
   private long postprocessNanos;
 
-  private StreamingCall(Settings s, GenotypeModel model, PrintStream err) {
+  private StreamingCall(Settings s, java.util.function.Supplier<GenotypeModel> modelLoader, PrintStream err) {
     this.s = s;
-    this.model = model;
+    this.modelLoader = modelLoader;
     this.err = err;
   }
 
-  public static Summary run(Settings s, GenotypeModel model, PrintStream err) {
-    return new StreamingCall(s, model, err).run();
+  /**
+   * Runs the pipeline. The model is loaded by {@code modelLoader} while the shards start (it is
+   * closed at the end); its channel count must equal {@code s.channels}.
+   */
+  public static Summary run(Settings s, java.util.function.Supplier<GenotypeModel> modelLoader, PrintStream err) {
+    return new StreamingCall(s, modelLoader, err).run();
   }
 
   private Summary run() {
     long t0 = System.nanoTime();
     MakeExamplesOptions ex = s.examples;
-    ex.channels = model.channels();
+    ex.channels = s.channels;
     ex.task = 0;
     try {
       ex.validate();
@@ -123,9 +139,8 @@ public final class StreamingCall {
       dict = in.dictionary;
       regions = Regions.resolve(in.dictionary, in.readContigs, ex.regions, ex.regionsBed);
     }
-    if (s.autoPartitionSize) {
-      ex.partitionSize = autoPartitionSize(regions.stream().mapToLong(r -> r.end() - r.start()).sum(), ex.shards);
-    }
+    long regionBases = regions.stream().mapToLong(r -> r.end() - r.start()).sum();
+    if (s.autoPartitionSize) ex.partitionSize = autoPartitionSize(regionBases, ex.shards);
     List<Partition> parts = new ArrayList<>();
     Partition.forEach(regions, ex.partitionSize, parts::add);
     if (parts.isEmpty()) throw new UserError("no region to call: the regions are empty");
@@ -139,7 +154,7 @@ public final class StreamingCall {
     int shards = Math.min(ex.shards, parts.size()); // a shard without a partition would only idle
     ex.shards = shards;
 
-    int maxRecord = model.imageBytes() + ALLELE_BYTES_ALLOWANCE;
+    int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
     String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
     TransportConfig cfg = TransportConfig.of(shards, maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
     metrics.settings.put("transport", s.transport);
@@ -148,7 +163,6 @@ public final class StreamingCall {
     metrics.settings.put("batch_size", s.batchSize);
     metrics.settings.put("ring_bytes", s.ringBytes);
     metrics.settings.put("partitions", parts.size());
-    metrics.settings.put("model", model.describe());
 
     assembler = new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq));
     ExampleTransport transport;
@@ -158,7 +172,10 @@ public final class StreamingCall {
       throw new UserError(e.getMessage());
     }
     writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
-    ShardProcesses processes = new ShardProcesses();
+    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts
+        : regionBases / shards < C1_ONLY_BELOW_BASES_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
+    ShardProcesses processes = new ShardProcesses(workerOpts);
+    metrics.settings.put("worker_java_opts", workerOpts);
     List<Thread> producerThreads = new ArrayList<>();
     List<MakeExamplesStats> threadStats = new ArrayList<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
@@ -176,6 +193,13 @@ public final class StreamingCall {
       } else {
         for (int i = 0; i < shards; i++) producerThreads.add(startProducerThread(transport, i, threadStats));
       }
+      // The model loads while the shards start up.
+      model = modelLoader.get();
+      if (model.channels() != ex.channels) {
+        throw new UserError(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
+            + ex.channels + " channels");
+      }
+      metrics.settings.put("model", model.describe());
       Runnable failureCheck = () -> {
         ShardProcesses.Failure f = processes.firstFailure();
         if (f != null) throw new ShardFailedException(f.message());
@@ -266,6 +290,7 @@ public final class StreamingCall {
       for (Thread t : producerThreads) t.interrupt();
       transport.close();
       if (!ok) writer.abort();
+      if (model != null) model.close();
     }
   }
 
