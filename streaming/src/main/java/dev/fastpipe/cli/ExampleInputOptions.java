@@ -31,7 +31,7 @@ public final class ExampleInputOptions {
 
   @Option(names = "--partition-size", paramLabel = "BP",
       description = "Sharding unit: shard i takes every N-th partition of this size (make-examples default 1000,"
-          + " as DeepVariant; call default: about 8 partitions per shard, between 1 kb and 1 Mb).")
+          + " as DeepVariant; call default: about 8 partitions per shard, between 1 kb and 100 kb).")
   Integer partitionSize;
 
   @Option(names = "--min-mapq", defaultValue = "5", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")

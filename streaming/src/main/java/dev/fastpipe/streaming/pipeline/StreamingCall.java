@@ -65,8 +65,8 @@ public final class StreamingCall {
     public int channels = 6;
     /**
      * Extra JVM flags for shard worker processes; null = automatic: C1 only
-     * (-XX:TieredStopAtLevel=1) when each shard has under {@link #C1_ONLY_BELOW_BASES_PER_SHARD}
-     * bases, where C2 compilation costs more CPU than it saves; FASTPIPE_WORKER_JAVA_OPTS overrides.
+     * (-XX:TieredStopAtLevel=1) when each shard has under {@link #C1_ONLY_BELOW_READS_PER_SHARD}
+     * reads, where C2 compilation costs more CPU than it saves; FASTPIPE_WORKER_JAVA_OPTS overrides.
      */
     public String workerJavaOpts;
     /** Test hook: extra arguments for shard worker processes (e.g. a failure injection). */
@@ -80,8 +80,11 @@ public final class StreamingCall {
   /** Shard process arguments carry the ring file; examples records allow alleles this long. */
   static final int ALLELE_BYTES_ALLOWANCE = 16 * 1024;
 
-  /** Below this many bases per shard, worker JVMs skip C2 (see {@link Settings#workerJavaOpts}). */
-  public static final long C1_ONLY_BELOW_BASES_PER_SHARD = 20_000_000L;
+  /**
+   * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
+   * short shards C2 compiles cost more CPU than they save (see {@link Settings#workerJavaOpts}).
+   */
+  public static final long C1_ONLY_BELOW_READS_PER_SHARD = 5_000_000L;
 
   private final Settings s;
   private final java.util.function.Supplier<GenotypeModel> modelLoader;
@@ -135,9 +138,11 @@ public final class StreamingCall {
 
     SAMSequenceDictionary dict;
     List<Region> regions;
+    long readsUpperBound;
     try (InputFiles in = new InputFiles(ex.reference, ex.reads)) {
       dict = in.dictionary;
       regions = Regions.resolve(in.dictionary, in.readContigs, ex.regions, ex.regionsBed);
+      readsUpperBound = alignedReadsOnContigs(in, regions);
     }
     long regionBases = regions.stream().mapToLong(r -> r.end() - r.start()).sum();
     if (s.autoPartitionSize) ex.partitionSize = autoPartitionSize(regionBases, ex.shards);
@@ -172,8 +177,9 @@ public final class StreamingCall {
       throw new UserError(e.getMessage());
     }
     writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
+    long work = readsUpperBound >= 0 ? readsUpperBound : regionBases / 30 * 150; // bases -> ~30x reads
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts
-        : regionBases / shards < C1_ONLY_BELOW_BASES_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
+        : work / shards < C1_ONLY_BELOW_READS_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
     ShardProcesses processes = new ShardProcesses(workerOpts);
     metrics.settings.put("worker_java_opts", workerOpts);
     List<Thread> producerThreads = new ArrayList<>();
@@ -295,15 +301,36 @@ public final class StreamingCall {
   }
 
   /**
-   * About 8 partitions per shard, in whole kb, between 1 kb and 1 Mb. Round-robin 1 kb partitions
+   * About 8 partitions per shard, in whole kb, between 1 kb and 100 kb. Round-robin 1 kb partitions
    * (DeepVariant's default) make every shard decode nearly every BAM block, since a compressed
    * block spans far more than 1 kb of reads; larger partitions keep that overlap small while
-   * still balancing shards. Examples do not depend on the partition size.
+   * still balancing shards (a 30x BGZF block holds ~3 kb of reads, so 100 kb partitions waste
+   * little, and reads concentrated in part of a contig still spread over the shards). Examples do
+   * not depend on the partition size.
    */
   public static int autoPartitionSize(long regionBases, int shards) {
     long target = regionBases / (8L * Math.max(1, shards));
     long kb = Math.max(1, (target + 999) / 1000);
-    return (int) Math.min(1000, kb) * 1000;
+    return (int) Math.min(100, kb) * 1000;
+  }
+
+  /**
+   * An upper bound on the reads a run will see: the BAM index's aligned-record counts of the
+   * contigs the regions touch; -1 when the index has no such counts (CRAM).
+   */
+  static long alignedReadsOnContigs(InputFiles in, List<Region> regions) {
+    try {
+      if (in.readsPath.toString().endsWith(".cram")) return -1;
+      htsjdk.samtools.BAMIndex bam = in.reads.indexing().getIndex();
+      long total = 0;
+      for (String contig : regions.stream().map(Region::contig).distinct().toList()) {
+        int ref = in.reads.getFileHeader().getSequenceIndex(contig);
+        if (ref >= 0) total += bam.getMetaData(ref).getAlignedRecordCount();
+      }
+      return total;
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   private List<String> workerArgs(ShmTransport shm, int shard) {
