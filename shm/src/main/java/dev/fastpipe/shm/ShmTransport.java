@@ -92,21 +92,38 @@ public final class ShmTransport implements ExampleTransport {
    */
   public static void removeStale(Path dir, String runId) {
     String prefix = "fastpipe-" + runId + "-";
+    removeDeadOwners(dir, n -> n.startsWith(prefix) && n.length() > prefix.length()
+        && n.substring(prefix.length()).chars().allMatch(Character::isDigit), runId);
+  }
+
+  /**
+   * Removes the ring files of every earlier run in {@code dir} ({@code fastpipe-<any id>-<n>})
+   * whose owner process is gone, e.g. after a crash or kill -9; rings of live runs are left alone.
+   */
+  public static void removeStaleRuns(Path dir) {
+    removeDeadOwners(dir, n -> n.matches("fastpipe-[A-Za-z0-9._-]+-[0-9]+"), null);
+  }
+
+  /** Deletes matching rings with a dead owner; a live owner is an error when {@code refuseRunId} is set. */
+  private static void removeDeadOwners(Path dir, java.util.function.Predicate<String> name, String refuseRunId) {
     List<Path> found = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
-      files.filter(p -> {
-        String n = p.getFileName().toString();
-        return n.startsWith(prefix) && n.length() > prefix.length() && n.substring(prefix.length()).chars().allMatch(Character::isDigit);
-      }).forEach(found::add);
+      files.filter(p -> name.test(p.getFileName().toString()) && Files.isRegularFile(p)).forEach(found::add);
     } catch (IOException e) {
       throw new UncheckedIOException(dir + ": cannot list: " + e.getMessage(), e);
     }
     for (Path p : found) {
-      long pid = ShmRing.readOwnerPid(p);
+      long pid;
+      try {
+        pid = ShmRing.readOwnerPid(p);
+      } catch (RuntimeException notARing) {
+        continue; // not one of our ring files (too short, another format): leave it
+      }
       boolean alive = pid != 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
       if (alive) {
+        if (refuseRunId == null) continue;
         throw new IllegalStateException(p + ": ring already in use by live process " + pid
-            + " (another run with id '" + runId + "'?); choose another run id or stop that process");
+            + " (another run with id '" + refuseRunId + "'?); choose another run id or stop that process");
       }
       System.err.println("fastpipe: removed stale ring " + p + (pid == 0 ? " (no owner recorded)" : " (owner pid " + pid + " has exited)"));
       ShmFiles.delete(p);

@@ -172,6 +172,7 @@ public final class StreamingCall {
     assembler = new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq));
     ExampleTransport transport;
     try {
+      if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
       transport = Transports.create(s.transport, cfg);
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError(e.getMessage());
