@@ -125,15 +125,20 @@ class CallIT {
     Optional<ProcessHandle> shard = Optional.empty();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (shard.isEmpty() && System.nanoTime() < deadline && call.isAlive()) {
+      // The launcher (bash) execs the JVM in the same process: wait for the JVM's command line.
       shard = call.toHandle().descendants()
-          .filter(h -> h.info().commandLine().orElse("").contains("shard-worker")
-              && h.info().commandLine().orElse("").contains("--task 1"))
+          .filter(h -> {
+            String cmd = h.info().commandLine().orElse("");
+            return cmd.contains("dev.fastpipe.cli.Main shard-worker") && cmd.contains("--task 1");
+          })
           .findFirst();
       Thread.sleep(20);
     }
     assertTrue(shard.isPresent(), "shard 1 never started: " + Files.readString(err));
-    assertTrue(shard.get().info().commandLine().orElse("").contains("dev.fastpipe.cli.Main"),
-        "shard workers run the fastpipe JVM");
+    if (LauncherIT.libraryInstalled("libjemalloc.so.2")) {
+      String maps = Files.readString(Path.of("/proc", Long.toString(shard.get().pid()), "maps"));
+      assertTrue(maps.contains("libjemalloc"), "the shard worker did not get the launcher's jemalloc preload");
+    }
     new ProcessBuilder("kill", "-9", Long.toString(shard.get().pid())).start().waitFor();
     assertTrue(call.waitFor(60, TimeUnit.SECONDS), "the run did not stop after its shard died");
     String message = Files.readString(err);
