@@ -1,0 +1,99 @@
+package dev.fastpipe.streaming.callvariants;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.postprocess.CallResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The consumer loop body: partition markers must reach the listener only after every example
+ * before them was classified, and must not cut batches short while the stream is busy.
+ */
+class ExampleClassifierTest {
+  static GenotypeModel model;
+
+  @BeforeAll
+  static void loadShippedModel() {
+    model = GenotypeModel.load(Path.of("..", "models", "fastpipe-v1"));
+  }
+
+  @AfterAll
+  static void close() {
+    model.close();
+  }
+
+  final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 20]);
+  final List<String> events = new ArrayList<>();
+
+  int example(int at, int position) {
+    int imageAt = ExampleRecord.encodeExample(buffer, at, 0, position, 0, position, 0, -1, "A", new String[] {"G"},
+        new int[] {0}, 1, 30, new int[] {15, 15}, 100, 221, model.channels());
+    for (int i = 0; i < 100 * 221 * model.channels(); i++) buffer.putByte(imageAt + i, (byte) (i * 31 + position));
+    return ExampleRecord.encodedLength("A", new String[] {"G"}, 100, 221, model.channels());
+  }
+
+  void feed(ExampleClassifier c, int position) {
+    int len = example(0, position);
+    c.onRecord(0, buffer, 0, len);
+  }
+
+  void marker(ExampleClassifier c, long partition) {
+    ExampleRecord.encodePartitionDone(buffer, 0, 0, (int) (partition + 1) * 1000, 0, 0, partition);
+    c.onRecord(0, buffer, 0, ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
+  }
+
+  @Test
+  void markersWaitForTheExamplesBeforeThemAndDoNotCutBatches() {
+    try (ExampleClassifier c = new ExampleClassifier(model, 3,
+        (CallResult r) -> events.add("call " + r.position()),
+        (shard, contig, end, partition) -> events.add("done " + partition))) {
+      marker(c, 0); // nothing batched: delivered at once
+      assertEquals(List.of("done 0"), events);
+      feed(c, 1010);
+      marker(c, 1);
+      feed(c, 2010);
+      assertEquals(List.of("done 0"), events, "a marker must not flush a partial batch or overtake its examples");
+      assertTrue(c.hasPending());
+      feed(c, 2020); // batch of 3 is full: classified, then the marker that followed its first example
+      assertEquals(List.of("done 0", "call 1010", "call 2010", "call 2020", "done 1"), events);
+      feed(c, 3010);
+      marker(c, 3);
+      c.flush(); // end of stream or idle ring
+      assertEquals(List.of("done 0", "call 1010", "call 2010", "call 2020", "done 1", "call 3010", "done 3"), events);
+      assertEquals(2, c.batches());
+      assertEquals(4, c.examples());
+    }
+  }
+
+  @Test
+  void resultsDoNotDependOnTheBatchTheyWereIn() {
+    List<float[]> alone = new ArrayList<>();
+    List<float[]> together = new ArrayList<>();
+    try (ExampleClassifier one = new ExampleClassifier(model, 1, r -> alone.add(r.probabilities()), null);
+        ExampleClassifier many = new ExampleClassifier(model, 4, r -> together.add(r.probabilities()), null)) {
+      for (int p : new int[] {11, 12, 13, 14}) {
+        feed(one, p);
+        feed(many, p);
+      }
+      one.flush();
+      many.flush();
+    }
+    assertEquals(4, alone.size());
+    for (int i = 0; i < 4; i++) {
+      for (int g = 0; g < 3; g++) {
+        assertEquals(Float.floatToIntBits(alone.get(i)[g]), Float.floatToIntBits(together.get(i)[g]),
+            "example " + i + " genotype " + g + ": batch size changed the probability bits");
+      }
+    }
+  }
+}
