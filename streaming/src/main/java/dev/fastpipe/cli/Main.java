@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
+      BenchTransportCommand.class,
     })
 public final class Main implements Runnable {
 
