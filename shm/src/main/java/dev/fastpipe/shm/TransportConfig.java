@@ -51,7 +51,7 @@ public record TransportConfig(
 
   /** Spin, then yield, then park from 1 µs up to 100 µs: never drops, never burns a core for long. */
   public static IdleStrategy backoff() {
-    return new BackoffIdleStrategy(64, 16, 1_000, 100_000);
+    return new BackoffIdleStrategy(Long.getLong("fastpipe.idle.spins", 200), Long.getLong("fastpipe.idle.yields", 2000), 1_000, 100_000);
   }
 
   /** /dev/shm where it exists (tmpfs), else java.io.tmpdir; overridable with -Dfastpipe.shm.dir. */

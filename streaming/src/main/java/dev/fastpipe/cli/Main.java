@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       TrainCommand.class,
       CallVariantsCommand.class,
       PostprocessCommand.class,
+      BenchTransportCommand.class,
       BenchInferenceCommand.class,
       SimulateCommand.class,
       CompareCommand.class,

@@ -1,0 +1,105 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.Transports;
+import dev.fastpipe.shm.bench.TransportBench;
+import dev.fastpipe.shm.bench.TransportBench.Options;
+import dev.fastpipe.shm.bench.TransportBench.Result;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code fastpipe bench-transport}: every transport side by side against a memcpy baseline. */
+@Command(
+    name = "bench-transport",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Move K records of N bytes from P producers to one consumer through each transport and report",
+      "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall % and consumer idle %,",
+      "next to a memcpy baseline (one thread copying the same bytes) as the physical limit.",
+      "The disk transport writes to java.io.tmpdir; shm and chronicle to /dev/shm."
+    })
+public final class BenchTransportCommand implements Callable<Integer> {
+
+  @Option(names = "--transport", defaultValue = "all", description = "all, or a comma-separated list of: shm, disruptor, chronicle, mutex, disk (default: ${DEFAULT-VALUE})")
+  String transport;
+
+  @Option(names = "--producers", defaultValue = "1", description = "producer threads/processes, one shard each (default: ${DEFAULT-VALUE})")
+  int producers;
+
+  @Option(names = "--record-bytes", defaultValue = "154700", description = "record size; 154700 = 100x221x7 pileup image (default: ${DEFAULT-VALUE})")
+  int recordBytes;
+
+  @Option(names = "--records", description = "records per transport (default: 512 MiB worth, at least 1000)")
+  Long records;
+
+  @Option(names = "--ring-size", defaultValue = "16777216", description = "ring bytes per shard, power of two (default: ${DEFAULT-VALUE} = 16 MiB)")
+  int ringSize;
+
+  @Option(names = "--processes", description = "also run shm with each producer in its own JVM process")
+  boolean processes;
+
+  @Option(names = "--repeat", defaultValue = "1", description = "run the whole set this many times (default: ${DEFAULT-VALUE})")
+  int repeat;
+
+  @Option(names = "--json", description = "one JSON object per line instead of the table")
+  boolean json;
+
+  @Option(names = "--child-ring", hidden = true)
+  Path childRing;
+
+  @Option(names = "--child-count", hidden = true)
+  long childCount;
+
+  @Override
+  public Integer call() throws Exception {
+    if (childRing != null) { // a producer process started by --processes
+      TransportBench.runChild(childRing, childCount, recordBytes);
+      return 0;
+    }
+    if (producers < 1) throw new UserError("--producers must be >= 1, got " + producers);
+    if (recordBytes < TransportBench.MIN_RECORD_BYTES) throw new UserError("--record-bytes must be >= " + TransportBench.MIN_RECORD_BYTES);
+    if (repeat < 1) throw new UserError("--repeat must be >= 1");
+    List<String> names = transport.equals("all") ? Transports.NAMES : List.of(transport.split(","));
+    for (String n : names) {
+      if (!Transports.NAMES.contains(n)) throw new UserError("--transport: unknown '" + n + "' (choose all, " + String.join(", ", Transports.NAMES) + ")");
+      try {
+        Transports.checkRecordFits(n, ringSize, recordBytes);
+        if (n.equals("shm")) dev.fastpipe.shm.ShmRingDescriptor.checkCapacity(ringSize);
+      } catch (IllegalArgumentException e) {
+        throw new UserError(e.getMessage());
+      }
+    }
+    long k = records != null ? records : Math.max(1000, (512L << 20) / recordBytes);
+    if (k < producers) throw new UserError("--records must be >= --producers");
+    Options o = new Options(producers, recordBytes, k, ringSize);
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+
+    if (!json) System.out.println(TransportBench.row(null, 1));
+    for (int rep = 0; rep < repeat; rep++) {
+      Result base = TransportBench.memcpy(o);
+      print(base, base);
+      for (String n : names) {
+        print(TransportBench.run(n, o, n.equals("disk") ? tmp : TransportConfig.defaultDir()), base);
+        if (n.equals("shm") && processes) print(TransportBench.runProcesses(o, childCommand()), base);
+      }
+    }
+    return 0;
+  }
+
+  private void print(Result r, Result base) {
+    System.out.println(json ? r.json(base.gbPerSec()) : TransportBench.row(r, base.gbPerSec()));
+    System.out.flush();
+  }
+
+  /** Producer processes start through the launcher (same allocator and flags) when there is one. */
+  private static TransportBench.ChildCommand childCommand() {
+    String launcher = System.getenv("FASTPIPE_LAUNCHER");
+    if (launcher == null || launcher.isEmpty()) return TransportBench.javaChild();
+    return (ring, shard, count, bytes) -> new ArrayList<>(List.of(launcher, "bench-transport",
+        "--child-ring", ring.toString(), "--child-count", Long.toString(count), "--record-bytes", Integer.toString(bytes)));
+  }
+}
