@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "bench-inference",
+    header = "Benchmark model inference (examples/s) by batch size.",
     mixinStandardHelpOptions = true,
     description = {"Measure examples/s of a model for several batch sizes (copy into tensor + session run)."})
 public final class BenchInferenceCommand implements Callable<Integer> {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 /** {@code fastpipe bench-transport}: every transport side by side against a memcpy baseline. */
 @Command(
     name = "bench-transport",
+    header = "Benchmark the example transports against a memcpy baseline.",
     mixinStandardHelpOptions = true,
     description = {
       "Move K records of N bytes from P producers to one consumer through each transport and report",

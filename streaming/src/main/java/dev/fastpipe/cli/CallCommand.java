@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code fastpipe call}: reads + reference to an indexed VCF in one streaming pass. */
 @Command(
     name = "call",
+    header = "Call variants: BAM/CRAM + FASTA -> indexed VCF in one streaming pass (no intermediate files).",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
     description = {

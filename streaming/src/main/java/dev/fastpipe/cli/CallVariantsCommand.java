@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
 /** The classic path's second stage: examples on disk -> genotype probabilities on disk. */
 @Command(
     name = "call-variants",
+    header = "Classify examples from a TFRecord file with a SavedModel; write genotype probabilities.",
     mixinStandardHelpOptions = true,
     description = {
       "Classify examples (.tfrecord.gz from make-examples) with a TensorFlow SavedModel and write",

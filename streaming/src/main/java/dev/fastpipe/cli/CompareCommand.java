@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 /** Precision / recall / F1 of a calls VCF against a truth VCF, like shared/tools/vcf_compare.py. */
 @Command(
     name = "compare",
+    header = "Score a calls VCF against a truth VCF (precision, recall, F1 for SNPs and indels).",
     mixinStandardHelpOptions = true,
     description = {
       "Compare a calls VCF against a truth VCF (SNPs and indels apart): TP, FP, FN, precision,",

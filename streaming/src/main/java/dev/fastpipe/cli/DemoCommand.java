@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "demo",
+    header = "Run the whole pipeline on a built-in simulated sample and score it against the truth.",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
     description = {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 /** Reports what this machine and this JVM actually have: Java, TensorFlow, cores, /dev/shm, allocator. */
 @Command(
     name = "doctor",
+    header = "Check the runtime: Java, TensorFlow, CPUs, /dev/shm and the mapped allocator.",
     mixinStandardHelpOptions = true,
     description = {
       "Check the runtime: Java, TensorFlow native library, CPU count, /dev/shm,",

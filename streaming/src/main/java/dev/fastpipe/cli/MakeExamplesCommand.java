@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 /** {@code fastpipe make-examples}: one task's examples to a gzipped TFRecord (the disk baseline). */
 @Command(
     name = "make-examples",
+    header = "Find candidates and write DeepVariant-layout pileup examples to a TFRecord file.",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
     description = {

@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 /** The classic path's last stage: CALLS -> sorted, bgzipped, tabix-indexed VCF. */
 @Command(
     name = "postprocess",
+    header = "Turn genotype probabilities into a sorted, bgzipped, indexed VCF.",
     mixinStandardHelpOptions = true,
     description = {
       "Combine the per-example probabilities of each site into one genotype (DeepVariant's",

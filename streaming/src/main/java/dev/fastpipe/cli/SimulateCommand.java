@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 /** Writes the built-in synthetic sample (reference, aligned reads, truth) into a directory. */
 @Command(
     name = "simulate",
+    header = "Simulate a small diploid sample (reference, reads, truth) with a fixed seed.",
     mixinStandardHelpOptions = true,
     description = {
       "Generate a small synthetic diploid sample with known variants, entirely in code:",

@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 /** Trains fastpipe's genotype CNN on labelled examples and exports a SavedModel. */
 @Command(
     name = "train",
+    header = "Train the genotype CNN on labelled examples and export a SavedModel.",
     mixinStandardHelpOptions = true,
     description = {
       "Train the compact genotype CNN (TensorFlow Java, graph mode, Adam) on labelled examples",
