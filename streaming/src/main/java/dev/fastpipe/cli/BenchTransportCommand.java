@@ -7,7 +7,9 @@ import dev.fastpipe.shm.bench.TransportBench.Options;
 import dev.fastpipe.shm.bench.TransportBench.Result;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,6 +48,10 @@ public final class BenchTransportCommand implements Callable<Integer> {
   @Option(names = "--repeat", defaultValue = "1", description = "run the whole set this many times (default: ${DEFAULT-VALUE})")
   int repeat;
 
+  @Option(names = "--warmup", defaultValue = "1",
+      description = "unreported runs of the whole set first, so JIT compilation is not measured (default: ${DEFAULT-VALUE})")
+  int warmup;
+
   @Option(names = "--json", description = "one JSON object per line instead of the table")
   boolean json;
 
@@ -64,6 +70,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     if (producers < 1) throw new UserError("--producers must be >= 1, got " + producers);
     if (recordBytes < TransportBench.MIN_RECORD_BYTES) throw new UserError("--record-bytes must be >= " + TransportBench.MIN_RECORD_BYTES);
     if (repeat < 1) throw new UserError("--repeat must be >= 1");
+    if (warmup < 0) throw new UserError("--warmup must be >= 0");
     List<String> names = transport.equals("all") ? Transports.NAMES : List.of(transport.split(","));
     for (String n : names) {
       if (!Transports.NAMES.contains(n)) throw new UserError("--transport: unknown '" + n + "' (choose all, " + String.join(", ", Transports.NAMES) + ")");
@@ -80,18 +87,39 @@ public final class BenchTransportCommand implements Callable<Integer> {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
 
     if (!json) System.out.println(TransportBench.row(null, 1));
-    for (int rep = 0; rep < repeat; rep++) {
+    Map<String, List<double[]>> byTransport = new LinkedHashMap<>();
+    for (int rep = -warmup; rep < repeat; rep++) {
+      boolean measured = rep >= 0;
       Result base = TransportBench.memcpy(o);
-      print(base, base);
+      print(base, base, measured, byTransport);
       for (String n : names) {
-        print(TransportBench.run(n, o, n.equals("disk") ? tmp : TransportConfig.defaultDir()), base);
-        if (n.equals("shm") && processes) print(TransportBench.runProcesses(o, childCommand()), base);
+        print(TransportBench.run(n, o, n.equals("disk") ? tmp : TransportConfig.defaultDir()), base, measured, byTransport);
+        if (n.equals("shm") && processes) print(TransportBench.runProcesses(o, childCommand()), base, measured, byTransport);
+      }
+    }
+    if (!json && repeat > 1) {
+      System.out.printf("%nmedian (min-max) over %d repetitions, after %d warm-up:%n", repeat, warmup);
+      System.out.printf("%-10s %-10s %22s %22s %26s%n", "transport", "mode", "GB/s", "xmemcpy", "p99 us");
+      for (var e : byTransport.entrySet()) {
+        List<double[]> runs = e.getValue();
+        System.out.printf("%-21s %22s %22s %26s%n", e.getKey(), spread(runs, 0, "%.2f"), spread(runs, 1, "%.3f"),
+            spread(runs, 2, "%.0f"));
       }
     }
     return 0;
   }
 
-  private void print(Result r, Result base) {
+  /** "median (min-max)" of column {@code col}. */
+  private static String spread(List<double[]> runs, int col, String fmt) {
+    double[] v = runs.stream().mapToDouble(r -> r[col]).sorted().toArray();
+    double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return String.format(fmt + " (" + fmt + "-" + fmt + ")", median, v[0], v[v.length - 1]);
+  }
+
+  private void print(Result r, Result base, boolean measured, Map<String, List<double[]>> byTransport) {
+    if (!measured) return;
+    byTransport.computeIfAbsent(String.format("%-10s %-10s", r.transport(), r.mode()), k -> new ArrayList<>())
+        .add(new double[] {r.gbPerSec(), r.gbPerSec() / base.gbPerSec(), r.p99Micros()});
     System.out.println(json ? r.json(base.gbPerSec()) : TransportBench.row(r, base.gbPerSec()));
     System.out.flush();
   }
