@@ -99,11 +99,11 @@ public final class BenchTransportCommand implements Callable<Integer> {
     }
     if (!json && repeat > 1) {
       System.out.printf("%nmedian (min-max) over %d repetitions, after %d warm-up:%n", repeat, warmup);
-      System.out.printf("%-10s %-10s %22s %22s %26s%n", "transport", "mode", "GB/s", "xmemcpy", "p99 us");
+      System.out.printf("%-10s %-10s %22s %24s %22s %26s%n", "transport", "mode", "GB/s", "M records/s", "xmemcpy", "p99 us");
       for (var e : byTransport.entrySet()) {
         List<double[]> runs = e.getValue();
-        System.out.printf("%-21s %22s %22s %26s%n", e.getKey(), spread(runs, 0, "%.2f"), spread(runs, 1, "%.3f"),
-            spread(runs, 2, "%.0f"));
+        System.out.printf("%-21s %22s %24s %22s %26s%n", e.getKey(), spread(runs, 0, "%.2f"), spread(runs, 3, "%.3f"),
+            spread(runs, 1, "%.3f"), spread(runs, 2, "%.0f"));
       }
     }
     return 0;
@@ -119,7 +119,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
   private void print(Result r, Result base, boolean measured, Map<String, List<double[]>> byTransport) {
     if (!measured) return;
     byTransport.computeIfAbsent(String.format("%-10s %-10s", r.transport(), r.mode()), k -> new ArrayList<>())
-        .add(new double[] {r.gbPerSec(), r.gbPerSec() / base.gbPerSec(), r.p99Micros()});
+        .add(new double[] {r.gbPerSec(), r.gbPerSec() / base.gbPerSec(), r.p99Micros(), r.recordsPerSec() / 1e6});
     System.out.println(json ? r.json(base.gbPerSec()) : TransportBench.row(r, base.gbPerSec()));
     System.out.flush();
   }
