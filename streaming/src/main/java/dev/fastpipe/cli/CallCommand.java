@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import java.nio.file.Path;
@@ -85,6 +86,7 @@ public final class CallCommand implements Callable<Integer> {
     s.channels = modelOptions.channels();
     s.consumers = consumers;
     s.metrics = metrics;
+    InputFiles.referenceDictionary(input.ref); // a missing reference or .fai is named before anything reads it
     s.sample = sample != null ? sample : SampleNames.fromReads(input.reads, input.ref);
     s.minQual = minQual;
     s.progress = !noProgress;

@@ -153,6 +153,34 @@ class CallIT {
   }
 
   @Test
+  void badInputIsOneLineNamingTheFileWithExit2AndNoOutput() throws Exception {
+    Path bam = SharedData.require("sim30x/SIM30X.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path otherRef = SharedData.require("na12878_tiny/q.fa");
+    Path out = dir.resolve("bad.vcf.gz");
+    String[][] cases = {
+      {"--ref", dir.resolve("missing.fa").toString(), "--reads", bam.toString(), "--output", out.toString()},
+      {"--ref", ref.toString(), "--reads", dir.resolve("missing.bam").toString(), "--output", out.toString()},
+      {"--ref", otherRef.toString(), "--reads", bam.toString(), "--output", out.toString()},
+      {"--ref", ref.toString(), "--reads", bam.toString(), "--output", dir.resolve("no/such/dir/x.vcf.gz").toString()},
+      {"--ref", ref.toString(), "--reads", bam.toString(), "--output", out.toString(), "--regions", "chr99:1-100"},
+      {"--ref", ref.toString(), "--reads", bam.toString(), "--output", out.toString(), "--ring-size", "3M"},
+    };
+    String[] named = {"missing.fa", "missing.bam", "q.fa", "no/such/dir", "chr99", "--ring-size"};
+    for (int i = 0; i < cases.length; i++) {
+      List<String> args = new ArrayList<>(List.of("call", "--no-progress"));
+      args.addAll(List.of(cases[i]));
+      Run r = fastpipe(args.toArray(String[]::new));
+      assertEquals(2, r.exit(), String.join(" ", cases[i]) + "\n" + r.err());
+      List<String> lines = r.err().lines().filter(l -> l.startsWith("fastpipe")).toList();
+      assertEquals(1, lines.size(), r.err());
+      assertTrue(lines.get(0).contains(named[i]), lines.get(0));
+      assertFalse(r.err().contains("Exception"), r.err());
+      assertFalse(Files.exists(out), "output left for " + String.join(" ", cases[i]));
+    }
+  }
+
+  @Test
   void demoCallsTheBuiltInSampleAccurately() throws Exception {
     Run r = fastpipe("demo", "--output-dir", dir.resolve("demo").toString(), "--no-progress");
     assertEquals(0, r.exit(), r.err());

@@ -135,6 +135,10 @@ public final class StreamingCall {
     if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
       throw new UserError(s.output + ": output must end with .vcf.gz");
     }
+    Path outDir = s.output.toAbsolutePath().getParent();
+    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
+      throw new UserError(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
+    }
 
     SAMSequenceDictionary dict;
     List<Region> regions;
