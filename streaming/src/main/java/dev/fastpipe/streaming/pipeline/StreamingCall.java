@@ -94,8 +94,9 @@ public final class StreamingCall {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final AtomicLong examplesCalled = new AtomicLong();
   private final AtomicLong producerCpuNanos = new AtomicLong();
-  private final AtomicLong consumerCpuNanos = new AtomicLong();
-  private volatile long producersEndNanos;
+  private final AtomicLong examplesMadeByThreads = new AtomicLong();
+  /** When the last shard finished (0 until then). */
+  private final AtomicLong producersEndNanos = new AtomicLong();
   private volatile boolean aborted;
 
   private PartitionFrontier frontier;
@@ -123,22 +124,7 @@ public final class StreamingCall {
   private Summary run() {
     long t0 = System.nanoTime();
     MakeExamplesOptions ex = s.examples;
-    ex.channels = s.channels;
-    ex.task = 0;
-    try {
-      ex.validate();
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage());
-    }
-    if (s.consumers < 1) throw new UserError("--consumers must be >= 1, got " + s.consumers);
-    if (s.batchSize < 1) throw new UserError("--batch-size must be >= 1, got " + s.batchSize);
-    if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
-      throw new UserError(s.output + ": output must end with .vcf.gz");
-    }
-    Path outDir = s.output.toAbsolutePath().getParent();
-    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
-      throw new UserError(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
-    }
+    checkSettings(ex);
 
     SAMSequenceDictionary dict;
     List<Region> regions;
@@ -150,28 +136,23 @@ public final class StreamingCall {
     }
     long regionBases = regions.stream().mapToLong(r -> r.end() - r.start()).sum();
     if (s.autoPartitionSize) ex.partitionSize = autoPartitionSize(regionBases, ex.shards);
-    List<Partition> parts = new ArrayList<>();
-    Partition.forEach(regions, ex.partitionSize, parts::add);
-    if (parts.isEmpty()) throw new UserError("no region to call: the regions are empty");
-    partitionContig = new int[parts.size()];
-    partitionStart = new int[parts.size()];
-    for (int i = 0; i < parts.size(); i++) {
-      partitionContig[i] = parts.get(i).contigIndex();
-      partitionStart[i] = parts.get(i).start();
-    }
-    frontier = new PartitionFrontier(parts.size());
-    int shards = Math.min(ex.shards, parts.size()); // a shard without a partition would only idle
+    int partitions = planPartitions(regions, ex.partitionSize);
+    int shards = Math.min(ex.shards, partitions); // a shard without a partition would only idle
     ex.shards = shards;
 
     int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
     String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
     TransportConfig cfg = TransportConfig.of(shards, maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
+    long work = readsUpperBound >= 0 ? readsUpperBound : regionBases / 30 * 150; // bases -> ~30x reads
+    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts
+        : work / shards < C1_ONLY_BELOW_READS_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
     metrics.settings.put("transport", s.transport);
     metrics.settings.put("shards", shards);
     metrics.settings.put("consumers", s.consumers);
     metrics.settings.put("batch_size", s.batchSize);
     metrics.settings.put("ring_bytes", s.ringBytes);
-    metrics.settings.put("partitions", parts.size());
+    metrics.settings.put("partitions", partitions);
+    metrics.settings.put("worker_java_opts", workerOpts);
 
     assembler = new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq));
     ExampleTransport transport;
@@ -182,13 +163,8 @@ public final class StreamingCall {
       throw new UserError(e.getMessage());
     }
     writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
-    long work = readsUpperBound >= 0 ? readsUpperBound : regionBases / 30 * 150; // bases -> ~30x reads
-    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts
-        : work / shards < C1_ONLY_BELOW_READS_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
     ShardProcesses processes = new ShardProcesses(workerOpts);
-    metrics.settings.put("worker_java_opts", workerOpts);
     List<Thread> producerThreads = new ArrayList<>();
-    List<MakeExamplesStats> threadStats = new ArrayList<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
       aborted = true;
@@ -202,7 +178,7 @@ public final class StreamingCall {
       if (transport instanceof ShmTransport shm) {
         for (int i = 0; i < shards; i++) processes.start(i, workerArgs(shm, i));
       } else {
-        for (int i = 0; i < shards; i++) producerThreads.add(startProducerThread(transport, i, threadStats));
+        for (int i = 0; i < shards; i++) producerThreads.add(startProducerThread(transport, i));
       }
       // The model loads while the shards start up.
       model = modelLoader.get();
@@ -211,80 +187,37 @@ public final class StreamingCall {
             + ex.channels + " channels");
       }
       metrics.settings.put("model", model.describe());
-      Runnable failureCheck = () -> {
-        ShardProcesses.Failure f = processes.firstFailure();
-        if (f != null) throw new ShardFailedException(f.message());
-        Throwable t = failure.get();
-        if (t != null) throw new ShardFailedException(t.getMessage() == null ? t.toString() : t.getMessage(), t);
-      };
 
       long consumersStart = System.nanoTime();
-      List<Thread> consumerThreads = new ArrayList<>();
-      int consumers = Math.min(s.consumers, shards);
-      for (int c = 0; c < consumers; c++) {
-        List<Integer> mine = new ArrayList<>();
-        for (int sh = c; sh < shards; sh += consumers) mine.add(sh);
-        ExampleConsumer consumer = transport.consumer(mine.stream().mapToInt(Integer::intValue).toArray());
-        Thread t = new Thread(() -> consume(consumer, failureCheck), "fastpipe-consumer-" + c);
-        t.setUncaughtExceptionHandler((th, e) -> fail(e));
-        consumerThreads.add(t);
-        t.start();
-      }
-
-      // Watch: sample ring fill for the metrics, and stop everything at the first failure.
-      while (consumerThreads.stream().anyMatch(Thread::isAlive)) {
-        List<TransportStats> st = new ArrayList<>();
-        for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
-        metrics.sampleRings(st);
-        if (failure.get() != null) break;
-        ShardProcesses.Failure f = processes.firstFailure();
-        if (f != null) {
-          fail(new ShardFailedException(f.message()));
-          break;
-        }
-        if (producersEndNanos == 0 && processes.processes().size() == shards && processes.allExited()) {
-          producersEndNanos = System.nanoTime();
-        }
-        sleep(100);
-      }
-      if (failure.get() != null) {
-        aborted = true;
-        for (Thread t : consumerThreads) join(t);
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException re) throw re;
-        throw new IllegalStateException(t);
-      }
+      List<Thread> consumerThreads = startConsumers(transport, shards, processes);
+      watch(consumerThreads, transport, shards, processes);
       ShardProcesses.Failure f = processes.awaitAll(30, TimeUnit.SECONDS);
       if (f != null) throw new ShardFailedException(f.message());
       for (Thread t : producerThreads) join(t);
-      if (producersEndNanos == 0) producersEndNanos = System.nanoTime();
       long consumersEnd = System.nanoTime();
 
       long pp0 = System.nanoTime();
       writeCalls(assembler.finish());
       postprocessNanos += System.nanoTime() - pp0;
-      List<TransportStats> st = new ArrayList<>();
-      for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
-      metrics.sampleRings(st);
+      sampleRings(transport, shards);
       writer.close();
       ok = true;
 
-      double wall = (System.nanoTime() - t0) / 1e9;
-      metrics.wallSeconds = wall;
+      metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
       metrics.examplesCalled = examplesCalled.get();
       metrics.sitesWritten = writer.written();
-      double producerCpu = producerCpuNanos.get() / 1e9;
-      if (!processes.processes().isEmpty()) producerCpu = WorkerStats.sumCpuSeconds(processes);
-      metrics.examplesMade = processes.processes().isEmpty()
-          ? threadStats.stream().mapToLong(m -> m.examples).sum() : WorkerStats.sumExamples(processes);
-      double processCpu = processCpuSeconds();
-      double consumerSideCpu = Math.max(0, processCpu - (processes.processes().isEmpty() ? producerCpu : 0));
-      metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEndNanos - producersStart) / 1e9, producerCpu));
-      metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9,
-          consumerSideCpu));
+      boolean inProcesses = !processes.processes().isEmpty();
+      double producerCpu = inProcesses ? WorkerStats.sumCpuSeconds(processes) : producerCpuNanos.get() / 1e9;
+      metrics.examplesMade = inProcesses ? WorkerStats.sumExamples(processes) : examplesMadeByThreads.get();
+      // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
+      double consumerSideCpu = Math.max(0, processCpuSeconds() - (inProcesses ? 0 : producerCpu));
+      long producersEnd = producersEndNanos.get() != 0 ? producersEndNanos.get() : consumersEnd;
+      metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEnd - producersStart) / 1e9, producerCpu));
+      metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
       metrics.stages.add(new RunMetrics.Stage("postprocess", postprocessNanos / 1e9, postprocessNanos / 1e9));
       if (s.metrics != null) metrics.write(s.metrics);
-      return new Summary(examplesCalled.get(), writer.written(), byFilter[0], byFilter[1], byFilter[2], wall, metrics);
+      return new Summary(examplesCalled.get(), writer.written(), byFilter[0], byFilter[1], byFilter[2],
+          metrics.wallSeconds, metrics);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UserError("interrupted");
@@ -303,6 +236,93 @@ public final class StreamingCall {
       if (!ok) writer.abort();
       if (model != null) model.close();
     }
+  }
+
+  private void checkSettings(MakeExamplesOptions ex) {
+    ex.channels = s.channels;
+    ex.task = 0;
+    try {
+      ex.validate();
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    if (s.consumers < 1) throw new UserError("--consumers must be >= 1, got " + s.consumers);
+    if (s.batchSize < 1) throw new UserError("--batch-size must be >= 1, got " + s.batchSize);
+    if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
+      throw new UserError(s.output + ": output must end with .vcf.gz");
+    }
+    Path outDir = s.output.toAbsolutePath().getParent();
+    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
+      throw new UserError(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
+    }
+  }
+
+  /** Lays out the partitions (the VCF is released partition by partition); returns their count. */
+  private int planPartitions(List<Region> regions, int partitionSize) {
+    List<Partition> parts = new ArrayList<>();
+    Partition.forEach(regions, partitionSize, parts::add);
+    if (parts.isEmpty()) throw new UserError("no region to call: the regions are empty");
+    partitionContig = new int[parts.size()];
+    partitionStart = new int[parts.size()];
+    for (int i = 0; i < parts.size(); i++) {
+      partitionContig[i] = parts.get(i).contigIndex();
+      partitionStart[i] = parts.get(i).start();
+    }
+    frontier = new PartitionFrontier(parts.size());
+    return parts.size();
+  }
+
+  /** M consumer threads; consumer c takes shards c, c + M, ... */
+  private List<Thread> startConsumers(ExampleTransport transport, int shards, ShardProcesses processes) {
+    Runnable failureCheck = () -> {
+      ShardProcesses.Failure f = processes.firstFailure();
+      if (f != null) throw new ShardFailedException(f.message());
+      Throwable t = failure.get();
+      if (t != null) throw new ShardFailedException(t.getMessage() == null ? t.toString() : t.getMessage(), t);
+    };
+    List<Thread> threads = new ArrayList<>();
+    int consumers = Math.min(s.consumers, shards);
+    for (int c = 0; c < consumers; c++) {
+      int[] mine = java.util.stream.IntStream.iterate(c, sh -> sh < shards, sh -> sh + consumers).toArray();
+      ExampleConsumer consumer = transport.consumer(mine);
+      Thread t = new Thread(() -> consume(consumer, failureCheck), "fastpipe-consumer-" + c);
+      t.setUncaughtExceptionHandler((th, e) -> fail(e));
+      threads.add(t);
+      t.start();
+    }
+    return threads;
+  }
+
+  /**
+   * Until the consumers are done: samples ring fill for the metrics, notes when the shard
+   * processes have all exited, and stops everything at the first failure (rethrown here).
+   */
+  private void watch(List<Thread> consumers, ExampleTransport transport, int shards, ShardProcesses processes) {
+    while (consumers.stream().anyMatch(Thread::isAlive) && failure.get() == null) {
+      sampleRings(transport, shards);
+      ShardProcesses.Failure f = processes.firstFailure();
+      if (f != null) {
+        fail(new ShardFailedException(f.message()));
+        break;
+      }
+      if (producersEndNanos.get() == 0 && processes.processes().size() == shards && processes.allExited()) {
+        producersEndNanos.set(System.nanoTime());
+      }
+      sleep(100);
+    }
+    Throwable t = failure.get();
+    if (t != null) {
+      aborted = true;
+      for (Thread c : consumers) join(c);
+      if (t instanceof RuntimeException re) throw re;
+      throw new IllegalStateException(t);
+    }
+  }
+
+  private void sampleRings(ExampleTransport transport, int shards) {
+    List<TransportStats> st = new ArrayList<>();
+    for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
+    metrics.sampleRings(st);
   }
 
   /**
@@ -349,15 +369,14 @@ public final class StreamingCall {
     return a;
   }
 
-  private Thread startProducerThread(ExampleTransport transport, int shard, List<MakeExamplesStats> stats) {
+  private Thread startProducerThread(ExampleTransport transport, int shard) {
     MakeExamplesOptions opts = s.examples.forTask(shard);
     ExampleProducer producer = transport.producer(shard);
     Thread t = new Thread(() -> {
       MakeExamplesStats st = MakeExamples.run(opts, producer);
-      synchronized (stats) {
-        stats.add(st);
-      }
+      examplesMadeByThreads.addAndGet(st.examples);
       producerCpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+      producersEndNanos.accumulateAndGet(System.nanoTime(), Math::max);
     }, "fastpipe-shard-" + shard);
     t.setUncaughtExceptionHandler((th, e) -> fail(new ShardFailedException(
         "shard " + shard + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()), e)));
@@ -395,8 +414,6 @@ public final class StreamingCall {
         }
       }
       if (!aborted) classifier.flush();
-    } finally {
-      consumerCpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
   }
 
