@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -39,18 +40,9 @@ class CallIT {
         "the shipped model is missing");
   }
 
-  record Run(int exit, String out, String err) {}
-
-  static Run fastpipe(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "fastpipe did not finish");
-    return new Run(p.exitValue(), out, Files.readString(err));
+  /** bin/fastpipe as a subprocess, as a user runs it. */
+  static LauncherIT.Result fastpipe(String... args) throws Exception {
+    return LauncherIT.run(Map.of(), args);
   }
 
   /** The VCF's records: every line but the header. */
@@ -74,7 +66,7 @@ class CallIT {
     List<String> args = new ArrayList<>(List.of("call", "--ref", ref.toString(), "--reads", bam.toString(),
         "--regions", REGION, "--output", out.toString(), "--no-progress"));
     args.addAll(List.of(extra));
-    Run r = fastpipe(args.toArray(String[]::new));
+    LauncherIT.Result r = fastpipe(args.toArray(String[]::new));
     assertEquals(0, r.exit(), name + ": " + r.err());
     assertTrue(Files.isRegularFile(Path.of(out + ".tbi")), "no tabix index for " + name);
     return out;
@@ -170,7 +162,7 @@ class CallIT {
     for (int i = 0; i < cases.length; i++) {
       List<String> args = new ArrayList<>(List.of("call", "--no-progress"));
       args.addAll(List.of(cases[i]));
-      Run r = fastpipe(args.toArray(String[]::new));
+      LauncherIT.Result r = fastpipe(args.toArray(String[]::new));
       assertEquals(2, r.exit(), String.join(" ", cases[i]) + "\n" + r.err());
       List<String> lines = r.err().lines().filter(l -> l.startsWith("fastpipe")).toList();
       assertEquals(1, lines.size(), r.err());
@@ -182,7 +174,7 @@ class CallIT {
 
   @Test
   void demoCallsTheBuiltInSampleAccurately() throws Exception {
-    Run r = fastpipe("demo", "--output-dir", dir.resolve("demo").toString(), "--no-progress");
+    LauncherIT.Result r = fastpipe("demo", "--output-dir", dir.resolve("demo").toString(), "--no-progress");
     assertEquals(0, r.exit(), r.err());
     assertTrue(Files.isRegularFile(dir.resolve("demo/demo.vcf.gz")), r.out());
     Matcher m = Pattern.compile("(SNP|INDEL)\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)")

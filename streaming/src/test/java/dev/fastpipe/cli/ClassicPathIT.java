@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fastpipe.testing.SharedData;
 import htsjdk.variant.variantcontext.VariantContext;
 import htsjdk.variant.vcf.VCFFileReader;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -14,17 +13,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** make-examples -> call-variants (shipped model) -> postprocess on real NA12878 reads. */
 class ClassicPathIT {
-
-  private static int run(StringWriter err, String... args) {
-    CommandLine cl = Main.commandLine();
-    cl.setErr(new PrintWriter(err, true));
-    cl.setOut(new PrintWriter(new StringWriter(), true));
-    return cl.execute(args);
-  }
 
   @Test
   void shippedModelCallsTheTruthSnpsOfRealReads(@TempDir Path tmp) {
@@ -34,12 +25,12 @@ class ClassicPathIT {
     Path model = Path.of("..", "models", "fastpipe-v1").toAbsolutePath().normalize();
     StringWriter err = new StringWriter();
     Path ex = tmp.resolve("ex.tfrecord.gz");
-    assertEquals(0, run(err, "make-examples", "--ref", ref.toString(), "--reads", bam.toString(), "--output", ex.toString()), err.toString());
+    assertEquals(0, ClassicPathTest.run(err, "make-examples", "--ref", ref.toString(), "--reads", bam.toString(), "--output", ex.toString()), err.toString());
     Path calls = tmp.resolve("calls.gz");
-    assertEquals(0, run(err, "call-variants", "--examples", ex.toString(), "--output", calls.toString(), "--model",
+    assertEquals(0, ClassicPathTest.run(err, "call-variants", "--examples", ex.toString(), "--output", calls.toString(), "--model",
         model.toString(), "--reads", bam.toString(), "--intra-op-threads", "1"), err.toString());
     Path vcf = tmp.resolve("out.vcf.gz");
-    assertEquals(0, run(err, "postprocess", "--calls", calls.toString(), "--ref", ref.toString(), "--output", vcf.toString()),
+    assertEquals(0, ClassicPathTest.run(err, "postprocess", "--calls", calls.toString(), "--ref", ref.toString(), "--output", vcf.toString()),
         err.toString());
 
     Set<String> truth = new HashSet<>();

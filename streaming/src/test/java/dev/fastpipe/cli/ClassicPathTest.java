@@ -68,7 +68,8 @@ class ClassicPathTest {
     w.commit();
   }
 
-  private static int run(StringWriter err, String... args) {
+  /** Runs a subcommand in this JVM; its stderr goes to {@code err}, its stdout is dropped. */
+  static int run(StringWriter err, String... args) {
     CommandLine cl = Main.commandLine();
     cl.setErr(new PrintWriter(err, true));
     cl.setOut(new PrintWriter(new StringWriter(), true));

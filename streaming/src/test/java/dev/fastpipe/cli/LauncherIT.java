@@ -22,6 +22,7 @@ class LauncherIT {
 
   record Result(int exit, String out, String err) {}
 
+  /** Runs bin/fastpipe with {@code args}, the allocator variables cleared and {@code env} added. */
   static Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(LAUNCHER.toString());
@@ -34,7 +35,7 @@ class LauncherIT {
     pb.redirectError(err.toFile());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "launcher did not finish");
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "fastpipe did not finish");
     String e = Files.readString(err);
     Files.delete(err);
     return new Result(p.exitValue(), out, e);
