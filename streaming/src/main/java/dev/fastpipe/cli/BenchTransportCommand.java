@@ -5,6 +5,7 @@ import dev.fastpipe.shm.Transports;
 import dev.fastpipe.shm.bench.TransportBench;
 import dev.fastpipe.shm.bench.TransportBench.Options;
 import dev.fastpipe.shm.bench.TransportBench.Result;
+import dev.fastpipe.streaming.pipeline.ShardProcesses;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,11 +125,13 @@ public final class BenchTransportCommand implements Callable<Integer> {
     System.out.flush();
   }
 
-  /** Producer processes start through the launcher (same allocator and flags) when there is one. */
+  /** Producer processes start like shard workers: through the launcher (same allocator and flags) when there is one. */
   private static TransportBench.ChildCommand childCommand() {
-    String launcher = System.getenv("FASTPIPE_LAUNCHER");
-    if (launcher == null || launcher.isEmpty()) return TransportBench.javaChild();
-    return (ring, shard, count, bytes) -> new ArrayList<>(List.of(launcher, "bench-transport",
-        "--child-ring", ring.toString(), "--child-count", Long.toString(count), "--record-bytes", Integer.toString(bytes)));
+    return (ring, shard, count, bytes) -> {
+      List<String> cmd = ShardProcesses.launcherCommand("");
+      cmd.addAll(List.of("bench-transport", "--child-ring", ring.toString(), "--child-count", Long.toString(count),
+          "--record-bytes", Integer.toString(bytes)));
+      return cmd;
+    };
   }
 }

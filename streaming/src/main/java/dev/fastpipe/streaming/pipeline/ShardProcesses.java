@@ -36,13 +36,11 @@ public final class ShardProcesses implements AutoCloseable {
   private final List<Path> stderrFiles = new ArrayList<>();
   private final List<Path> stdoutFiles = new ArrayList<>();
 
-  /** The command that starts a fastpipe subcommand in a new process: the launcher if known. */
-  public static List<String> launcherCommand() {
-    return launcherCommand("");
-  }
-
-  /** As {@link #launcherCommand()}; {@code javaOpts} are added directly when there is no launcher. */
-  static List<String> launcherCommand(String javaOpts) {
+  /**
+   * The command that starts a fastpipe subcommand in a new process: the launcher if known, else
+   * this JVM's binary and class path; {@code javaOpts} are added directly when there is no launcher.
+   */
+  public static List<String> launcherCommand(String javaOpts) {
     String launcher = System.getenv("FASTPIPE_LAUNCHER");
     List<String> cmd = new ArrayList<>();
     if (launcher != null && Files.isExecutable(Path.of(launcher))) {
