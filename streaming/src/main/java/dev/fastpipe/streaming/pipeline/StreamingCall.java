@@ -189,7 +189,7 @@ public final class StreamingCall {
       metrics.settings.put("model", model.describe());
 
       long consumersStart = System.nanoTime();
-      List<Thread> consumerThreads = startConsumers(transport, shards, processes);
+      List<Thread> consumerThreads = startConsumers(transport, shards);
       watch(consumerThreads, transport, shards, processes);
       ShardProcesses.Failure f = processes.awaitAll(30, TimeUnit.SECONDS);
       if (f != null) throw new ShardFailedException(f.message());
@@ -273,19 +273,13 @@ public final class StreamingCall {
   }
 
   /** M consumer threads; consumer c takes shards c, c + M, ... */
-  private List<Thread> startConsumers(ExampleTransport transport, int shards, ShardProcesses processes) {
-    Runnable failureCheck = () -> {
-      ShardProcesses.Failure f = processes.firstFailure();
-      if (f != null) throw new ShardFailedException(f.message());
-      Throwable t = failure.get();
-      if (t != null) throw new ShardFailedException(t.getMessage() == null ? t.toString() : t.getMessage(), t);
-    };
+  private List<Thread> startConsumers(ExampleTransport transport, int shards) {
     List<Thread> threads = new ArrayList<>();
     int consumers = Math.min(s.consumers, shards);
     for (int c = 0; c < consumers; c++) {
       int[] mine = java.util.stream.IntStream.iterate(c, sh -> sh < shards, sh -> sh + consumers).toArray();
       ExampleConsumer consumer = transport.consumer(mine);
-      Thread t = new Thread(() -> consume(consumer, failureCheck), "fastpipe-consumer-" + c);
+      Thread t = new Thread(() -> consume(consumer), "fastpipe-consumer-" + c);
       t.setUncaughtExceptionHandler((th, e) -> fail(e));
       threads.add(t);
       t.start();
@@ -385,8 +379,11 @@ public final class StreamingCall {
     return t;
   }
 
-  /** One consumer thread: poll, batch, classify, hand results to the postprocess. */
-  private void consume(ExampleConsumer consumer, Runnable failureCheck) {
+  /**
+   * One consumer thread: poll, batch, classify, hand results to the postprocess. It stops when its
+   * shards are done or when {@link #watch} (or a failing thread) sets {@code aborted}.
+   */
+  private void consume(ExampleConsumer consumer) {
     IdleStrategy idle = TransportConfig.backoff();
     try (consumer;
         ExampleClassifier classifier = new ExampleClassifier(model, s.batchSize, r -> {
@@ -394,7 +391,6 @@ public final class StreamingCall {
           examplesCalled.incrementAndGet();
         }, this::partitionDone)) {
       long idleSince = 0;
-      long lastCheck = System.nanoTime();
       while (!aborted) {
         int n = consumer.poll(classifier, s.batchSize);
         long now = System.nanoTime();
@@ -407,10 +403,6 @@ public final class StreamingCall {
           // The ring ran dry: classify a partial batch rather than sit on it, after a short grace.
           if (classifier.hasPending() && now - idleSince > 2_000_000) classifier.flush();
           idle.idle();
-        }
-        if (now - lastCheck > 50_000_000) {
-          failureCheck.run();
-          lastCheck = now;
         }
       }
       if (!aborted) classifier.flush();
