@@ -12,7 +12,7 @@ import org.tensorflow.types.TFloat32;
 import org.tensorflow.types.TUint8;
 
 /**
- * fastpipe's compact genotype CNN ("fastpipe-v1"), built into a TensorFlow graph.
+ * fastpipe's compact genotype CNN (the networks of models/fastpipe-v1 and -v2), built into a TensorFlow graph.
  *
  * <pre>
  *  images [N,100,221,C] uint8

@@ -24,7 +24,7 @@ class ExampleClassifierTest {
 
   @BeforeAll
   static void loadShippedModel() {
-    model = GenotypeModel.load(Path.of("..", "models", "fastpipe-v1"));
+    model = GenotypeModel.load(Path.of("..", "models", "fastpipe-v2"));
   }
 
   @AfterAll
