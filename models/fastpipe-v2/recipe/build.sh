@@ -38,7 +38,10 @@ art s53 53 HSXt -6 310 70 SIMHSX53
 art s37 37 HSXt -6 310 70 SIMHSX37   # validation only
 art s59 59 HSXt -3 310 70 SIMHSX59   # held-out test only (MODEL.md figures), never trained or selected on
 # A second held-out test, from another simulator the model never saw (Debian package dwgsim).
-if command -v dwgsim >/dev/null; then bash "$tools/make_dataset.sh" "$T/d61" 61 dwgsim 15 150 SIMDWG61; fi
+if command -v dwgsim >/dev/null; then
+  bash "$tools/make_dataset.sh" "$T/d61" 61 dwgsim 15 150 SIMDWG61
+  bash "$tools/make_dataset.sh" "$T/d67" 67 dwgsim 15 150 SIMDWG67
+fi
 
 # 2. Strand-specific, low-quality systematic errors (a real-data error mode ART lacks), 1000 sites
 #    per BAM, away from truth variants, so the model sees hom-ref candidates that look like them.

@@ -42,11 +42,19 @@ import org.tensorflow.types.TUint8;
  */
 public final class ModelTrainer {
 
-  /** Training settings. {@code balanceClasses} weights each class by N/(3*count). */
+  /**
+   * Training settings. {@code balanceClasses} weights each class by N/(3*count).
+   * {@code qualityScaleMin} below 1 turns on base-quality augmentation: each time an example is
+   * drawn, its reads' base-quality pixels are multiplied by one factor drawn from
+   * U(qualityScaleMin, 1), as if another sequencer had reported lower qualities for the same bases.
+   */
   public record Settings(
       int epochs, int batchSize, float learningRate, long seed, boolean balanceClasses, int intraOpThreads,
-      int ensemble) {
+      int ensemble, float qualityScaleMin) {
     public Settings {
+      if (!(qualityScaleMin > 0 && qualityScaleMin <= 1)) {
+        throw new IllegalArgumentException("quality scale minimum must be in (0, 1]: " + qualityScaleMin);
+      }
       if (ensemble < 1) throw new IllegalArgumentException("ensemble size must be >= 1: " + ensemble);
       if (epochs < 1) throw new IllegalArgumentException("epochs must be >= 1: " + epochs);
       if (batchSize < 1) throw new IllegalArgumentException("batch size must be >= 1: " + batchSize);
@@ -54,7 +62,7 @@ public final class ModelTrainer {
     }
 
     public static Settings defaults() {
-      return new Settings(20, 64, 1e-3f, 1, false, 0, 1);
+      return new Settings(20, 64, 1e-3f, 1, false, 0, 1, 1f);
     }
   }
 
@@ -115,10 +123,11 @@ public final class ModelTrainer {
       session.initialize();
 
       log.printf(
-          "training on %d examples (hom-ref/het/hom-alt %s), %d channels, class weights %s, %d epochs, batch %d, lr %g, seed %d, ensemble %d%n",
+          "training on %d examples (hom-ref/het/hom-alt %s), %d channels, class weights %s, %d epochs, batch %d, lr %g, seed %d, ensemble %d%s%n",
           train.size(), java.util.Arrays.toString(train.labelCounts()), channels,
           java.util.Arrays.toString(classWeights), settings.epochs(), settings.batchSize(),
-          settings.learningRate(), settings.seed(), settings.ensemble());
+          settings.learningRate(), settings.seed(), settings.ensemble(),
+          settings.qualityScaleMin() < 1 ? ", base qualities scaled by U(" + settings.qualityScaleMin() + ", 1)" : "");
       if (validation != null && validation.size() > 0) {
         log.printf("validating on %d examples (hom-ref/het/hom-alt %s)%n",
             validation.size(), java.util.Arrays.toString(validation.labelCounts()));
@@ -128,11 +137,13 @@ public final class ModelTrainer {
       int[] order = new int[train.size()];
       for (int i = 0; i < order.length; i++) order[i] = i;
       float[] probs = null;
+      byte[] scratch = new byte[train.imageBytes()];
       try (ImageBatch batch = new ImageBatch(settings.batchSize(), GenotypeModel.HEIGHT, GenotypeModel.WIDTH, channels, false)) {
         int[] batchLabels = new int[settings.batchSize()];
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
           long t0 = System.nanoTime();
           shuffle(order, new Random(settings.seed() * 1_000_003L + epoch));
+          Random augment = new Random(settings.seed() * 1_000_033L + epoch);
           double lossSum = 0;
           long correct = 0;
           int batches = 0;
@@ -142,6 +153,10 @@ public final class ModelTrainer {
             for (int j = 0; j < n; j++) {
               int ex = order[start + j];
               byte[] img = train.image(ex);
+              if (settings.qualityScaleMin() < 1) {
+                float f = settings.qualityScaleMin() + (1 - settings.qualityScaleMin()) * augment.nextFloat();
+                img = scaleBaseQualities(img, channels, f, scratch);
+              }
               batch.add(new UnsafeBuffer(img), 0, img.length);
               batchLabels[j] = train.label(ex);
             }
@@ -222,6 +237,19 @@ public final class ModelTrainer {
     int best = 0;
     for (int k = 1; k < 3; k++) if (probs[base + k] > probs[base + best]) best = k;
     return best;
+  }
+
+  /** DeepVariant's channel order puts base quality second; the first 5 rows draw the reference. */
+  static final int BASE_QUALITY_CHANNEL = 1;
+  static final int REFERENCE_ROWS = 5;
+
+  /** {@code img} with the base-quality pixels of its read rows multiplied by {@code f}, in {@code out}. */
+  static byte[] scaleBaseQualities(byte[] img, int channels, float f, byte[] out) {
+    System.arraycopy(img, 0, out, 0, img.length);
+    for (int i = REFERENCE_ROWS * GenotypeModel.WIDTH * channels + BASE_QUALITY_CHANNEL; i < img.length; i += channels) {
+      out[i] = (byte) (int) ((img[i] & 0xff) * f);
+    }
+    return out;
   }
 
   private static void shuffle(int[] a, Random r) {

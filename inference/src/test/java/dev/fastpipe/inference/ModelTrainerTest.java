@@ -52,7 +52,7 @@ class ModelTrainerTest {
       val.add(new UnsafeBuffer(img), 0, img.length, i % 3);
     }
     var log = new ByteArrayOutputStream();
-    var settings = new ModelTrainer.Settings(8, 16, 1e-2f, 5, true, 2, 2);
+    var settings = new ModelTrainer.Settings(8, 16, 1e-2f, 5, true, 2, 2, 1f);
     Path out = tmp.resolve("model");
     ModelTrainer.EpochReport last = new ModelTrainer(settings, new PrintStream(log, true)).trainAndExport(train, val, out);
     String text = log.toString();
@@ -73,6 +73,24 @@ class ModelTrainerTest {
         assertEquals(k, ModelTrainer.argMax(p, k), "example " + k);
       }
     }
+  }
+
+  @Test
+  void qualityAugmentationScalesOnlyTheReadsBaseQualities() {
+    byte[] img = image(1, new Random(9));
+    for (int col = 0; col < 221; col++) img[(2 * 221 + col) * C + 1] = (byte) 254; // a reference row
+    byte[] out = ModelTrainer.scaleBaseQualities(img, C, 0.5f, new byte[BYTES]);
+    int scaled = 0;
+    for (int i = 0; i < BYTES; i++) {
+      int row = i / C / 221;
+      int channel = i % C;
+      int expected = channel == 1 && row >= 5 ? (int) ((img[i] & 0xff) * 0.5f) : img[i] & 0xff;
+      assertEquals(expected, out[i] & 0xff, "byte " + i);
+      if (expected != (img[i] & 0xff)) scaled++;
+    }
+    assertEquals(30 * 61, scaled, "the base-quality pixels of the 30 reads x 61 columns");
+    assertEquals(90, out[(5 * 221 + 110) * C + 1] & 0xff, "180 * 0.5");
+    assertEquals(254, out[(2 * 221 + 110) * C + 1] & 0xff, "reference rows keep their quality");
   }
 
   @Test

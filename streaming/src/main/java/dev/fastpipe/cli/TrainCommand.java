@@ -56,6 +56,11 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Train K networks side by side and export the mean of their probabilities (default ${DEFAULT-VALUE}).")
   int ensemble;
 
+  @Option(names = "--quality-scale-min", defaultValue = "1", paramLabel = "F",
+      description = {"Base-quality augmentation: each drawn example's read base qualities are multiplied by one factor",
+          "from U(F, 1), so the model does not tie its calls to one sequencer's quality profile (default ${DEFAULT-VALUE}: off)."})
+  float qualityScaleMin;
+
   @Option(names = "--intra-op-threads", defaultValue = "0", description = "TensorFlow intra-op threads (0 = one per core).")
   int intraOpThreads;
 
@@ -63,7 +68,8 @@ public final class TrainCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     ModelTrainer.Settings settings;
     try {
-      settings = new ModelTrainer.Settings(epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble);
+      settings = new ModelTrainer.Settings(
+          epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble, qualityScaleMin);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
