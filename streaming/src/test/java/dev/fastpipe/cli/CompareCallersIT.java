@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.testing.SharedData;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,15 +17,8 @@ class CompareCallersIT {
 
   static final Path SCRIPT = LauncherIT.LAUNCHER.resolveSibling("compare-callers");
 
-  record Result(int exit, String out) {}
-
-  static Result run(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "compare-callers did not finish");
-    return new Result(p.exitValue(), out);
+  static LauncherIT.Result run(String... args) throws Exception {
+    return LauncherIT.runScript(SCRIPT, Map.of(), args);
   }
 
   static boolean onPath(String tool) throws Exception {
@@ -44,8 +36,8 @@ class CompareCallersIT {
         "--truth", dir.resolve("NA12878.chr22.tiny.giab.vcf.gz").toString(), "--bed", dir.resolve("q.bed").toString(),
         "--out", tmp.toString()));
     if (!skip.isEmpty()) args.addAll(List.of("--skip", String.join(",", skip)));
-    Result r = run(args.toArray(String[]::new));
-    assertEquals(0, r.exit(), r.out());
+    LauncherIT.Result r = run(args.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.out() + r.err());
     // The shipped model calls all 14 truth SNPs of the real reads and no false SNP.
     assertTrue(r.out().lines().anyMatch(l -> l.matches("fastpipe\\s+[0-9.]+\\s+1\\.0000\\s+\\S+\\s+14/0/0\\s+.*")), r.out());
     for (String peer : List.of("bcftools", "freebayes_q20")) {
@@ -57,12 +49,12 @@ class CompareCallersIT {
 
   @Test
   void missingArgumentsAreOneLineErrors(@TempDir Path tmp) throws Exception {
-    Result r = run("--ref", "/nonexistent/ref.fa");
+    LauncherIT.Result r = run("--ref", "/nonexistent/ref.fa");
     assertEquals(2, r.exit());
-    assertEquals("compare-callers: --ref, --reads, --truth and --bed are required (see --help)", r.out().strip());
+    assertEquals("compare-callers: --ref, --reads, --truth and --bed are required (see --help)", r.err().strip());
     Path bed = Files.writeString(tmp.resolve("x.bed"), "q\t0\t10\n");
     r = run("--ref", "/nonexistent/ref.fa", "--reads", bed.toString(), "--truth", bed.toString(), "--bed", bed.toString());
     assertEquals(2, r.exit());
-    assertEquals("compare-callers: /nonexistent/ref.fa: cannot read", r.out().strip());
+    assertEquals("compare-callers: /nonexistent/ref.fa: cannot read", r.err().strip());
   }
 }

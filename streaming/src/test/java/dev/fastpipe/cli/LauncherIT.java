@@ -24,8 +24,13 @@ class LauncherIT {
 
   /** Runs bin/fastpipe with {@code args}, the allocator variables cleared and {@code env} added. */
   static Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    return runScript(LAUNCHER, env, args);
+  }
+
+  /** Runs {@code script} (bin/fastpipe or another script in bin/) as {@link #run} does. */
+  static Result runScript(Path script, Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(LAUNCHER.toString());
+    cmd.add(script.toString());
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().remove("FASTPIPE_ALLOCATOR");
@@ -35,7 +40,7 @@ class LauncherIT {
     pb.redirectError(err.toFile());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "fastpipe did not finish");
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), script.getFileName() + " did not finish");
     String e = Files.readString(err);
     Files.delete(err);
     return new Result(p.exitValue(), out, e);
