@@ -42,7 +42,7 @@ public final class CompareCommand implements Callable<Integer> {
     VcfComparison.Result result;
     try {
       result = VcfComparison.compare(ref, truth, calls, bed, allelesOnly);
-    } catch (VcfComparison.InputException e) {
+    } catch (dev.fastpipe.streaming.InputException e) {
       throw new UserError(e.getMessage());
     }
     spec.commandLine().getOut().print(result.table());

@@ -89,7 +89,7 @@ public final class DemoCommand implements Callable<Integer> {
     VcfComparison.Result cmp;
     try {
       cmp = VcfComparison.compare(sample.reference(), sample.truth(), s.output, sample.confidentBed(), false);
-    } catch (VcfComparison.InputException e) {
+    } catch (dev.fastpipe.streaming.InputException e) {
       throw new UserError(e.getMessage());
     }
     out.println("demo: accuracy against the built-in truth (confident region):");

@@ -1,5 +1,7 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.inference.ModelSignatureException;
+import dev.fastpipe.streaming.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -55,9 +57,22 @@ public final class Main implements Runnable {
           String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
           commandLine.getErr().println("fastpipe " + commandLine.getCommandName() + ": " + msg);
           if (System.getenv("FASTPIPE_DEBUG") != null) ex.printStackTrace(commandLine.getErr());
-          return ex instanceof UserError ue ? ue.exitCode() : 1;
+          return exitCode(ex);
         });
     return cl;
+  }
+
+  /**
+   * The exit status for an error that reached the command line: 2 for bad input (a file, a
+   * setting, a model that does not fit), 1 for a run that failed (a shard, an unexpected error).
+   */
+  static int exitCode(Throwable ex) {
+    if (ex instanceof UserError ue) return ue.exitCode();
+    if (ex instanceof InputException || ex instanceof ModelSignatureException
+        || ex instanceof java.io.UncheckedIOException) {
+      return 2;
+    }
+    return 1;
   }
 
   public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.demo;
 
+import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.reference.ReferenceSequence;
 import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
@@ -92,13 +93,6 @@ public final class VcfComparison {
   record Key(String chrom, int pos, String ref, String alt) {
     boolean isSnp() {
       return ref.length() == 1 && alt.length() == 1;
-    }
-  }
-
-  /** A VCF, a BED, a reference or a record that cannot be used; the message names the file. */
-  public static final class InputException extends RuntimeException {
-    InputException(String message) {
-      super(message);
     }
   }
 

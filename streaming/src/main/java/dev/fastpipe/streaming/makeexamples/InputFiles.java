@@ -1,6 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
-import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.SamReader;
@@ -33,17 +33,17 @@ public final class InputFiles implements AutoCloseable {
     this.readsPath = readsPath;
     this.dictionary = referenceDictionary(referencePath);
     this.reference = ReferenceSequenceFileFactory.getReferenceSequenceFile(referencePath, true, true);
-    if (!Files.isReadable(readsPath)) throw new UserError(readsPath + ": cannot read the reads file");
+    if (!Files.isReadable(readsPath)) throw new InputException(readsPath + ": cannot read the reads file");
     try {
       this.reads = SamReaderFactory.makeDefault()
           .referenceSequence(referencePath)
           .validationStringency(ValidationStringency.SILENT)
           .open(readsPath);
     } catch (RuntimeException e) {
-      throw new UserError(readsPath + ": not a readable BAM/CRAM (" + e.getMessage() + ")");
+      throw new InputException(readsPath + ": not a readable BAM/CRAM (" + e.getMessage() + ")");
     }
     if (!reads.hasIndex()) {
-      throw new UserError(readsPath + ": no index (.bai/.crai) found; index it with samtools index");
+      throw new InputException(readsPath + ": no index (.bai/.crai) found; index it with samtools index");
     }
     SAMSequenceDictionary readsDict = reads.getFileHeader().getSequenceDictionary();
     int shared = 0;
@@ -53,13 +53,13 @@ public final class InputFiles implements AutoCloseable {
       if (ref == null) continue;
       shared++;
       if (ref.getSequenceLength() != r.getSequenceLength()) {
-        throw new UserError(readsPath + " and " + referencePath + " disagree: contig "
+        throw new InputException(readsPath + " and " + referencePath + " disagree: contig "
             + r.getSequenceName() + " has length " + r.getSequenceLength() + " in the reads but "
             + ref.getSequenceLength() + " in the reference");
       }
     }
     if (shared == 0) {
-      throw new UserError(readsPath + " and " + referencePath + " share no contig name (reads: "
+      throw new InputException(readsPath + " and " + referencePath + " share no contig name (reads: "
           + String.join(",", readContigs.stream().limit(3).toList()) + "...; reference: "
           + dictionary.getSequence(0).getSequenceName() + "...)");
     }
@@ -67,9 +67,9 @@ public final class InputFiles implements AutoCloseable {
 
   /** The reference's sequence dictionary (from its .fai): contig index = position in it. */
   public static SAMSequenceDictionary referenceDictionary(Path referencePath) {
-    if (!Files.isReadable(referencePath)) throw new UserError(referencePath + ": cannot read the reference");
+    if (!Files.isReadable(referencePath)) throw new InputException(referencePath + ": cannot read the reference");
     Path fai = referencePath.resolveSibling(referencePath.getFileName() + ".fai");
-    if (!Files.isReadable(fai)) throw new UserError(referencePath + ": no .fai index; run samtools faidx");
+    if (!Files.isReadable(fai)) throw new InputException(referencePath + ": no .fai index; run samtools faidx");
     SAMSequenceDictionary d = new SAMSequenceDictionary();
     try {
       for (String line : Files.readAllLines(fai)) {
@@ -78,9 +78,9 @@ public final class InputFiles implements AutoCloseable {
         d.addSequence(new SAMSequenceRecord(f[0], Integer.parseInt(f[1])));
       }
     } catch (IOException | RuntimeException e) {
-      throw new UserError(fai + ": not a FASTA index (" + e.getMessage() + ")");
+      throw new InputException(fai + ": not a FASTA index (" + e.getMessage() + ")");
     }
-    if (d.isEmpty()) throw new UserError(fai + ": no contigs");
+    if (d.isEmpty()) throw new InputException(fai + ": no contigs");
     return d;
   }
 

@@ -64,13 +64,13 @@ public final class MakeExamples {
 
   /**
    * Runs task {@code opts.task} of {@code opts.shards} and writes its records into {@code out};
-   * ends the stream on success. Throws {@link dev.fastpipe.cli.UserError} for bad input.
+   * ends the stream on success. Throws {@link dev.fastpipe.streaming.InputException} for bad input.
    */
   public static MakeExamplesStats run(MakeExamplesOptions opts, ExampleProducer out) {
     try {
       opts.validate();
     } catch (IllegalArgumentException e) {
-      throw new dev.fastpipe.cli.UserError(e.getMessage());
+      throw new dev.fastpipe.streaming.InputException(e.getMessage());
     }
     try (InputFiles in = new InputFiles(opts.reference, opts.reads)) {
       List<Region> regions = Regions.resolve(in.dictionary, in.readContigs, opts.regions, opts.regionsBed);

@@ -1,6 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
-import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import java.io.BufferedReader;
@@ -57,14 +57,14 @@ public final class Regions {
           end = Integer.parseInt(range.substring(dash + 1));
         }
       } catch (NumberFormatException e) {
-        throw new UserError("--regions " + spec + ": expected chr:start-end");
+        throw new InputException("--regions " + spec + ": expected chr:start-end");
       }
     }
     SAMSequenceRecord rec = dict.getSequence(name);
-    if (rec == null) throw new UserError("--regions " + spec + ": contig " + name + " is not in the reference");
+    if (rec == null) throw new InputException("--regions " + spec + ": contig " + name + " is not in the reference");
     if (end < 0) end = rec.getSequenceLength();
     if (start < 0 || end > rec.getSequenceLength() || start >= end) {
-      throw new UserError("--regions " + spec + ": outside contig " + name + " (length "
+      throw new InputException("--regions " + spec + ": outside contig " + name + " (length "
           + rec.getSequenceLength() + ")");
     }
     return new Region(rec.getSequenceIndex(), name, start, end);
@@ -81,23 +81,23 @@ public final class Regions {
         n++;
         if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
         String[] f = line.split("\t");
-        if (f.length < 3) throw new UserError(bed + ":" + n + ": expected chrom, start, end");
+        if (f.length < 3) throw new InputException(bed + ":" + n + ": expected chrom, start, end");
         SAMSequenceRecord rec = dict.getSequence(f[0]);
-        if (rec == null) throw new UserError(bed + ":" + n + ": contig " + f[0] + " is not in the reference");
+        if (rec == null) throw new InputException(bed + ":" + n + ": contig " + f[0] + " is not in the reference");
         int start;
         int end;
         try {
           start = Integer.parseInt(f[1].trim());
           end = Integer.parseInt(f[2].trim());
         } catch (NumberFormatException e) {
-          throw new UserError(bed + ":" + n + ": start and end must be integers");
+          throw new InputException(bed + ":" + n + ": start and end must be integers");
         }
         start = Math.max(0, start);
         end = Math.min(end, rec.getSequenceLength());
         if (start < end) out.add(new Region(rec.getSequenceIndex(), f[0], start, end));
       }
     } catch (IOException e) {
-      throw new UserError(bed + ": cannot read (" + e.getMessage() + ")");
+      throw new InputException(bed + ": cannot read (" + e.getMessage() + ")");
     }
     return out;
   }

@@ -1,6 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
-import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.Genotype;
@@ -52,7 +52,7 @@ public final class TruthLabeler {
         }
       }
     } catch (htsjdk.tribble.TribbleException | htsjdk.samtools.SAMException e) {
-      throw new UserError(truthVcf + ": cannot read the truth VCF (" + e.getMessage() + ")");
+      throw new InputException(truthVcf + ": cannot read the truth VCF (" + e.getMessage() + ")");
     }
   }
 

@@ -1,7 +1,8 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.cli.ExampleInputOptions;
-import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleProducer;
@@ -160,7 +161,7 @@ public final class StreamingCall {
       if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
       transport = Transports.create(s.transport, cfg);
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new UserError(e.getMessage());
+      throw new InputException(e.getMessage());
     }
     writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
     ShardProcesses processes = new ShardProcesses(workerOpts);
@@ -183,7 +184,7 @@ public final class StreamingCall {
       // The model loads while the shards start up.
       model = modelLoader.get();
       if (model.channels() != ex.channels) {
-        throw new UserError(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
+        throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
             + ex.channels + " channels");
       }
       metrics.settings.put("model", model.describe());
@@ -220,9 +221,9 @@ public final class StreamingCall {
           metrics.wallSeconds, metrics);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UserError("interrupted");
+      throw new java.util.concurrent.CancellationException("interrupted");
     } catch (IOException e) {
-      throw new UserError(e.getMessage());
+      throw new java.io.UncheckedIOException(e.getMessage(), e);
     } finally {
       aborted = !ok;
       try {
@@ -244,16 +245,16 @@ public final class StreamingCall {
     try {
       ex.validate();
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage());
+      throw new InputException(e.getMessage());
     }
-    if (s.consumers < 1) throw new UserError("--consumers must be >= 1, got " + s.consumers);
-    if (s.batchSize < 1) throw new UserError("--batch-size must be >= 1, got " + s.batchSize);
+    if (s.consumers < 1) throw new InputException("--consumers must be >= 1, got " + s.consumers);
+    if (s.batchSize < 1) throw new InputException("--batch-size must be >= 1, got " + s.batchSize);
     if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
-      throw new UserError(s.output + ": output must end with .vcf.gz");
+      throw new InputException(s.output + ": output must end with .vcf.gz");
     }
     Path outDir = s.output.toAbsolutePath().getParent();
     if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
-      throw new UserError(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
+      throw new InputException(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
     }
   }
 
@@ -261,7 +262,7 @@ public final class StreamingCall {
   private int planPartitions(List<Region> regions, int partitionSize) {
     List<Partition> parts = new ArrayList<>();
     Partition.forEach(regions, partitionSize, parts::add);
-    if (parts.isEmpty()) throw new UserError("no region to call: the regions are empty");
+    if (parts.isEmpty()) throw new InputException("no region to call: the regions are empty");
     partitionContig = new int[parts.size()];
     partitionStart = new int[parts.size()];
     for (int i = 0; i < parts.size(); i++) {
@@ -458,7 +459,7 @@ public final class StreamingCall {
       Thread.sleep(ms);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UserError("interrupted");
+      throw new java.util.concurrent.CancellationException("interrupted");
     }
   }
 
@@ -467,18 +468,6 @@ public final class StreamingCall {
       t.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** A shard (process or thread) failed: the run stops. */
-  public static final class ShardFailedException extends UserError {
-    public ShardFailedException(String message) {
-      super(message, 1);
-    }
-
-    public ShardFailedException(String message, Throwable cause) {
-      super(message, 1);
-      initCause(cause);
     }
   }
 }

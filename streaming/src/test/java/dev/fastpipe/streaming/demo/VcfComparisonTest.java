@@ -121,15 +121,15 @@ class VcfComparisonTest {
   @Test
   void badInputIsNamedInOneLine() throws IOException {
     Path wrongRef = vcf("wrong.vcf", "3 G C PASS 0/1");
-    var e = assertThrows(VcfComparison.InputException.class,
+    var e = assertThrows(dev.fastpipe.streaming.InputException.class,
         () -> VcfComparison.compare(ref, truth(), wrongRef, null, false));
     assertTrue(e.getMessage().startsWith(wrongRef.toString()) && e.getMessage().contains("chrT:3"), e.getMessage());
     Path missing = dir.resolve("nope.vcf");
-    e = assertThrows(VcfComparison.InputException.class, () -> VcfComparison.compare(ref, truth(), missing, null, false));
+    e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfComparison.compare(ref, truth(), missing, null, false));
     assertTrue(e.getMessage().startsWith(missing.toString()), e.getMessage());
     Path badContig = dir.resolve("contig.vcf");
     Files.writeString(badContig, "chrX\t3\t.\tT\tC\t50\tPASS\t.\tGT\t0/1\n");
-    e = assertThrows(VcfComparison.InputException.class, () -> VcfComparison.compare(ref, truth(), badContig, null, false));
+    e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfComparison.compare(ref, truth(), badContig, null, false));
     assertTrue(e.getMessage().contains("chrX"), e.getMessage());
   }
 

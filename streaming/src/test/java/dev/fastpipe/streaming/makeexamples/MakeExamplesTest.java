@@ -3,7 +3,7 @@ package dev.fastpipe.streaming.makeexamples;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.cli.Main;
-import dev.fastpipe.cli.UserError;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
@@ -265,7 +265,7 @@ class MakeExamplesTest {
     Path fa = shorter.writeFasta(other);
     MakeExamplesOptions o = options();
     o.reference = fa;
-    UserError e = assertThrows(UserError.class, () -> MakeExamples.run(o, new CapturingProducer()));
+    InputException e = assertThrows(InputException.class, () -> MakeExamples.run(o, new CapturingProducer()));
     assertTrue(e.getMessage().contains("chrT") && e.getMessage().contains(bam.toString())
         && e.getMessage().contains(fa.toString()) && e.getMessage().contains("11000"), e.getMessage());
     Path out = dir.resolve("bad/ex.tfrecord.gz");
@@ -304,7 +304,7 @@ class MakeExamplesTest {
   void regionsMustNameKnownContigs() {
     MakeExamplesOptions o = options();
     o.regions = List.of("chrZ:1-100");
-    UserError e = assertThrows(UserError.class, () -> MakeExamples.run(o, new CapturingProducer()));
+    InputException e = assertThrows(InputException.class, () -> MakeExamples.run(o, new CapturingProducer()));
     assertTrue(e.getMessage().contains("chrZ"), e.getMessage());
   }
 }

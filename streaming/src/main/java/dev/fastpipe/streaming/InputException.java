@@ -1,0 +1,16 @@
+package dev.fastpipe.streaming;
+
+/**
+ * Input that cannot be used: a file (reads, reference, index, BED, VCF, model), a region or a
+ * setting. The message is one line that names the file or setting and the problem; the CLI prints
+ * it without a stack trace and exits with status 2.
+ */
+public class InputException extends RuntimeException {
+  public InputException(String message) {
+    super(message);
+  }
+
+  public InputException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
