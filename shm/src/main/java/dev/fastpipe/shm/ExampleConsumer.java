@@ -13,20 +13,12 @@ public interface ExampleConsumer extends AutoCloseable {
 
   /**
    * Polls batches of up to {@code batch} records until {@link #finished()}, idling through
-   * {@code idle} on empty polls; returns the number of records delivered.
+   * {@code idle} on empty polls ({@link ConsumerLoop}); returns the number of records delivered.
    */
   default long drain(RecordHandler handler, int batch, IdleStrategy idle) {
-    long n = 0;
-    while (true) {
-      int got = poll(handler, batch);
-      n += got;
-      if (got == 0) {
-        if (finished()) return n;
-        idle.idle();
-      } else {
-        idle.reset();
-      }
-    }
+    ConsumerLoop loop = new ConsumerLoop(batch, idle);
+    loop.run(this, handler);
+    return loop.records();
   }
 
   @Override

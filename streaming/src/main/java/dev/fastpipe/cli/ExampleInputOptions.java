@@ -4,13 +4,12 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
- * The make_examples inputs and thresholds shared by {@code make-examples}, {@code call} and the
- * shard workers {@code call} starts: one definition, so a worker sees exactly what its parent was
- * given ({@link #workerArgs} renders the options back into arguments).
+ * The make_examples inputs and thresholds shared by {@code make-examples} and {@code call}: one
+ * definition of each option. (Shard workers get none of these: they read the run plan their
+ * parent made.)
  */
 public final class ExampleInputOptions {
   @Option(names = "--ref", required = true, paramLabel = "REF.fa",
@@ -83,31 +82,5 @@ public final class ExampleInputOptions {
     o.indelMinCount = indelMinCount;
     o.indelMinFraction = indelMinFraction;
     return o;
-  }
-
-  /** These options as arguments, for a worker process given the resolved {@code o}. */
-  public static List<String> workerArgs(MakeExamplesOptions o) {
-    List<String> a = new ArrayList<>(List.of(
-        "--ref", o.reference.toAbsolutePath().toString(),
-        "--reads", o.reads.toAbsolutePath().toString(),
-        "--partition-size", Integer.toString(o.partitionSize),
-        "--min-mapq", Integer.toString(o.minMappingQuality),
-        "--min-base-quality", Integer.toString(o.minBaseQuality),
-        "--snp-min-count", Integer.toString(o.snpMinCount),
-        "--snp-min-fraction", String.format(Locale.ROOT, "%s", o.snpMinFraction),
-        "--indel-min-count", Integer.toString(o.indelMinCount),
-        "--indel-min-fraction", String.format(Locale.ROOT, "%s", o.indelMinFraction)));
-    for (String r : o.regions) {
-      a.add("--regions");
-      a.add(r);
-    }
-    if (o.regionsBed != null) {
-      a.add("--bed");
-      a.add(o.regionsBed.toAbsolutePath().toString());
-    }
-    if (o.keepDuplicates) a.add("--keep-duplicates");
-    if (o.keepSecondary) a.add("--keep-secondary");
-    if (o.keepSupplementary) a.add("--keep-supplementary");
-    return a;
   }
 }

@@ -84,20 +84,16 @@ public final class PostprocessCommand implements Callable<Integer> {
       assembler.add(r);
     }
     VcfCallWriter writer = new VcfCallWriter(output, dict, sampleName, minQual);
-    int[] byFilter = new int[3];
     boolean ok = false;
     try {
-      for (GenotypeCall c : assembler.finish()) {
-        writer.write(c);
-        byFilter[switch (c.filter()) { case GenotypeCall.PASS -> 0; case GenotypeCall.REF_CALL -> 1; default -> 2; }]++;
-      }
+      for (GenotypeCall c : assembler.finish()) writer.write(c);
       ok = true;
     } finally {
       if (ok) writer.close();
       else writer.abort();
     }
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
-        contents.results().size(), writer.written(), byFilter[0], byFilter[1], byFilter[2],
+        contents.results().size(), writer.written(), writer.pass(), writer.refCall(), writer.lowQual(),
         assembler.incompleteSites() > 0 ? ", " + assembler.incompleteSites() + " sites missing examples" : "",
         sampleName, output);
     return 0;

@@ -1,5 +1,6 @@
 package dev.fastpipe.shm.bench;
 
+import dev.fastpipe.shm.ConsumerLoop;
 import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.ExampleTransport;
@@ -215,29 +216,19 @@ public final class TransportBench {
     return all;
   }
 
-  /** Drains the consumer; counts its idle time from the first record on (not while producers start up). */
+  /**
+   * Drains the consumer through the one {@link ConsumerLoop}; its idle time counts from the first
+   * record on (not while producers start up). {@code failure} is asked every 1024 polls.
+   */
   private static void drain(ExampleConsumer c, Sink sink, java.util.function.Supplier<Throwable> failure) {
-    var idle = TransportConfig.backoff();
-    long polls = 0, idleSince = 0;
-    while (true) {
-      int n = c.poll(sink, sink.batch);
-      if (n > 0 && idleSince != 0) {
-        sink.idleNanos += System.nanoTime() - idleSince;
-        idleSince = 0;
-      }
-      if (n == 0) {
-        if (c.finished()) break;
-        if (idleSince == 0 && sink.count > 0) idleSince = System.nanoTime();
-        if ((++polls & 1023) == 0) {
-          Throwable f = failure.get();
-          if (f != null) throw new IllegalStateException("producer failed: " + f.getMessage(), f);
-        }
-        idle.idle();
-      } else {
-        idle.reset();
-      }
+    Throwable[] failed = new Throwable[1];
+    long[] polls = new long[1];
+    ConsumerLoop loop = new ConsumerLoop(sink.batch, TransportConfig.backoff())
+        .stopWhen(() -> (++polls[0] & 1023) == 0 && (failed[0] = failure.get()) != null);
+    try (c) {
+      if (!loop.run(c, sink)) throw new IllegalStateException("producer failed: " + failed[0].getMessage(), failed[0]);
     }
-    c.close();
+    sink.idleNanos = loop.idleNanos();
   }
 
   private static Result result(String name, String mode, Options o, ExampleTransport t, Sink sink, long end) {

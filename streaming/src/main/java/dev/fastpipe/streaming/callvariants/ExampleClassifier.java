@@ -23,13 +23,11 @@ import java.util.function.Consumer;
  */
 public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
-  /** Receives PARTITION_DONE markers: (shard, contig index, partition end exclusive). */
+  /** Receives PARTITION_DONE markers: the index of the partition (in the run plan) that is done. */
   @FunctionalInterface
   public interface PartitionListener {
-    void onPartitionDone(int shard, int contigIndex, int endExclusive, long partitionIndex);
+    void onPartitionDone(long partition);
   }
-
-  private record Marker(int shard, int contigIndex, int endExclusive, long partition) {}
 
   private final GenotypeModel model;
   private final ImageBatch batch;
@@ -37,7 +35,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final PartitionListener partitions;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
-  private final java.util.ArrayDeque<Marker> markers = new java.util.ArrayDeque<>();
+  /** Partitions whose markers arrived after examples still in the batch. */
+  private final java.util.ArrayDeque<Long> markers = new java.util.ArrayDeque<>();
   private float[] probabilities;
   private long examples;
   private long batches;
@@ -61,11 +60,10 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     record.wrap(buffer, offset);
     if (record.isPartitionDone()) {
       if (partitions == null) return;
-      Marker m = new Marker(shard, record.contigIndex(), record.position(), record.partition());
       if (batch.isEmpty()) {
-        partitions.onPartitionDone(m.shard, m.contigIndex, m.endExclusive, m.partition);
+        partitions.onPartitionDone(record.partition());
       } else {
-        markers.add(m);
+        markers.add(record.partition());
       }
       return;
     }
@@ -86,8 +84,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   /** Classifies and delivers whatever is batched, then the markers that followed it. Call at end of stream. */
   public void flush() {
     classifyBatch();
-    Marker m;
-    while ((m = markers.poll()) != null) partitions.onPartitionDone(m.shard, m.contigIndex, m.endExclusive, m.partition);
+    Long partition;
+    while ((partition = markers.poll()) != null) partitions.onPartitionDone(partition);
   }
 
   /** True when examples or markers wait for {@link #flush()}. */

@@ -12,8 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * make_examples for one task: reads -> allele counts -> candidates -> pileup images (+ labels),
- * written in place into an {@link ExampleProducer}, partition by partition in reference order.
+ * make_examples for one task of a {@link RunPlan}: reads -> allele counts -> candidates -> pileup
+ * images (+ labels), written in place into an {@link ExampleProducer}, partition by partition in
+ * reference order. The task does not plan: it runs the partitions the plan gives it.
  * After each partition of its shard the task emits a PARTITION_DONE marker, and on success it
  * ends the stream; on failure it throws and leaves ending or discarding to the caller.
  *
@@ -26,6 +27,7 @@ public final class MakeExamples {
   static final int REFERENCE_MARGIN = 1000;
 
   private final MakeExamplesOptions o;
+  private final int task;
   private final InputFiles in;
   private final ExampleProducer out;
   private final MakeExamplesStats stats = new MakeExamplesStats();
@@ -47,8 +49,9 @@ public final class MakeExamples {
   private int[] rowSupport = new int[PileupConstants.HEIGHT];
   private long sequence;
 
-  private MakeExamples(MakeExamplesOptions o, InputFiles in, ExampleProducer out) {
-    this.o = o;
+  private MakeExamples(RunPlan plan, int task, InputFiles in, ExampleProducer out) {
+    this.o = plan.settings();
+    this.task = task;
     this.in = in;
     this.out = out;
     this.filter = new ReadFilter(o);
@@ -63,42 +66,53 @@ public final class MakeExamples {
   }
 
   /**
-   * Runs task {@code opts.task} of {@code opts.shards} and writes its records into {@code out};
-   * ends the stream on success. Throws {@link dev.fastpipe.streaming.InputException} for bad input.
+   * Plans the run as {@code make-examples --task opts.task --shards opts.shards} does
+   * ({@link RunPlan#forTasks}) and runs task {@code opts.task} of it.
    */
   public static MakeExamplesStats run(MakeExamplesOptions opts, ExampleProducer out) {
-    try {
-      opts.validate();
-    } catch (IllegalArgumentException e) {
-      throw new dev.fastpipe.streaming.InputException(e.getMessage());
-    }
     try (InputFiles in = new InputFiles(opts.reference, opts.reads)) {
-      List<Region> regions = Regions.resolve(in.dictionary, in.readContigs, opts.regions, opts.regionsBed);
-      MakeExamples me = new MakeExamples(opts, in, out);
-      return me.runRegions(regions);
+      RunPlan plan = RunPlan.forTasks(opts, in);
+      return new MakeExamples(plan, opts.task, in, out).runPartitions(plan.partitionsOf(opts.task));
     }
   }
 
-  private MakeExamplesStats runRegions(List<Region> regions) {
+  /**
+   * Runs task {@code task} of {@code plan}, writing its records into {@code out}; ends the stream on
+   * success. Throws {@link dev.fastpipe.streaming.InputException} for bad input.
+   */
+  public static MakeExamplesStats run(RunPlan plan, int task, ExampleProducer out) {
+    MakeExamplesOptions s = plan.settings();
+    try (InputFiles in = new InputFiles(s.reference, s.reads)) {
+      return new MakeExamples(plan, task, in, out).runPartitions(plan.partitionsOf(task));
+    }
+  }
+
+  /** Runs this task's {@code mine}, in reference order. */
+  private MakeExamplesStats runPartitions(List<Partition> mine) {
     long t0 = System.nanoTime();
     boolean ok = false;
     try {
-      long index = 0;
-      for (Region r : regions) {
-        int contigLength = in.dictionary.getSequence(r.contigIndex()).getSequenceLength();
-        // One task: stream the region's reads once through a sliding window. Several tasks: each
-        // takes every N-th partition, so an indexed query per partition reads far less.
-        SAMRecordIterator stream = o.shards == 1
-            ? in.reads.queryOverlapping(r.contig(), Math.max(1, r.start() - pad + 1), Math.min(contigLength, r.end() + pad))
+      int at = 0;
+      while (at < mine.size()) {
+        // A run of adjacent partitions (one shard, or one task's share of a small region) streams
+        // its reads once through a sliding window; a partition alone (several shards take turns)
+        // is read by an indexed query, which reads far less than a stream over the others' turns.
+        int runEnd = at + 1;
+        while (runEnd < mine.size() && adjacent(mine.get(runEnd - 1), mine.get(runEnd))) runEnd++;
+        List<Partition> run = mine.subList(at, runEnd);
+        Partition first = run.get(0);
+        Partition last = run.get(run.size() - 1);
+        int contigLength = in.dictionary.getSequence(first.contigIndex()).getSequenceLength();
+        SAMRecordIterator stream = run.size() > 1
+            ? in.reads.queryOverlapping(first.contig(), Math.max(1, first.start() - pad + 1),
+                Math.min(contigLength, last.end() + pad))
             : null;
         window.clear();
         pending = null;
         try {
-          for (int s = r.start(); s < r.end(); s += o.partitionSize, index++) {
-            if (index % o.shards != o.task) continue;
-            Partition p = new Partition(index, r.contigIndex(), r.contig(), s, Math.min(r.end(), s + o.partitionSize));
+          for (Partition p : run) {
             if (stream != null) {
-              slideWindow(stream, p, r, contigLength);
+              slideWindow(stream, p, first.start(), last.end(), contigLength);
             } else {
               queryReads(p, contigLength);
             }
@@ -107,6 +121,7 @@ public final class MakeExamples {
         } finally {
           if (stream != null) stream.close();
         }
+        at = runEnd;
       }
       ok = true;
     } finally {
@@ -117,6 +132,10 @@ public final class MakeExamples {
     out.endOfStream();
     stats.nanos = System.nanoTime() - t0;
     return stats;
+  }
+
+  private static boolean adjacent(Partition a, Partition b) {
+    return a.contigIndex() == b.contigIndex() && a.end() == b.start();
   }
 
   /** The reads overlapping [start - pad, end + pad) of {@code p}, by an indexed query. */
@@ -138,7 +157,7 @@ public final class MakeExamples {
   }
 
   /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
-  private void slideWindow(SAMRecordIterator stream, Partition p, Region region, int contigLength) {
+  private void slideWindow(SAMRecordIterator stream, Partition p, int runStart, int runEnd, int contigLength) {
     int qStart = Math.max(1, p.start() - pad + 1);
     int qEnd = Math.min(contigLength, p.end() + pad);
     while (true) {
@@ -151,7 +170,7 @@ public final class MakeExamples {
       pending = null;
       boolean accepted = filter.accept(r);
       int s = r.getAlignmentStart() - 1;
-      if (s >= region.start() && s < region.end()) {
+      if (s >= runStart && s < runEnd) {
         if (accepted) stats.reads++; else stats.readsFiltered++;
       }
       if (accepted) window.add(r);
@@ -186,7 +205,7 @@ public final class MakeExamples {
     }
 
     int at = out.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
-    ExampleRecord.encodePartitionDone(out.buffer(), at, p.contigIndex(), p.end(), o.task, sequence++, p.index());
+    ExampleRecord.encodePartitionDone(out.buffer(), at, p.contigIndex(), p.end(), task, sequence++, p.index());
     out.commit();
     stats.bytesWritten += ExampleRecordDescriptor.PARTITION_DONE_LENGTH;
   }
@@ -211,7 +230,7 @@ public final class MakeExamples {
             + out.maxRecordLength() + "-byte records");
       }
       int at = out.claim(len);
-      int imageAt = ExampleRecord.encodeExample(out.buffer(), at, c.contigIndex, c.position, o.task,
+      int imageAt = ExampleRecord.encodeExample(out.buffer(), at, c.contigIndex, c.position, task,
           sequence++, p.index(), label, c.ref, c.alts, subset, subsets.length, c.depth,
           c.alleleDepths, o.height, o.width, encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);

@@ -1,6 +1,11 @@
 package dev.fastpipe.streaming.pipeline;
 
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,23 +13,33 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The shard worker processes of one run. Each is started through {@code bin/fastpipe} (the
+ * The shard worker processes of one run, for the shared-memory rings. Worker i runs
+ * {@code fastpipe shard-worker --task i --ring-file RING --parent-pid PID} and reads the
+ * {@link RunPlan} as JSON on its stdin (a file written once, given to every worker), so it runs
+ * exactly the partitions its parent planned. Each is started through {@code bin/fastpipe} (the
  * launcher exports {@code FASTPIPE_LAUNCHER}), so it gets the same allocator preload and JVM
  * flags, and its command line carries {@code --task i} so operators can find it with ps.
  * All process management of the pipeline lives here.
  */
-public final class ShardProcesses implements AutoCloseable {
+public final class ShardProcesses implements Shards {
 
-  /** A shard that ended badly. */
-  public record Failure(int shard, long pid, int exitStatus, String stderrTail) {
-    public String message() {
-      return "shard " + shard + " (pid " + pid + ") exited with status " + exitStatus
-          + (stderrTail.isBlank() ? "" : ": " + stderrTail);
-    }
-  }
+  /** The class whose main starts a fastpipe subcommand (the CLI's; named, not imported: the CLI sits above). */
+  static final String MAIN_CLASS = "dev.fastpipe.cli.Main";
+
+  /** The hidden subcommand a worker runs. */
+  static final String WORKER_COMMAND = "shard-worker";
+
+  /**
+   * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
+   * short shards C2 compiles cost more CPU than they save.
+   */
+  public static final long C1_ONLY_BELOW_READS_PER_SHARD = 5_000_000L;
 
   private final List<Process> processes = new ArrayList<>();
   private final String workerJavaOpts;
+  private final List<Path> stderrFiles = new ArrayList<>();
+  private final List<Path> stdoutFiles = new ArrayList<>();
+  private long endNanos;
 
   /**
    * @param workerJavaOpts JVM flags added for the workers (after the parent's FASTPIPE_JAVA_OPTS);
@@ -33,8 +48,34 @@ public final class ShardProcesses implements AutoCloseable {
   public ShardProcesses(String workerJavaOpts) {
     this.workerJavaOpts = workerJavaOpts == null ? "" : workerJavaOpts;
   }
-  private final List<Path> stderrFiles = new ArrayList<>();
-  private final List<Path> stdoutFiles = new ArrayList<>();
+
+  /**
+   * The automatic worker JVM flags: C1 only ({@code -XX:TieredStopAtLevel=1}) when each shard has
+   * under {@link #C1_ONLY_BELOW_READS_PER_SHARD} reads (from the BAM index; for CRAM, from the
+   * bases at about 30x of 150 bp reads), where C2 compilation costs more CPU than it saves.
+   */
+  public static String autoJavaOpts(RunPlan plan) {
+    long work = plan.readsEstimate() >= 0 ? plan.readsEstimate() : plan.bases() / 30 * 150;
+    return work / plan.shards() < C1_ONLY_BELOW_READS_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
+  }
+
+  @Override
+  public void start(RunPlan plan, ExampleTransport transport) throws IOException {
+    if (!(transport instanceof ShmTransport shm)) {
+      throw new IllegalArgumentException("shard processes need shared-memory rings, not " + transport.getClass().getSimpleName());
+    }
+    Path planFile = Files.createTempFile("fastpipe-plan-", ".json");
+    try {
+      Files.writeString(planFile, plan.toJson(), StandardCharsets.UTF_8);
+      String parent = Long.toString(ProcessHandle.current().pid());
+      for (int i = 0; i < plan.shards(); i++) {
+        start(i, List.of(WORKER_COMMAND, "--task", Integer.toString(i), "--ring-file", shm.path(i).toString(),
+            "--parent-pid", parent), planFile);
+      }
+    } finally {
+      Files.deleteIfExists(planFile); // each worker holds it open as its stdin
+    }
+  }
 
   /**
    * The command that starts a fastpipe subcommand in a new process: the launcher if known, else
@@ -54,56 +95,83 @@ public final class ShardProcesses implements AutoCloseable {
       if (!javaOpts.isBlank()) cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
-      cmd.add("dev.fastpipe.cli.Main");
+      cmd.add(MAIN_CLASS);
     }
     return cmd;
   }
 
-  /** Starts one worker; {@code args} follow the launcher (subcommand and its options). */
-  public Process start(int shard, List<String> args) throws IOException {
+  /** Starts one worker; {@code args} follow the launcher (subcommand and its options); stdin from {@code input}. */
+  private void start(int shard, List<String> args, Path input) throws IOException {
     String override = System.getenv("FASTPIPE_WORKER_JAVA_OPTS");
     String extra = override != null ? override : workerJavaOpts;
     List<String> cmd = launcherCommand(extra);
     cmd.addAll(args);
     Path err = Files.createTempFile("fastpipe-shard-" + shard + "-", ".err");
     Path out = Files.createTempFile("fastpipe-shard-" + shard + "-", ".out");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(input.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile());
     String parent = System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "");
     pb.environment().put("FASTPIPE_JAVA_OPTS", (parent + " " + extra).trim());
     Process p = pb.start();
     processes.add(p);
     stderrFiles.add(err);
     stdoutFiles.add(out);
-    return p;
   }
 
-  /** The first shard that has exited non-zero, if any. */
-  public Failure firstFailure() {
+  /** The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last error line". */
+  @Override
+  public ShardFailedException failure() {
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive() && p.exitValue() != 0) {
-        return new Failure(i, p.pid(), p.exitValue(), stderrTail(i));
+        String tail = stderrTail(i);
+        return new ShardFailedException("shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
+            + (tail.isBlank() ? "" : ": " + tail));
       }
     }
     return null;
   }
 
-  public boolean allExited() {
-    return processes.stream().noneMatch(Process::isAlive);
+  /** True once every worker has exited; the first call that sees it notes the time ({@link #endNanos}). */
+  @Override
+  public synchronized boolean allEnded() {
+    boolean ended = processes.stream().noneMatch(Process::isAlive);
+    if (ended && endNanos == 0) endNanos = System.nanoTime();
+    return ended;
+  }
+
+  @Override
+  public synchronized long endNanos() {
+    return endNanos;
   }
 
   public List<Process> processes() {
     return processes;
   }
 
-  /** Waits for all workers to end; returns the first failure or null. */
-  public Failure awaitAll(long timeout, TimeUnit unit) throws InterruptedException {
+  @Override
+  public ShardFailedException await(long timeout, TimeUnit unit) throws InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     for (Process p : processes) {
       long left = deadline - System.nanoTime();
       if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) break;
     }
-    return firstFailure();
+    return failure();
+  }
+
+  @Override
+  public long examples() {
+    return WorkerStats.sumExamples(this);
+  }
+
+  @Override
+  public double cpuSeconds() {
+    return WorkerStats.sumCpuSeconds(this);
+  }
+
+  @Override
+  public boolean inProcesses() {
+    return true;
   }
 
   /** What worker {@code shard} printed on stdout (its stats line), once it has exited. */

@@ -1,48 +1,48 @@
 package dev.fastpipe.streaming.pipeline;
 
-import dev.fastpipe.cli.ExampleInputOptions;
-import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.inference.GenotypeModel;
-import dev.fastpipe.shm.ExampleConsumer;
-import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
-import dev.fastpipe.streaming.callvariants.ExampleClassifier;
-import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
-import dev.fastpipe.streaming.makeexamples.Partition;
-import dev.fastpipe.streaming.makeexamples.Region;
-import dev.fastpipe.streaming.makeexamples.Regions;
-import dev.fastpipe.streaming.postprocess.GenotypeCall;
+import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.agrona.concurrent.IdleStrategy;
+import java.util.function.Supplier;
 
 /**
- * {@code fastpipe call}: BAM/CRAM + FASTA to VCF in one streaming pass. make_examples shards
- * (processes for {@code shm}, threads otherwise) write examples into the transport while
- * call_variants consumers classify them and the postprocess writes finished sites in reference
- * order as soon as every partition before them is done. Nothing but the VCF reaches the disk
- * (except with {@code --transport disk}, the classic baseline, whose files are removed).
+ * {@code fastpipe call}: BAM/CRAM + FASTA to VCF in one streaming pass. This class only wires the
+ * parts together, each of which has one job:
+ * <ol>
+ *   <li>{@link RunPlan}: partitions and their shards, computed once, handed to every shard;
+ *   <li>{@link Shards}: the make_examples shards (processes for {@code shm}, threads otherwise),
+ *       writing examples into the transport;
+ *   <li>{@link CallVariantsConsumers}: consumer threads classifying examples as they arrive;
+ *   <li>{@link OrderedRelease}: sites written in reference order as soon as every partition
+ *       before them is done;
+ *   <li>{@link RunMetrics} and {@link ProgressReporter}.
+ * </ol>
+ * Nothing but the VCF reaches the disk (except with {@code --transport disk}, the classic
+ * baseline, whose files are removed). Errors are domain exceptions
+ * ({@link dev.fastpipe.streaming.InputException}, {@link ShardFailedException}).
  */
 public final class StreamingCall {
 
@@ -60,186 +60,132 @@ public final class StreamingCall {
     public boolean progress = true;
     public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
     public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
-    /** Partition size chosen automatically from the regions and shard count (see {@link #autoPartitionSize}). */
+    /** Partition size chosen automatically from the regions and shard count ({@link RunPlan#autoPartitionSize}). */
     public boolean autoPartitionSize = true;
     /** Image channels of the model (6, or 7 with insert size); the loaded model must agree. */
     public int channels = 6;
     /**
-     * Extra JVM flags for shard worker processes; null = automatic: C1 only
-     * (-XX:TieredStopAtLevel=1) when each shard has under {@link #C1_ONLY_BELOW_READS_PER_SHARD}
-     * reads, where C2 compilation costs more CPU than it saves; FASTPIPE_WORKER_JAVA_OPTS overrides.
+     * Extra JVM flags for shard worker processes; null = automatic ({@link ShardProcesses#autoJavaOpts});
+     * FASTPIPE_WORKER_JAVA_OPTS overrides.
      */
     public String workerJavaOpts;
-    /** Test hook: extra arguments for shard worker processes (e.g. a failure injection). */
-    public List<String> workerExtraArgs = List.of();
   }
 
   /** What a run did. */
   public record Summary(long examples, long sites, long pass, long refCall, long lowQual, double seconds,
       RunMetrics metrics) {}
 
-  /** Shard process arguments carry the ring file; examples records allow alleles this long. */
+  /** Example records allow alleles this long (on top of the image). */
   static final int ALLELE_BYTES_ALLOWANCE = 16 * 1024;
 
-  /**
-   * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
-   * short shards C2 compiles cost more CPU than they save (see {@link Settings#workerJavaOpts}).
-   */
-  public static final long C1_ONLY_BELOW_READS_PER_SHARD = 5_000_000L;
+  /** How often the run's watch loop samples rings and looks for failed shards. */
+  static final long WATCH_MILLIS = 100;
 
-  private final Settings s;
-  private final java.util.function.Supplier<GenotypeModel> modelLoader;
-  private GenotypeModel model;
-  private final PrintStream err;
-  private final RunMetrics metrics = new RunMetrics();
-  private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private final AtomicLong examplesCalled = new AtomicLong();
-  private final AtomicLong producerCpuNanos = new AtomicLong();
-  private final AtomicLong examplesMadeByThreads = new AtomicLong();
-  /** When the last shard finished (0 until then). */
-  private final AtomicLong producersEndNanos = new AtomicLong();
-  private volatile boolean aborted;
-
-  private PartitionFrontier frontier;
-  private int[] partitionContig;
-  private int[] partitionStart;
-  private SiteAssembler assembler;
-  private VcfCallWriter writer;
-  private final long[] byFilter = new long[3];
-  private long postprocessNanos;
-
-  private StreamingCall(Settings s, java.util.function.Supplier<GenotypeModel> modelLoader, PrintStream err) {
-    this.s = s;
-    this.modelLoader = modelLoader;
-    this.err = err;
-  }
+  private StreamingCall() {}
 
   /**
    * Runs the pipeline. The model is loaded by {@code modelLoader} while the shards start (it is
    * closed at the end); its channel count must equal {@code s.channels}.
    */
-  public static Summary run(Settings s, java.util.function.Supplier<GenotypeModel> modelLoader, PrintStream err) {
-    return new StreamingCall(s, modelLoader, err).run();
-  }
-
-  private Summary run() {
+  public static Summary run(Settings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
     long t0 = System.nanoTime();
-    MakeExamplesOptions ex = s.examples;
-    checkSettings(ex);
-
+    checkSettings(s);
+    RunPlan plan;
     SAMSequenceDictionary dict;
-    List<Region> regions;
-    long readsUpperBound;
-    try (InputFiles in = new InputFiles(ex.reference, ex.reads)) {
+    try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
+      plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
       dict = in.dictionary;
-      regions = Regions.resolve(in.dictionary, in.readContigs, ex.regions, ex.regionsBed);
-      readsUpperBound = alignedReadsOnContigs(in, regions);
     }
-    long regionBases = regions.stream().mapToLong(r -> r.end() - r.start()).sum();
-    if (s.autoPartitionSize) ex.partitionSize = autoPartitionSize(regionBases, ex.shards);
-    int partitions = planPartitions(regions, ex.partitionSize);
-    int shards = Math.min(ex.shards, partitions); // a shard without a partition would only idle
-    ex.shards = shards;
-
-    int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
-    String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
-    TransportConfig cfg = TransportConfig.of(shards, maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
-    long work = readsUpperBound >= 0 ? readsUpperBound : regionBases / 30 * 150; // bases -> ~30x reads
-    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts
-        : work / shards < C1_ONLY_BELOW_READS_PER_SHARD ? "-XX:TieredStopAtLevel=1" : "";
+    int shards = plan.shards();
+    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
+    RunMetrics metrics = new RunMetrics();
     metrics.settings.put("transport", s.transport);
     metrics.settings.put("shards", shards);
     metrics.settings.put("consumers", s.consumers);
     metrics.settings.put("batch_size", s.batchSize);
     metrics.settings.put("ring_bytes", s.ringBytes);
-    metrics.settings.put("partitions", partitions);
+    metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
 
-    assembler = new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq));
-    ExampleTransport transport;
-    try {
-      if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
-      transport = Transports.create(s.transport, cfg);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new InputException(e.getMessage());
-    }
-    writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
-    ShardProcesses processes = new ShardProcesses(workerOpts);
-    List<Thread> producerThreads = new ArrayList<>();
+    ExampleTransport transport = openTransport(s, plan);
+    VcfCallWriter writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
+    OrderedRelease release =
+        new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
+    Shards shardSet = Shards.forTransport(transport, workerOpts);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
-      aborted = true;
-      processes.close();
+      failure.compareAndSet(null, new CancellationException("stopped by a signal"));
+      shardSet.close();
       writer.abort();
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
+    GenotypeModel model = null;
     boolean ok = false;
-    try (ProgressReporter progress = new ProgressReporter(err, frontier, examplesCalled::get, s.progress)) {
+    CallVariantsConsumers consumers = null;
+    try {
       long producersStart = System.nanoTime();
-      if (transport instanceof ShmTransport shm) {
-        for (int i = 0; i < shards; i++) processes.start(i, workerArgs(shm, i));
-      } else {
-        for (int i = 0; i < shards; i++) producerThreads.add(startProducerThread(transport, i));
-      }
-      // The model loads while the shards start up.
-      model = modelLoader.get();
-      if (model.channels() != ex.channels) {
+      shardSet.start(plan, transport);
+      model = modelLoader.get(); // loads while the shards start up
+      if (model.channels() != plan.settings().channels) {
         throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
-            + ex.channels + " channels");
+            + plan.settings().channels + " channels");
       }
       metrics.settings.put("model", model.describe());
 
       long consumersStart = System.nanoTime();
-      List<Thread> consumerThreads = startConsumers(transport, shards);
-      watch(consumerThreads, transport, shards, processes);
-      ShardProcesses.Failure f = processes.awaitAll(30, TimeUnit.SECONDS);
-      if (f != null) throw new ShardFailedException(f.message());
-      for (Thread t : producerThreads) join(t);
+      consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, release,
+          () -> failure.get() != null, e -> failure.compareAndSet(null, e));
+      CallVariantsConsumers running = consumers;
+      try (ProgressReporter progress =
+          new ProgressReporter(err, release.frontier(), running::examplesCalled, s.progress)) {
+        watch(consumers, shardSet, transport, metrics, failure);
+      }
+      ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
+      if (f != null) throw f;
       long consumersEnd = System.nanoTime();
 
-      long pp0 = System.nanoTime();
-      writeCalls(assembler.finish());
-      postprocessNanos += System.nanoTime() - pp0;
-      sampleRings(transport, shards);
+      release.finish();
+      metrics.sampleRings(stats(transport, shards));
       writer.close();
       ok = true;
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
-      metrics.examplesCalled = examplesCalled.get();
+      metrics.examplesCalled = consumers.examplesCalled();
       metrics.sitesWritten = writer.written();
-      boolean inProcesses = !processes.processes().isEmpty();
-      double producerCpu = inProcesses ? WorkerStats.sumCpuSeconds(processes) : producerCpuNanos.get() / 1e9;
-      metrics.examplesMade = inProcesses ? WorkerStats.sumExamples(processes) : examplesMadeByThreads.get();
+      metrics.examplesMade = shardSet.examples();
+      double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
-      double consumerSideCpu = Math.max(0, processCpuSeconds() - (inProcesses ? 0 : producerCpu));
-      long producersEnd = producersEndNanos.get() != 0 ? producersEndNanos.get() : consumersEnd;
+      double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
+      long producersEnd = shardSet.endNanos() != 0 ? shardSet.endNanos() : consumersEnd;
       metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEnd - producersStart) / 1e9, producerCpu));
       metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
-      metrics.stages.add(new RunMetrics.Stage("postprocess", postprocessNanos / 1e9, postprocessNanos / 1e9));
+      metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));
       if (s.metrics != null) metrics.write(s.metrics);
-      return new Summary(examplesCalled.get(), writer.written(), byFilter[0], byFilter[1], byFilter[2],
-          metrics.wallSeconds, metrics);
+      return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
+          writer.lowQual(), metrics.wallSeconds, metrics);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.util.concurrent.CancellationException("interrupted");
+      throw new CancellationException("interrupted");
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e.getMessage(), e);
+      throw new UncheckedIOException(e.getMessage(), e);
     } finally {
-      aborted = !ok;
+      failure.compareAndSet(null, new CancellationException("the run stopped"));
+      if (consumers != null) consumers.join(); // they stop at once on the failure set above
       try {
         Runtime.getRuntime().removeShutdownHook(onSignal);
       } catch (IllegalStateException shuttingDown) {
         // the hook is running already
       }
-      processes.close();
-      for (Thread t : producerThreads) t.interrupt();
+      shardSet.close();
       transport.close();
       if (!ok) writer.abort();
       if (model != null) model.close();
     }
   }
 
-  private void checkSettings(MakeExamplesOptions ex) {
+  private static void checkSettings(Settings s) {
+    MakeExamplesOptions ex = s.examples;
     ex.channels = s.channels;
     ex.task = 0;
     try {
@@ -258,216 +204,64 @@ public final class StreamingCall {
     }
   }
 
-  /** Lays out the partitions (the VCF is released partition by partition); returns their count. */
-  private int planPartitions(List<Region> regions, int partitionSize) {
-    List<Partition> parts = new ArrayList<>();
-    Partition.forEach(regions, partitionSize, parts::add);
-    if (parts.isEmpty()) throw new InputException("no region to call: the regions are empty");
-    partitionContig = new int[parts.size()];
-    partitionStart = new int[parts.size()];
-    for (int i = 0; i < parts.size(); i++) {
-      partitionContig[i] = parts.get(i).contigIndex();
-      partitionStart[i] = parts.get(i).start();
+  /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
+  private static ExampleTransport openTransport(Settings s, RunPlan plan) {
+    MakeExamplesOptions ex = plan.settings();
+    int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
+    String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+    TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
+    try {
+      if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
+      return Transports.create(s.transport, cfg);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new InputException(e.getMessage());
     }
-    frontier = new PartitionFrontier(parts.size());
-    return parts.size();
-  }
-
-  /** M consumer threads; consumer c takes shards c, c + M, ... */
-  private List<Thread> startConsumers(ExampleTransport transport, int shards) {
-    List<Thread> threads = new ArrayList<>();
-    int consumers = Math.min(s.consumers, shards);
-    for (int c = 0; c < consumers; c++) {
-      int[] mine = java.util.stream.IntStream.iterate(c, sh -> sh < shards, sh -> sh + consumers).toArray();
-      ExampleConsumer consumer = transport.consumer(mine);
-      Thread t = new Thread(() -> consume(consumer), "fastpipe-consumer-" + c);
-      t.setUncaughtExceptionHandler((th, e) -> fail(e));
-      threads.add(t);
-      t.start();
-    }
-    return threads;
   }
 
   /**
-   * Until the consumers are done: samples ring fill for the metrics, notes when the shard
-   * processes have all exited, and stops everything at the first failure (rethrown here).
+   * Until the consumers are done: samples ring fill for the metrics every {@link #WATCH_MILLIS},
+   * and stops everything at the first failure (a shard's or a consumer's), which it rethrows.
    */
-  private void watch(List<Thread> consumers, ExampleTransport transport, int shards, ShardProcesses processes) {
-    while (consumers.stream().anyMatch(Thread::isAlive) && failure.get() == null) {
-      sampleRings(transport, shards);
-      ShardProcesses.Failure f = processes.firstFailure();
+  private static void watch(CallVariantsConsumers consumers, Shards shards, ExampleTransport transport,
+      RunMetrics metrics, AtomicReference<Throwable> failure) {
+    while (consumers.running() && failure.get() == null) {
+      metrics.sampleRings(stats(transport, transport.shards()));
+      ShardFailedException f = shards.failure();
       if (f != null) {
-        fail(new ShardFailedException(f.message()));
+        failure.compareAndSet(null, f);
         break;
       }
-      if (producersEndNanos.get() == 0 && processes.processes().size() == shards && processes.allExited()) {
-        producersEndNanos.set(System.nanoTime());
+      shards.allEnded(); // notes when the last shard ended
+      try {
+        Thread.sleep(WATCH_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure.compareAndSet(null, new CancellationException("interrupted"));
       }
-      sleep(100);
     }
     Throwable t = failure.get();
     if (t != null) {
-      aborted = true;
-      for (Thread c : consumers) join(c);
+      consumers.join();
       if (t instanceof RuntimeException re) throw re;
       throw new IllegalStateException(t);
     }
   }
 
-  private void sampleRings(ExampleTransport transport, int shards) {
+  private static List<TransportStats> stats(ExampleTransport transport, int shards) {
     List<TransportStats> st = new ArrayList<>();
-    for (int i = 0; i < shards; i++) st.add(safeStats(transport, i));
-    metrics.sampleRings(st);
-  }
-
-  /**
-   * About 8 partitions per shard, in whole kb, between 1 kb and 100 kb. Round-robin 1 kb partitions
-   * (DeepVariant's default) make every shard decode nearly every BAM block, since a compressed
-   * block spans far more than 1 kb of reads; larger partitions keep that overlap small while
-   * still balancing shards (a 30x BGZF block holds ~3 kb of reads, so 100 kb partitions waste
-   * little, and reads concentrated in part of a contig still spread over the shards). Examples do
-   * not depend on the partition size.
-   */
-  public static int autoPartitionSize(long regionBases, int shards) {
-    long target = regionBases / (8L * Math.max(1, shards));
-    long kb = Math.max(1, (target + 999) / 1000);
-    return (int) Math.min(100, kb) * 1000;
-  }
-
-  /**
-   * An upper bound on the reads a run will see: the BAM index's aligned-record counts of the
-   * contigs the regions touch; -1 when the index has no such counts (CRAM).
-   */
-  static long alignedReadsOnContigs(InputFiles in, List<Region> regions) {
-    try {
-      if (in.readsPath.toString().endsWith(".cram")) return -1;
-      htsjdk.samtools.BAMIndex bam = in.reads.indexing().getIndex();
-      long total = 0;
-      for (String contig : regions.stream().map(Region::contig).distinct().toList()) {
-        int ref = in.reads.getFileHeader().getSequenceIndex(contig);
-        if (ref >= 0) total += bam.getMetaData(ref).getAlignedRecordCount();
+    for (int i = 0; i < shards; i++) {
+      try {
+        st.add(transport.stats(i));
+      } catch (RuntimeException e) {
+        st.add(null);
       }
-      return total;
-    } catch (RuntimeException e) {
-      return -1;
     }
-  }
-
-  private List<String> workerArgs(ShmTransport shm, int shard) {
-    MakeExamplesOptions ex = s.examples;
-    List<String> a = new ArrayList<>(List.of("shard-worker",
-        "--task", Integer.toString(shard), "--shards", Integer.toString(ex.shards),
-        "--ring-file", shm.path(shard).toString(), "--channels", Integer.toString(ex.channels),
-        "--parent-pid", Long.toString(ProcessHandle.current().pid())));
-    a.addAll(ExampleInputOptions.workerArgs(ex));
-    a.addAll(s.workerExtraArgs);
-    return a;
-  }
-
-  private Thread startProducerThread(ExampleTransport transport, int shard) {
-    MakeExamplesOptions opts = s.examples.forTask(shard);
-    ExampleProducer producer = transport.producer(shard);
-    Thread t = new Thread(() -> {
-      MakeExamplesStats st = MakeExamples.run(opts, producer);
-      examplesMadeByThreads.addAndGet(st.examples);
-      producerCpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
-      producersEndNanos.accumulateAndGet(System.nanoTime(), Math::max);
-    }, "fastpipe-shard-" + shard);
-    t.setUncaughtExceptionHandler((th, e) -> fail(new ShardFailedException(
-        "shard " + shard + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()), e)));
-    t.setDaemon(true);
-    t.start();
-    return t;
-  }
-
-  /**
-   * One consumer thread: poll, batch, classify, hand results to the postprocess. It stops when its
-   * shards are done or when {@link #watch} (or a failing thread) sets {@code aborted}.
-   */
-  private void consume(ExampleConsumer consumer) {
-    IdleStrategy idle = TransportConfig.backoff();
-    try (consumer;
-        ExampleClassifier classifier = new ExampleClassifier(model, s.batchSize, r -> {
-          assembler.add(r);
-          examplesCalled.incrementAndGet();
-        }, this::partitionDone)) {
-      long idleSince = 0;
-      while (!aborted) {
-        int n = consumer.poll(classifier, s.batchSize);
-        long now = System.nanoTime();
-        if (n > 0) {
-          idleSince = 0;
-          idle.reset();
-        } else {
-          if (consumer.finished()) break;
-          if (idleSince == 0) idleSince = now;
-          // The ring ran dry: classify a partial batch rather than sit on it, after a short grace.
-          if (classifier.hasPending() && now - idleSince > 2_000_000) classifier.flush();
-          idle.idle();
-        }
-      }
-      if (!aborted) classifier.flush();
-    }
-  }
-
-  /** A shard finished a partition: release every site before the first unfinished partition. */
-  private synchronized void partitionDone(int shard, int contigIndex, int endExclusive, long partition) {
-    int before = frontier.frontier();
-    int after = frontier.markDone((int) partition);
-    if (after == before) return;
-    long t0 = System.nanoTime();
-    List<GenotypeCall> calls = after < partitionStart.length
-        ? assembler.completeBefore(partitionContig[after], partitionStart[after])
-        : assembler.completeBefore(Integer.MAX_VALUE, Integer.MAX_VALUE);
-    writeCalls(calls);
-    postprocessNanos += System.nanoTime() - t0;
-  }
-
-  /** Writes released calls; callers hold this object's lock across release and write, so order holds. */
-  private synchronized void writeCalls(List<GenotypeCall> calls) {
-    for (GenotypeCall c : calls) {
-      writer.write(c);
-      byFilter[switch (c.filter()) {
-        case GenotypeCall.PASS -> 0;
-        case GenotypeCall.REF_CALL -> 1;
-        default -> 2;
-      }]++;
-    }
-  }
-
-  private void fail(Throwable t) {
-    failure.compareAndSet(null, t);
-    aborted = true;
-  }
-
-  private static TransportStats safeStats(ExampleTransport t, int shard) {
-    try {
-      return t.stats(shard);
-    } catch (RuntimeException e) {
-      return null;
-    }
+    return st;
   }
 
   private static double processCpuSeconds() {
     var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) return sun.getProcessCpuTime() / 1e9;
     return 0;
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.util.concurrent.CancellationException("interrupted");
-    }
-  }
-
-  private static void join(Thread t) {
-    try {
-      t.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

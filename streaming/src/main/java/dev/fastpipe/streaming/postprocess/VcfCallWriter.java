@@ -41,6 +41,8 @@ public final class VcfCallWriter implements AutoCloseable {
   private int lastContig = -1;
   private int lastPosition = -1;
   private long written;
+  private long pass;
+  private long refCall;
   private boolean closed;
 
   public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual) {
@@ -114,10 +116,28 @@ public final class VcfCallWriter implements AutoCloseable {
     else vc.filter(call.filter());
     writer.add(vc.make());
     written++;
+    if (GenotypeCall.PASS.equals(call.filter())) pass++;
+    else if (GenotypeCall.REF_CALL.equals(call.filter())) refCall++;
   }
 
+  /** Records written. */
   public long written() {
     return written;
+  }
+
+  /** Records written with FILTER PASS. */
+  public long pass() {
+    return pass;
+  }
+
+  /** Records written with FILTER RefCall. */
+  public long refCall() {
+    return refCall;
+  }
+
+  /** Records written with FILTER LowQual (every record is PASS, RefCall or LowQual). */
+  public long lowQual() {
+    return written - pass - refCall;
   }
 
   /** Finishes the file and index and renames them to the output name. */

@@ -56,7 +56,7 @@ class ExampleClassifierTest {
   void markersWaitForTheExamplesBeforeThemAndDoNotCutBatches() {
     try (ExampleClassifier c = new ExampleClassifier(model, 3,
         (CallResult r) -> events.add("call " + r.position()),
-        (shard, contig, end, partition) -> events.add("done " + partition))) {
+        partition -> events.add("done " + partition))) {
       marker(c, 0); // nothing batched: delivered at once
       assertEquals(List.of("done 0"), events);
       feed(c, 1010);

@@ -1,0 +1,246 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fastpipe.streaming.InputException;
+import htsjdk.samtools.BAMIndex;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a make_examples run does, computed once by whoever starts the run ({@code call}'s parent,
+ * or {@code make-examples} for its own task) and handed to every shard as it is: a thread shard
+ * gets this object, a process shard reads {@link #toJson()} on its stdin. Shards never plan; they
+ * run {@link #partitionsOf task i} of it, and the ordered VCF release reads the same partition
+ * table, so the two cannot disagree.
+ *
+ * <pre>
+ *   settings    inputs, read filters, candidate thresholds, image shape and channels (= the model's)
+ *   shards      how many tasks share the partitions
+ *   partitions  the regions cut into pieces of partitionSize, in reference order; partition i is
+ *               (contig[i], start[i], end[i]) 0-based half-open, run by shard[i] (round robin,
+ *               as DeepVariant's --task)
+ *   readsEstimate  aligned reads on the regions' contigs from the BAM index (-1: unknown, CRAM)
+ * </pre>
+ *
+ * <p>The table is held as parallel int arrays (16 bytes a partition) so that a whole genome cut
+ * into 1 kb partitions stays small in memory and on the wire.
+ */
+public final class RunPlan {
+  /** Bumped when the JSON layout changes, so a worker of another build refuses a plan it would misread. */
+  static final int FORMAT = 1;
+
+  /** A partition larger than this is never chosen automatically (see {@link #autoPartitionSize}). */
+  static final int MAX_AUTO_PARTITION = 100_000;
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+  private final MakeExamplesOptions settings;
+  private final int shards;
+  private final int partitionSize;
+  private final List<String> contigNames;
+  private final int[] contig;
+  private final int[] start;
+  private final int[] end;
+  private final int[] shard;
+  private final long readsEstimate;
+
+  private RunPlan(MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
+      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate) {
+    this.settings = settings;
+    this.shards = shards;
+    this.partitionSize = partitionSize;
+    this.contigNames = List.copyOf(contigNames);
+    this.contig = contig;
+    this.start = start;
+    this.end = end;
+    this.shard = shard;
+    this.readsEstimate = readsEstimate;
+  }
+
+  /**
+   * The plan of {@code fastpipe call}: the partition size is {@link #autoPartitionSize automatic}
+   * unless {@code partitionSizeGiven}, and a shard that would get no partition is not started.
+   */
+  public static RunPlan forCall(MakeExamplesOptions request, InputFiles in, boolean partitionSizeGiven) {
+    List<Region> regions = resolve(request, in);
+    long bases = regions.stream().mapToLong(r -> (long) r.end() - r.start()).sum();
+    int size = partitionSizeGiven ? request.partitionSize : autoPartitionSize(bases, request.shards);
+    return cut(request, in, regions, size, true);
+  }
+
+  /**
+   * The plan of {@code make-examples --task i --shards N}: the partition size and shard count as
+   * given, so that N separate invocations agree on every partition.
+   */
+  public static RunPlan forTasks(MakeExamplesOptions request, InputFiles in) {
+    return cut(request, in, resolve(request, in), request.partitionSize, false);
+  }
+
+  private static List<Region> resolve(MakeExamplesOptions request, InputFiles in) {
+    try {
+      request.validate();
+    } catch (IllegalArgumentException e) {
+      throw new InputException(e.getMessage());
+    }
+    return Regions.resolve(in.dictionary, in.readContigs, request.regions, request.regionsBed);
+  }
+
+  /** The one place partitions are laid out and assigned to shards. */
+  private static RunPlan cut(MakeExamplesOptions request, InputFiles in, List<Region> regions, int size,
+      boolean dropIdleShards) {
+    if (size < 1) throw new InputException("--partition-size must be >= 1, got " + size);
+    long count = 0;
+    for (Region r : regions) count += ((long) r.end() - r.start() + size - 1) / size;
+    if (count == 0) throw new InputException("no region to call: the regions are empty");
+    if (count > Integer.MAX_VALUE) {
+      throw new InputException("--partition-size " + size + " cuts the regions into " + count + " partitions; use a larger size");
+    }
+    int n = (int) count;
+    int shards = dropIdleShards ? (int) Math.min(request.shards, n) : request.shards;
+    int[] contig = new int[n];
+    int[] start = new int[n];
+    int[] end = new int[n];
+    int[] shard = new int[n];
+    int i = 0;
+    for (Region r : regions) {
+      for (int s = r.start(); s < r.end(); s += size, i++) {
+        contig[i] = r.contigIndex();
+        start[i] = s;
+        end[i] = (int) Math.min(r.end(), (long) s + size);
+        shard[i] = i % shards;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    in.dictionary.getSequences().forEach(rec -> names.add(rec.getSequenceName()));
+    MakeExamplesOptions settings = request.forTask(0);
+    settings.shards = shards;
+    settings.partitionSize = size;
+    return new RunPlan(settings, shards, size, names, contig, start, end, shard, alignedReadsOnContigs(in, regions));
+  }
+
+  /**
+   * About 8 partitions per shard, in whole kb, between 1 kb and 100 kb. Round-robin 1 kb partitions
+   * (DeepVariant's default) make every shard decode nearly every BAM block, since a compressed
+   * block spans far more than 1 kb of reads; larger partitions keep that overlap small while
+   * still balancing shards (a 30x BGZF block holds ~3 kb of reads, so 100 kb partitions waste
+   * little, and reads concentrated in part of a contig still spread over the shards). Examples do
+   * not depend on the partition size.
+   */
+  public static int autoPartitionSize(long regionBases, int shards) {
+    long target = regionBases / (8L * Math.max(1, shards));
+    long kb = Math.max(1, (target + 999) / 1000);
+    return (int) Math.min(MAX_AUTO_PARTITION / 1000, kb) * 1000;
+  }
+
+  /**
+   * An upper bound on the reads a run will see: the BAM index's aligned-record counts of the
+   * contigs the regions touch; -1 when the index has no such counts (CRAM).
+   */
+  static long alignedReadsOnContigs(InputFiles in, List<Region> regions) {
+    try {
+      if (in.readsPath.toString().endsWith(".cram")) return -1;
+      BAMIndex bam = in.reads.indexing().getIndex();
+      long total = 0;
+      for (String name : regions.stream().map(Region::contig).distinct().toList()) {
+        int ref = in.reads.getFileHeader().getSequenceIndex(name);
+        if (ref >= 0) total += bam.getMetaData(ref).getAlignedRecordCount();
+      }
+      return total;
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Inputs, filters, thresholds, image shape and channels shared by every shard (do not modify). */
+  public MakeExamplesOptions settings() {
+    return settings;
+  }
+
+  public int shards() {
+    return shards;
+  }
+
+  public int partitionSize() {
+    return partitionSize;
+  }
+
+  public int partitions() {
+    return contig.length;
+  }
+
+  public Partition partition(int i) {
+    return new Partition(i, contig[i], contigNames.get(contig[i]), start[i], end[i]);
+  }
+
+  /** The shard that runs partition {@code i}. */
+  public int shardOf(int i) {
+    return shard[i];
+  }
+
+  /** Task {@code task}'s partitions, in reference order. */
+  public List<Partition> partitionsOf(int task) {
+    if (task < 0 || task >= shards) throw new IllegalArgumentException("task " + task + " is not in [0, " + shards + ")");
+    List<Partition> mine = new ArrayList<>();
+    for (int i = 0; i < shard.length; i++) if (shard[i] == task) mine.add(partition(i));
+    return mine;
+  }
+
+  /** Bases in all partitions. */
+  public long bases() {
+    long b = 0;
+    for (int i = 0; i < start.length; i++) b += end[i] - start[i];
+    return b;
+  }
+
+  /** Aligned reads on the regions' contigs per the BAM index; -1 when unknown (CRAM). */
+  public long readsEstimate() {
+    return readsEstimate;
+  }
+
+  /** The plan as one line of JSON, for a shard process. */
+  public String toJson() {
+    try {
+      return JSON.writeValueAsString(new Wire(FORMAT, settings, shards, partitionSize, contigNames, contig, start, end,
+          shard, readsEstimate));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the run plan: " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads {@link #toJson()}; throws InputException for anything else. */
+  public static RunPlan fromJson(String json) {
+    Wire w;
+    try {
+      w = JSON.readValue(json, Wire.class);
+    } catch (JsonProcessingException e) {
+      throw new InputException("not a fastpipe run plan: " + e.getOriginalMessage());
+    }
+    if (w.format() != FORMAT) {
+      throw new InputException("run plan format " + w.format() + " is not this build's " + FORMAT);
+    }
+    int n = w.contig().length;
+    if (w.start().length != n || w.end().length != n || w.shard().length != n) {
+      throw new InputException("run plan: partition arrays differ in length");
+    }
+    return new RunPlan(w.settings(), w.shards(), w.partitionSize(), w.contigNames(), w.contig(), w.start(), w.end(),
+        w.shard(), w.readsEstimate());
+  }
+
+  /** The JSON layout. */
+  private record Wire(int format, MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
+      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate) {}
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RunPlan p && toJson().equals(p.toJson());
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(start) * 31 + Arrays.hashCode(shard);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.shm.ConsumerLoop;
+import dev.fastpipe.shm.ExampleConsumer;
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.streaming.callvariants.ExampleClassifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+/**
+ * The call_variants side of a run: M consumer threads, consumer c reading shards c, c + M, ...;
+ * each runs the one {@link ConsumerLoop} with an {@link ExampleClassifier} as its handler, and
+ * hands results and partition markers to the {@link OrderedRelease}. When its rings run dry for
+ * {@link #PARTIAL_BATCH_AFTER_NANOS} a consumer classifies the partial batch it holds rather than
+ * sit on it; at the end of its shards' streams it classifies the rest.
+ */
+public final class CallVariantsConsumers {
+  /** How long a ring must stay empty before a partial batch is classified. */
+  static final long PARTIAL_BATCH_AFTER_NANOS = 2_000_000L;
+
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicLong examplesCalled = new AtomicLong();
+
+  /**
+   * Starts {@code min(consumers, shards)} threads. A thread stops early when {@code stop} becomes
+   * true; an exception in one goes to {@code onFailure}.
+   */
+  public CallVariantsConsumers(ExampleTransport transport, int shards, int consumers, GenotypeModel model,
+      int batchSize, OrderedRelease release, BooleanSupplier stop, Consumer<Throwable> onFailure) {
+    int m = Math.min(consumers, shards);
+    for (int c = 0; c < m; c++) {
+      int[] mine = IntStream.iterate(c, sh -> sh < shards, sh -> sh + m).toArray();
+      ExampleConsumer consumer = transport.consumer(mine);
+      Thread t = new Thread(() -> consume(consumer, model, batchSize, release, stop), "fastpipe-consumer-" + c);
+      t.setUncaughtExceptionHandler((th, e) -> onFailure.accept(e));
+      threads.add(t);
+    }
+    threads.forEach(Thread::start);
+  }
+
+  private void consume(ExampleConsumer consumer, GenotypeModel model, int batchSize, OrderedRelease release,
+      BooleanSupplier stop) {
+    try (consumer;
+        ExampleClassifier classifier = new ExampleClassifier(model, batchSize, r -> {
+          release.add(r);
+          examplesCalled.incrementAndGet();
+        }, release::partitionDone)) {
+      ConsumerLoop loop = new ConsumerLoop(batchSize, TransportConfig.backoff())
+          .stopWhen(stop)
+          .onDry(PARTIAL_BATCH_AFTER_NANOS, () -> {
+            if (classifier.hasPending()) classifier.flush();
+          });
+      if (loop.run(consumer, classifier)) classifier.flush();
+    }
+  }
+
+  /** True while a consumer thread runs. */
+  public boolean running() {
+    return threads.stream().anyMatch(Thread::isAlive);
+  }
+
+  /** Waits for every consumer thread to end. */
+  public void join() {
+    for (Thread t : threads) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Examples classified and handed to the release so far. */
+  public long examplesCalled() {
+    return examplesCalled.get();
+  }
+}

@@ -1,0 +1,50 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.makeexamples.RunPlan;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The make_examples shards of one run: shard i runs task i of the {@link RunPlan} and writes into
+ * producer i of the transport. Processes ({@link ShardProcesses}, for the shared-memory rings) or
+ * threads ({@link ShardThreads}, for the in-process transports) behind one interface, so the run's
+ * wiring does not care which.
+ */
+public interface Shards extends AutoCloseable {
+
+  /** Processes for {@link ShmTransport} (rings other processes can attach to), threads otherwise. */
+  static Shards forTransport(ExampleTransport transport, String workerJavaOpts) {
+    return transport instanceof ShmTransport ? new ShardProcesses(workerJavaOpts) : new ShardThreads();
+  }
+
+  /** Starts every shard of {@code plan}; returns at once. */
+  void start(RunPlan plan, ExampleTransport transport) throws IOException;
+
+  /** The first shard that failed (named, with its last error line), or null. */
+  ShardFailedException failure();
+
+  /** True once every shard has ended, well or not. */
+  boolean allEnded();
+
+  /** {@link System#nanoTime()} when the last shard ended, or 0 while one still runs. */
+  long endNanos();
+
+  /** Waits up to {@code timeout} for every shard to end; returns {@link #failure()}. */
+  ShardFailedException await(long timeout, TimeUnit unit) throws InterruptedException;
+
+  /** Examples the shards made (known once they have ended). */
+  long examples();
+
+  /** CPU seconds the shards used (known once they have ended). */
+  double cpuSeconds();
+
+  /** True when the shards run in other processes (their CPU is not this process's). */
+  boolean inProcesses();
+
+  /** Stops every shard still running. */
+  @Override
+  void close();
+}

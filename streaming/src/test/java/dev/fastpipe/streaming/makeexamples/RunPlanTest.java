@@ -1,0 +1,133 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.testing.TestGenome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The run plan: laid out once, every partition in exactly one shard, and the same after JSON. */
+class RunPlanTest {
+  @TempDir static Path dir;
+  static Path fasta;
+  static Path bam;
+
+  @BeforeAll
+  static void files() throws IOException {
+    TestGenome g = new TestGenome("chrT", 12_000, 7);
+    for (int s = 0; s < 11_800; s += 50) g.add(g.refRead(s, 100));
+    fasta = g.writeFasta(dir);
+    bam = g.writeBam(dir, "reads");
+  }
+
+  static MakeExamplesOptions request(int shards, int partitionSize, String... regions) {
+    MakeExamplesOptions o = new MakeExamplesOptions();
+    o.reference = fasta;
+    o.reads = bam;
+    o.shards = shards;
+    o.partitionSize = partitionSize;
+    o.regions = new ArrayList<>(List.of(regions));
+    return o;
+  }
+
+  static RunPlan tasks(MakeExamplesOptions o) {
+    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+      return RunPlan.forTasks(o, in);
+    }
+  }
+
+  @Test
+  void partitionsCoverTheRegionsInOrderAndGoRoundRobin() {
+    RunPlan plan = tasks(request(3, 1000, "chrT:1-2500", "chrT:5001-7000"));
+    assertEquals(5, plan.partitions());
+    int[][] expected = {{0, 1000}, {1000, 2000}, {2000, 2500}, {5000, 6000}, {6000, 7000}};
+    for (int i = 0; i < 5; i++) {
+      Partition p = plan.partition(i);
+      assertEquals(i, p.index());
+      assertEquals("chrT", p.contig());
+      assertEquals(expected[i][0], p.start());
+      assertEquals(expected[i][1], p.end());
+      assertEquals(i % 3, plan.shardOf(i));
+    }
+    assertEquals(List.of(plan.partition(1), plan.partition(4)), plan.partitionsOf(1));
+    assertEquals(4500, plan.bases());
+    assertEquals(236, plan.readsEstimate(), "aligned reads per the BAM index");
+  }
+
+  @Test
+  void everyPartitionBelongsToExactlyOneTask() {
+    RunPlan plan = tasks(request(4, 700));
+    List<Long> seen = new ArrayList<>();
+    for (int t = 0; t < plan.shards(); t++) plan.partitionsOf(t).forEach(p -> seen.add(p.index()));
+    seen.sort(Long::compare);
+    List<Long> all = new ArrayList<>();
+    for (long i = 0; i < plan.partitions(); i++) all.add(i);
+    assertEquals(all, seen);
+  }
+
+  @Test
+  void callDropsShardsThatWouldGetNoPartitionAndChoosesThePartitionSize() {
+    MakeExamplesOptions o = request(8, 1000, "chrT:1-3000");
+    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+      RunPlan given = RunPlan.forCall(o, in, true);
+      assertEquals(3, given.partitions());
+      assertEquals(3, given.shards(), "8 shards asked, 3 partitions");
+      RunPlan auto = RunPlan.forCall(request(2, 1000), in, false);
+      assertEquals(RunPlan.autoPartitionSize(12_000, 2), auto.partitionSize());
+      assertEquals(1000, auto.partitionSize(), "12 kb over 2 shards: 8 partitions a shard, whole kb");
+    }
+    assertEquals(100_000, RunPlan.autoPartitionSize(3_000_000_000L, 16), "capped at 100 kb");
+    assertEquals(1000, RunPlan.autoPartitionSize(10, 1), "at least 1 kb");
+  }
+
+  @Test
+  void survivesJsonUnchanged() {
+    MakeExamplesOptions o = request(3, 900, "chrT:101-9000");
+    o.minMappingQuality = 17;
+    o.snpMinFraction = 0.2;
+    o.keepQcFail = true;
+    o.downsampleSeed = 99;
+    o.channels = 7;
+    RunPlan plan = tasks(o);
+    RunPlan back = RunPlan.fromJson(plan.toJson());
+    assertEquals(plan, back);
+    assertEquals(plan.partitions(), back.partitions());
+    for (int i = 0; i < plan.partitions(); i++) {
+      assertEquals(plan.partition(i), back.partition(i));
+      assertEquals(plan.shardOf(i), back.shardOf(i));
+    }
+    MakeExamplesOptions s = back.settings();
+    assertEquals(17, s.minMappingQuality);
+    assertEquals(0.2, s.snpMinFraction);
+    assertTrue(s.keepQcFail, "fields that argv used to drop travel too");
+    assertEquals(99, s.downsampleSeed);
+    assertEquals(7, s.channels);
+    assertEquals(fasta.toAbsolutePath(), s.reference.toAbsolutePath());
+  }
+
+  @Test
+  void refusesWhatIsNotAPlan() {
+    var e = assertThrows(InputException.class, () -> RunPlan.fromJson("{\"format\": 999}"));
+    assertTrue(e.getMessage().contains("format 999"), e.getMessage());
+    assertThrows(InputException.class, () -> RunPlan.fromJson("not json"));
+  }
+
+  @Test
+  void emptyRegionsAreRefused() throws IOException {
+    Path bed = Files.writeString(dir.resolve("empty.bed"), "");
+    MakeExamplesOptions o = request(1, 1000);
+    o.regionsBed = bed;
+    o.regions = new ArrayList<>();
+    var e = assertThrows(InputException.class, () -> tasks(o), "an empty BED selects nothing");
+    assertTrue(e.getMessage().contains("regions are empty"), e.getMessage());
+  }
+}
