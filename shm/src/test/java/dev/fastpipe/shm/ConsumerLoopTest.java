@@ -1,0 +1,129 @@
+package dev.fastpipe.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The one poll loop: when it ends, when it stops, and when it acts on a dry stream. */
+class ConsumerLoopTest {
+
+  /** A consumer that delivers a scripted number of records per poll; finished once the script is spent. */
+  static class Scripted implements ExampleConsumer {
+    final ArrayDeque<Integer> polls;
+    final UnsafeBuffer record = new UnsafeBuffer(new byte[8]);
+    int limitSeen;
+
+    Scripted(Integer... polls) {
+      this.polls = new ArrayDeque<>(List.of(polls));
+    }
+
+    @Override
+    public int poll(RecordHandler handler, int limit) {
+      limitSeen = limit;
+      Integer n = polls.poll();
+      if (n == null) return 0;
+      for (int i = 0; i < n; i++) handler.onRecord(0, record, 0, 8);
+      return n;
+    }
+
+    @Override
+    public boolean finished() {
+      return polls.isEmpty();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void runsToTheEndOfTheStreamAndCountsRecords() {
+    Scripted c = new Scripted(3, 0, 0, 2, 0, 1);
+    int[] delivered = {0};
+    ConsumerLoop loop = new ConsumerLoop(16, new NoOpIdleStrategy());
+    assertTrue(loop.run(c, (shard, b, o, l) -> delivered[0]++));
+    assertEquals(6, delivered[0]);
+    assertEquals(6, loop.records());
+    assertEquals(16, c.limitSeen, "polls ask for up to a batch");
+  }
+
+  @Test
+  void actsOncePerDrySpellAndNotAtTheEnd() {
+    // Two dry spells between records (2 and 1 empty polls), then the end of the stream.
+    Scripted c = new Scripted(1, 0, 0, 1, 0, 1);
+    int[] dry = {0};
+    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy()).onDry(0, () -> dry[0]++);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(2, dry[0]);
+  }
+
+  @Test
+  void waitsForTheDryThresholdBeforeActing() {
+    Scripted c = new Scripted(1, 0, 0, 0, 1);
+    int[] dry = {0};
+    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy()).onDry(Long.MAX_VALUE / 2, () -> dry[0]++);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(0, dry[0], "a short gap is not a dry ring");
+  }
+
+  @Test
+  void stopsWhenAskedWithoutReachingTheEnd() {
+    ExampleConsumer never = new Scripted(0, 0, 0, 0) {
+      @Override
+      public boolean finished() {
+        return false;
+      }
+    };
+    int[] asked = {0};
+    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy()).stopWhen(() -> ++asked[0] > 10);
+    assertFalse(loop.run(never, (shard, b, o, l) -> {}));
+    assertEquals(11, asked[0]);
+  }
+
+  @Test
+  void countsIdleTimeOnlyAfterTheFirstRecord() throws Exception {
+    ExampleConsumer slow = new Scripted(0, 0, 1, 0, 1) {
+      @Override
+      public int poll(RecordHandler handler, int limit) {
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+        return super.poll(handler, limit);
+      }
+    };
+    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy());
+    assertTrue(loop.run(slow, (shard, b, o, l) -> {}));
+    // One empty poll between the two records (>= 5 ms); the two before the first record do not count.
+    assertTrue(loop.idleNanos() >= 5_000_000L, "idle " + loop.idleNanos());
+    assertTrue(loop.idleNanos() < 200_000_000L, "idle " + loop.idleNanos());
+  }
+
+  @Test
+  void drainsARealTransport() {
+    TransportConfig cfg = TransportConfig.of(2, 256).withRingBytes(64 * 1024);
+    try (ExampleTransport t = Transports.create("disruptor", cfg)) {
+      Thread a = new Thread(() -> TestRecords.produce(t.producer(0), 0, 5000, 16, 256));
+      Thread b = new Thread(() -> TestRecords.produce(t.producer(1), 1, 3000, 16, 256));
+      a.start();
+      b.start();
+      TestRecords.Checker check = new TestRecords.Checker(2, 16, 256);
+      try (ExampleConsumer c = t.consumer(new int[] {0, 1})) {
+        assertEquals(8000, c.drain(check, 64, TransportConfig.backoff()));
+      }
+      assertEquals(8000, check.total);
+    }
+  }
+
+  @Test
+  void refusesAnEmptyBatch() {
+    assertThrows(IllegalArgumentException.class, () -> new ConsumerLoop(0, new NoOpIdleStrategy()));
+  }
+}

@@ -1,0 +1,122 @@
+package dev.fastpipe.streaming.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.shm.ConsumerLoop;
+import dev.fastpipe.shm.ExampleConsumer;
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.Transports;
+import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.makeexamples.InputFiles;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.testing.TestGenome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Shard launching behind one interface: threads and processes run the same plan into a transport
+ * and give the same examples; a shard that cannot run is named in the failure.
+ */
+class ShardsTest {
+  @TempDir static Path dir;
+  static MakeExamplesOptions request;
+  static final int[] SNPS = {700, 1800, 2600, 3900};
+
+  @BeforeAll
+  static void sample() throws IOException {
+    TestGenome g = new TestGenome("chrT", 5000, 11);
+    for (int start = 0; start + 100 <= 5000; start += 7) {
+      String seq = g.refString(start, start + 100);
+      for (int snp : SNPS) {
+        if (snp >= start && snp < start + 100 && (start / 7) % 2 == 0) seq = TestGenome.mutate(seq, snp - start, flip(g, snp));
+      }
+      g.add(g.read(start, "100M", seq));
+    }
+    request = new MakeExamplesOptions();
+    request.reference = g.writeFasta(dir);
+    request.reads = g.writeBam(dir, "reads");
+    request.shards = 2;
+    request.partitionSize = 1000;
+  }
+
+  static char flip(TestGenome g, int pos) {
+    return g.ref[pos] == 'A' ? 'C' : 'A';
+  }
+
+  static RunPlan plan(MakeExamplesOptions o) {
+    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+      return RunPlan.forTasks(o, in);
+    }
+  }
+
+  /** Runs the plan's shards into the transport; returns the example positions and partition markers seen. */
+  static Set<String> run(Shards shards, RunPlan plan, ExampleTransport transport) throws Exception {
+    Set<String> seen = new TreeSet<>();
+    ExampleRecord r = new ExampleRecord();
+    try (shards) {
+      shards.start(plan, transport);
+      try (ExampleConsumer c = transport.consumer(new int[] {0, 1})) {
+        boolean finished = new ConsumerLoop(64, TransportConfig.backoff()).stopWhen(() -> shards.failure() != null)
+            .run(c, (shard, b, off, len) -> {
+              r.wrap(b, off);
+              seen.add(r.isExample() ? "example " + r.position() : "done " + r.partition() + " by " + shard);
+            });
+        assertTrue(finished, "stopped early: " + shards.failure());
+      }
+      assertNull(shards.await(60, TimeUnit.SECONDS));
+      assertTrue(shards.allEnded());
+      assertTrue(shards.endNanos() > 0);
+      assertEquals(SNPS.length, shards.examples());
+    }
+    return seen;
+  }
+
+  @Test
+  void threadsAndProcessesRunTheSamePlan() throws Exception {
+    RunPlan plan = plan(request);
+    Set<String> byThreads;
+    try (ExampleTransport t = Transports.create("disruptor", TransportConfig.of(2, 200_000))) {
+      byThreads = run(new ShardThreads(), plan, t);
+    }
+    Set<String> byProcesses;
+    try (ExampleTransport t = Transports.create("shm", TransportConfig.of(2, 200_000).withDir(dir))) {
+      byProcesses = run(new ShardProcesses("-XX:TieredStopAtLevel=1"), plan, t);
+    }
+    assertEquals(Set.of("done 0 by 0", "done 1 by 1", "done 2 by 0", "done 3 by 1", "done 4 by 0",
+        "example 700", "example 1800", "example 2600", "example 3900"), byThreads);
+    assertEquals(byThreads, byProcesses);
+  }
+
+  @Test
+  void aShardThatCannotRunIsNamed() throws Exception {
+    Path copy = Files.copy(request.reads, dir.resolve("gone.bam"));
+    Files.copy(Path.of(request.reads + ".bai"), dir.resolve("gone.bam.bai"));
+    MakeExamplesOptions o = request.forTask(0);
+    o.reads = copy;
+    RunPlan plan = plan(o);
+    Files.delete(copy); // planned, then the reads went away
+    for (Shards shards : new Shards[] {new ShardThreads(), new ShardProcesses("-XX:TieredStopAtLevel=1")}) {
+      String kind = shards.inProcesses() ? "shm" : "disruptor";
+      try (ExampleTransport t = Transports.create(kind, TransportConfig.of(2, 200_000).withDir(dir)); shards) {
+        shards.start(plan, t);
+        ShardFailedException f = shards.await(60, TimeUnit.SECONDS);
+        assertNotNull(f, kind);
+        assertTrue(f.getMessage().startsWith("shard 0") || f.getMessage().startsWith("shard 1"), f.getMessage());
+        assertTrue(f.getMessage().contains("gone.bam"), f.getMessage());
+      }
+    }
+  }
+}
