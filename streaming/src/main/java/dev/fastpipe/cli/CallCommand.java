@@ -2,6 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -62,7 +63,7 @@ public final class CallCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    StreamingCall.Settings s = settings();
+    CallSettings s = settings();
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
@@ -73,8 +74,8 @@ public final class CallCommand implements Callable<Integer> {
     return 0;
   }
 
-  StreamingCall.Settings settings() {
-    StreamingCall.Settings s = new StreamingCall.Settings();
+  CallSettings settings() {
+    CallSettings s = new CallSettings();
     s.examples = input.applyTo(new MakeExamplesOptions());
     if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
     s.examples.shards = shards;

@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.streaming.demo.SyntheticSample;
 import dev.fastpipe.streaming.demo.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -70,7 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
     out.printf("demo: simulated %,d bp, %.0fx reads, seed %d in %.1f s -> %s%n", length, coverage, seed,
         (System.nanoTime() - t0) / 1e9, dir);
 
-    StreamingCall.Settings s = new StreamingCall.Settings();
+    CallSettings s = new CallSettings();
     MakeExamplesOptions ex = new MakeExamplesOptions();
     ex.reference = sample.reference();
     ex.reads = sample.reads();

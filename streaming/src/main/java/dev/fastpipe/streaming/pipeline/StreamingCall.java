@@ -19,8 +19,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -46,31 +44,6 @@ import java.util.function.Supplier;
  */
 public final class StreamingCall {
 
-  /** What to run. Public fields, filled by the CLI or by tests. */
-  public static final class Settings {
-    /** Inputs, regions, shard count and make_examples thresholds; task is set per shard. */
-    public MakeExamplesOptions examples = new MakeExamplesOptions();
-    public Path output;
-    public String transport = "shm";
-    public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
-    public int batchSize = 256;
-    public int consumers = 1;
-    public Path metrics;
-    public String sample;
-    public boolean progress = true;
-    public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
-    public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
-    /** Partition size chosen automatically from the regions and shard count ({@link RunPlan#autoPartitionSize}). */
-    public boolean autoPartitionSize = true;
-    /** Image channels of the model (6, or 7 with insert size); the loaded model must agree. */
-    public int channels = 6;
-    /**
-     * Extra JVM flags for shard worker processes; null = automatic ({@link ShardProcesses#autoJavaOpts});
-     * FASTPIPE_WORKER_JAVA_OPTS overrides.
-     */
-    public String workerJavaOpts;
-  }
-
   /** What a run did. */
   public record Summary(long examples, long sites, long pass, long refCall, long lowQual, double seconds,
       RunMetrics metrics) {}
@@ -87,9 +60,9 @@ public final class StreamingCall {
    * Runs the pipeline. The model is loaded by {@code modelLoader} while the shards start (it is
    * closed at the end); its channel count must equal {@code s.channels}.
    */
-  public static Summary run(Settings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
+  public static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
     long t0 = System.nanoTime();
-    checkSettings(s);
+    s.validate();
     RunPlan plan;
     SAMSequenceDictionary dict;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
@@ -184,28 +157,8 @@ public final class StreamingCall {
     }
   }
 
-  private static void checkSettings(Settings s) {
-    MakeExamplesOptions ex = s.examples;
-    ex.channels = s.channels;
-    ex.task = 0;
-    try {
-      ex.validate();
-    } catch (IllegalArgumentException e) {
-      throw new InputException(e.getMessage());
-    }
-    if (s.consumers < 1) throw new InputException("--consumers must be >= 1, got " + s.consumers);
-    if (s.batchSize < 1) throw new InputException("--batch-size must be >= 1, got " + s.batchSize);
-    if (s.output == null || !s.output.getFileName().toString().endsWith(".vcf.gz")) {
-      throw new InputException(s.output + ": output must end with .vcf.gz");
-    }
-    Path outDir = s.output.toAbsolutePath().getParent();
-    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
-      throw new InputException(s.output + ": cannot write there (" + outDir + " is not a writable directory)");
-    }
-  }
-
   /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
-  private static ExampleTransport openTransport(Settings s, RunPlan plan) {
+  private static ExampleTransport openTransport(CallSettings s, RunPlan plan) {
     MakeExamplesOptions ex = plan.settings();
     int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
     String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);

@@ -1,0 +1,54 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What {@link StreamingCall} is asked to run. Public fields, filled by the CLI or by tests. */
+public final class CallSettings {
+  /** Inputs, regions, shard count and make_examples thresholds; task is set per shard. */
+  public MakeExamplesOptions examples = new MakeExamplesOptions();
+  public Path output;
+  public String transport = "shm";
+  public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
+  public int batchSize = 256;
+  public int consumers = 1;
+  public Path metrics;
+  public String sample;
+  public boolean progress = true;
+  public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
+  public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
+  /** Partition size chosen automatically from the regions and shard count ({@link dev.fastpipe.streaming.makeexamples.RunPlan#autoPartitionSize}). */
+  public boolean autoPartitionSize = true;
+  /** Image channels of the model (6, or 7 with insert size); the loaded model must agree. */
+  public int channels = 6;
+  /**
+   * Extra JVM flags for shard worker processes; null = automatic ({@link ShardProcesses#autoJavaOpts});
+   * FASTPIPE_WORKER_JAVA_OPTS overrides.
+   */
+  public String workerJavaOpts;
+
+  /** Checks what can be checked before opening a file; throws InputException naming the setting. */
+  void validate() {
+    MakeExamplesOptions ex = examples;
+    ex.channels = channels;
+    ex.task = 0;
+    try {
+      ex.validate();
+    } catch (IllegalArgumentException e) {
+      throw new InputException(e.getMessage());
+    }
+    if (consumers < 1) throw new InputException("--consumers must be >= 1, got " + consumers);
+    if (batchSize < 1) throw new InputException("--batch-size must be >= 1, got " + batchSize);
+    if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
+      throw new InputException(output + ": output must end with .vcf.gz");
+    }
+    Path outDir = output.toAbsolutePath().getParent();
+    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
+      throw new InputException(output + ": cannot write there (" + outDir + " is not a writable directory)");
+    }
+  }
+}
