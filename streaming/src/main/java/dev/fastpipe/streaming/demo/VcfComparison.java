@@ -41,12 +41,13 @@ import java.util.zip.GZIPInputStream;
  *       overlap get a "*" allele), split into biallelic records, and left-aligned and trimmed
  *       against the reference; REF must match the reference;
  *   <li>exact duplicates (same position, REF and ALT) keep the first; records whose genotype
- *       carries the allele zero times are ignored;
+ *       carries the allele zero times are ignored, and so are "*" records (the overlapping-deletion
+ *       alleles that atomising makes, or that a VCF carries itself): they are no variant of their
+ *       own, and hap.py and vcfeval do not count them either;
  *   <li>a call is a TP when (chrom, pos, REF, ALT) is in the truth with the same number of copies
  *       of the allele in the genotype (hap.py's genotype match); an allele match with the wrong
  *       genotype counts as one FP and one FN; with {@code allelesOnly} the genotype is ignored;
- *   <li>SNP = REF and ALT of one base each after normalisation (so a "*" record at a
- *       multi-allelic SNP site counts as a SNP, as in the script); everything else is an INDEL.
+ *   <li>SNP = REF and ALT of one base each after normalisation; everything else is an INDEL.
  * </ol>
  */
 public final class VcfComparison {
@@ -97,6 +98,9 @@ public final class VcfComparison {
   }
 
   private static final int ALIGN_WINDOW = 100; // bcftools norm's realignment padding
+
+  /** VCF's allele for "this haplotype is deleted by an overlapping variant". */
+  private static final String SPANNING_DELETION = "*";
 
   private VcfComparison() {}
 
@@ -233,7 +237,7 @@ public final class VcfComparison {
     for (Normalised rec : recs) {
       Key k = new Key(rec.chrom, rec.pos0 + 1, rec.ref, rec.alt);
       if (!seen.add(k)) continue;
-      if (rec.copies > 0) out.put(k, rec.copies);
+      if (rec.copies > 0 && !rec.alt.equals(SPANNING_DELETION)) out.put(k, rec.copies);
     }
     return out;
   }
@@ -322,7 +326,7 @@ public final class VcfComparison {
         else if (mapped == 2) starCopies++;
       }
       out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), row.alt.toString(), altCopies));
-      if (star[j]) out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), "*", starCopies));
+      if (star[j]) out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), SPANNING_DELETION, starCopies));
     }
     return out;
   }
@@ -414,7 +418,7 @@ public final class VcfComparison {
       throw new InputException(vcf + ": reference allele mismatch at " + rec.chrom() + ":" + (rec.pos0() + 1)
           + " (REF '" + ref + "', reference '" + actual + "')");
     }
-    if (alt.startsWith("<") || alt.startsWith("*") || alt.contains("[") || alt.contains("]")) return rec;
+    if (alt.startsWith("<") || alt.startsWith(SPANNING_DELETION) || alt.contains("[") || alt.contains("]")) return rec;
     if (!isAcgtn(alt)) throw new InputException(vcf + ": non-ACGTN alternate allele at " + rec.chrom() + ":" + (rec.pos0() + 1));
     if (alt.equals(ref)) throw new InputException(vcf + ": duplicate alleles at " + rec.chrom() + ":" + (rec.pos0() + 1));
     StringBuilder r = new StringBuilder(ref);
