@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.evaluate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

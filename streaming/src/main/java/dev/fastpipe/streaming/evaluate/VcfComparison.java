@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.reference.ReferenceSequence;
