@@ -1,6 +1,9 @@
 package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.ReferenceIndex;
+import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.reference.ReferenceSequence;
 import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
@@ -107,11 +110,12 @@ public final class VcfComparison {
   /**
    * Compares {@code calls} against {@code truth} inside {@code bed} (null: everywhere), both
    * normalised against {@code reference} (FASTA, plain or bgzipped, with .fai, and .gzi when
-   * bgzipped).
+   * bgzipped; its contigs as {@link ReferenceIndex} reads them).
    */
   public static Result compare(Path reference, Path truth, Path calls, Path bed, boolean allelesOnly) {
+    SAMSequenceDictionary contigs = ReferenceIndex.dictionary(reference);
     try (ReferenceSequenceFile file = openReference(reference)) {
-      Reference ref = new Reference(file, contigLengths(reference));
+      Reference ref = new Reference(file, contigs);
       Map<String, List<int[]>> regions = bed == null ? null : readBed(bed);
       Map<Key, Integer> t = load(ref, reference, truth, regions);
       Map<Key, Integer> q = load(ref, reference, calls, regions);
@@ -139,10 +143,6 @@ public final class VcfComparison {
   // ---------------------------------------------------------------------------------------------
 
   private static ReferenceSequenceFile openReference(Path reference) {
-    if (!Files.isRegularFile(reference)) throw new InputException(reference + ": reference FASTA not found");
-    if (!Files.isRegularFile(Path.of(reference + ".fai"))) {
-      throw new InputException(reference + ": no .fai index beside it (samtools faidx " + reference + ")");
-    }
     try {
       return ReferenceSequenceFileFactory.getReferenceSequenceFile(reference, true, true);
     } catch (RuntimeException e) {
@@ -197,7 +197,6 @@ public final class VcfComparison {
       throws IOException {
     if (!Files.isRegularFile(vcf)) throw new InputException(vcf + ": VCF not found");
     List<Normalised> recs = new ArrayList<>();
-    Set<String> contigs = ref.lengths().keySet();
     try (BufferedReader r = reader(vcf)) {
       String line;
       long n = 0;
@@ -219,7 +218,7 @@ public final class VcfComparison {
         } catch (NumberFormatException e) {
           throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
         }
-        if (!contigs.contains(f[0])) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
+        if (ref.contigs().getSequence(f[0]) == null) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
         if (!inRegions(regions, f[0], pos)) continue;
         List<String> alleles = new ArrayList<>();
         alleles.add(f[3].toUpperCase(Locale.ROOT));
@@ -379,26 +378,12 @@ public final class VcfComparison {
     return !s.isEmpty();
   }
 
-  /** Contig name -> length, from REF.fai (the file vcf_compare.py builds its header from). */
-  static Map<String, Long> contigLengths(Path reference) throws IOException {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (String row : Files.readAllLines(Path.of(reference + ".fai"), StandardCharsets.UTF_8)) {
-      String[] f = row.split("\t");
-      if (f.length < 2) continue;
-      try {
-        out.put(f[0], Long.parseLong(f[1].trim()));
-      } catch (NumberFormatException e) {
-        throw new InputException(reference + ".fai: bad line '" + row + "'");
-      }
-    }
-    return out;
-  }
-
-  /** The reference FASTA and its contig lengths (from .fai). */
-  record Reference(ReferenceSequenceFile file, Map<String, Long> lengths) {}
+  /** The reference FASTA and its contigs. */
+  record Reference(ReferenceSequenceFile file, SAMSequenceDictionary contigs) {}
 
   private static String fetch(Reference ref, String chrom, int from0, int to0Exclusive) {
-    int to = (int) Math.min(to0Exclusive, ref.lengths().getOrDefault(chrom, 0L));
+    SAMSequenceRecord contig = ref.contigs().getSequence(chrom);
+    int to = contig == null ? 0 : Math.min(to0Exclusive, contig.getSequenceLength());
     if (to <= from0) return "";
     ReferenceSequence s = ref.file().getSubsequenceAt(chrom, from0 + 1, to);
     StringBuilder sb = new StringBuilder(new String(s.getBases(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT));
