@@ -1,7 +1,10 @@
 package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.BedFile;
+import dev.fastpipe.streaming.genome.BedInterval;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
+import dev.fastpipe.streaming.genome.TextInput;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.reference.ReferenceSequence;
@@ -9,8 +12,6 @@ import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Precision, recall and F1 of a calls VCF against a truth VCF inside a BED, SNPs and indels apart,
@@ -116,7 +116,7 @@ public final class VcfComparison {
     SAMSequenceDictionary contigs = ReferenceIndex.dictionary(reference);
     try (ReferenceSequenceFile file = openReference(reference)) {
       Reference ref = new Reference(file, contigs);
-      Map<String, List<int[]>> regions = bed == null ? null : readBed(bed);
+      Map<String, List<BedInterval>> regions = bed == null ? null : readBed(bed);
       Map<Key, Integer> t = load(ref, reference, truth, regions);
       Map<Key, Integer> q = load(ref, reference, calls, regions);
       return new Result(count("SNP", t, q, true, allelesOnly), count("INDEL", t, q, false, allelesOnly));
@@ -150,54 +150,28 @@ public final class VcfComparison {
     }
   }
 
-  static Map<String, List<int[]>> readBed(Path bed) throws IOException {
-    if (!Files.isRegularFile(bed)) throw new InputException(bed + ": BED file not found");
-    Map<String, List<int[]>> out = new HashMap<>();
-    try (BufferedReader r = reader(bed)) {
-      String line;
-      int n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
-        String[] f = line.split("\t");
-        try {
-          if (f.length < 3) throw new NumberFormatException();
-          out.computeIfAbsent(f[0], c -> new ArrayList<>()).add(new int[] {Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim())});
-        } catch (NumberFormatException e) {
-          throw new InputException(bed + ": line " + n + " is not 'chrom<TAB>start<TAB>end'");
-        }
-      }
-    }
+  /** BED intervals by contig. */
+  private static Map<String, List<BedInterval>> readBed(Path bed) {
+    Map<String, List<BedInterval>> out = new HashMap<>();
+    for (BedInterval iv : BedFile.read(bed)) out.computeIfAbsent(iv.contig(), c -> new ArrayList<>()).add(iv);
     return out;
   }
 
-  private static boolean inRegions(Map<String, List<int[]>> regions, String chrom, int pos) {
+  /** bcftools' {@code -T}: is the 1-based POS inside one of the intervals? */
+  private static boolean inRegions(Map<String, List<BedInterval>> regions, String chrom, int pos) {
     if (regions == null) return true;
-    List<int[]> list = regions.get(chrom);
+    List<BedInterval> list = regions.get(chrom);
     if (list == null) return false;
-    for (int[] iv : list) if (pos > iv[0] && pos <= iv[1]) return true;
+    for (BedInterval iv : list) if (pos > iv.start() && pos <= iv.end()) return true;
     return false;
   }
 
-  private static BufferedReader reader(Path p) throws IOException {
-    InputStream in = Files.newInputStream(p);
-    byte[] magic = new byte[2];
-    InputStream buffered = new java.io.BufferedInputStream(in, 1 << 16);
-    buffered.mark(2);
-    int got = buffered.readNBytes(magic, 0, 2);
-    buffered.reset();
-    if (got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
-      buffered = new GZIPInputStream(buffered, 1 << 16);
-    }
-    return new BufferedReader(new InputStreamReader(buffered, StandardCharsets.UTF_8), 1 << 16);
-  }
-
   /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies. */
-  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<int[]>> regions)
+  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions)
       throws IOException {
     if (!Files.isRegularFile(vcf)) throw new InputException(vcf + ": VCF not found");
     List<Normalised> recs = new ArrayList<>();
-    try (BufferedReader r = reader(vcf)) {
+    try (BufferedReader r = TextInput.open(vcf)) {
       String line;
       long n = 0;
       while ((line = r.readLine()) != null) {

@@ -1,0 +1,38 @@
+package dev.fastpipe.streaming.genome;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Opens a text file (BED, VCF) that may be plain, gzipped or bgzipped. Compression is told by the
+ * gzip magic bytes, not the file name: {@code .bed} files are often gzipped and {@code .gz} names
+ * are sometimes plain. Concatenated gzip members (bgzip's blocks) are read as one stream.
+ */
+public final class TextInput {
+  private static final int BUFFER = 1 << 16;
+
+  private TextInput() {}
+
+  /** A UTF-8 reader over {@code file}'s text, decompressed when it starts with the gzip magic. */
+  public static BufferedReader open(Path file) throws IOException {
+    InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER);
+    try {
+      in.mark(2);
+      int b0 = in.read();
+      int b1 = in.read();
+      in.reset();
+      if (b0 == 0x1f && b1 == 0x8b) in = new GZIPInputStream(in, BUFFER);
+    } catch (IOException e) {
+      in.close();
+      throw e;
+    }
+    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), BUFFER);
+  }
+}
