@@ -10,11 +10,9 @@ import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.reference.ReferenceSequence;
 import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -167,42 +165,35 @@ public final class VcfComparison {
   }
 
   /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies. */
-  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions)
-      throws IOException {
-    if (!Files.isRegularFile(vcf)) throw new InputException(vcf + ": VCF not found");
+  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions) {
     List<Normalised> recs = new ArrayList<>();
-    try (BufferedReader r = TextInput.open(vcf)) {
-      String line;
-      long n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.startsWith("#") || line.isEmpty()) continue;
-        String[] f = line.split("\t", -1);
-        if (f.length < 8) continue;
-        if (!f[6].equals("PASS") && !f[6].equals(".")) continue;
-        String gt = "0/1";
-        if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
-          int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
-          String[] sample = f[9].split(":", -1);
-          gt = idx < sample.length ? sample[idx] : ".";
-        }
-        int pos;
-        try {
-          pos = Integer.parseInt(f[1]);
-        } catch (NumberFormatException e) {
-          throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
-        }
-        if (ref.contigs().getSequence(f[0]) == null) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
-        if (!inRegions(regions, f[0], pos)) continue;
-        List<String> alleles = new ArrayList<>();
-        alleles.add(f[3].toUpperCase(Locale.ROOT));
-        if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
-        int[] gtAlleles = parseGenotype(gt);
-        for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
-          recs.add(realign(ref, vcf, rec));
-        }
+    TextInput.forEachLine(vcf, "VCF", (n, line) -> {
+      if (line.startsWith("#") || line.isEmpty()) return;
+      String[] f = line.split("\t", -1);
+      if (f.length < 8) return;
+      if (!f[6].equals("PASS") && !f[6].equals(".")) return;
+      String gt = "0/1";
+      if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
+        int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
+        String[] sample = f[9].split(":", -1);
+        gt = idx < sample.length ? sample[idx] : ".";
       }
-    }
+      int pos;
+      try {
+        pos = Integer.parseInt(f[1]);
+      } catch (NumberFormatException e) {
+        throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
+      }
+      if (ref.contigs().getSequence(f[0]) == null) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
+      if (!inRegions(regions, f[0], pos)) return;
+      List<String> alleles = new ArrayList<>();
+      alleles.add(f[3].toUpperCase(Locale.ROOT));
+      if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
+      int[] gtAlleles = parseGenotype(gt);
+      for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
+        recs.add(realign(ref, vcf, rec));
+      }
+    });
     // bcftools keeps records sorted by position (stable), then norm -d exact keeps the first
     recs.sort(Comparator.comparingInt(Normalised::pos0)); // List.sort is stable
     Map<Key, Integer> out = new LinkedHashMap<>();

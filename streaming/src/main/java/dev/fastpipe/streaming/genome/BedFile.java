@@ -1,9 +1,6 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,25 +16,17 @@ public final class BedFile {
 
   /** The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end} is an error. */
   public static List<BedInterval> read(Path bed) {
-    if (!Files.isRegularFile(bed)) throw new InputException(bed + ": BED file not found");
     List<BedInterval> out = new ArrayList<>();
-    try (BufferedReader in = TextInput.open(bed)) {
-      String line;
-      int n = 0;
-      while ((line = in.readLine()) != null) {
-        n++;
-        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
-        String[] f = line.split("\t");
-        if (f.length < 3) throw problem(bed, n, "expected chrom, start, end");
-        try {
-          out.add(new BedInterval(f[0], Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim()), bed, n));
-        } catch (NumberFormatException e) {
-          throw problem(bed, n, "start and end must be integers");
-        }
+    TextInput.forEachLine(bed, "BED file", (n, line) -> {
+      if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) return;
+      String[] f = line.split("\t");
+      if (f.length < 3) throw problem(bed, n, "expected chrom, start, end");
+      try {
+        out.add(new BedInterval(f[0], Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim()), bed, n));
+      } catch (NumberFormatException e) {
+        throw problem(bed, n, "start and end must be integers");
       }
-    } catch (IOException e) {
-      throw new InputException(bed + ": cannot read (" + e.getMessage() + ")", e);
-    }
+    });
     return out;
   }
 
