@@ -27,8 +27,8 @@ import org.tensorflow.types.TFloat32;
  * {@link ImageBatch} from {@link #newBatch}.
  */
 public final class GenotypeModel implements AutoCloseable {
-  public static final int HEIGHT = 100;
-  public static final int WIDTH = 221;
+  public static final int HEIGHT = ImageShape.DEFAULT_HEIGHT;
+  public static final int WIDTH = ImageShape.DEFAULT_WIDTH;
   public static final int GENOTYPES = 3;
 
   private final Path dir;

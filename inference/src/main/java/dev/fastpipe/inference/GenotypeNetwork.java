@@ -52,10 +52,10 @@ public final class GenotypeNetwork {
 
   /** Multiply-adds per example for {@code channels} input channels. */
   public static long multiplyAdds(int channels) {
-    long c1 = 100L * CROP_WIDTH * channels * CONV1;
-    int h2 = 50, w2 = (CROP_WIDTH + 1) / 2;
+    long c1 = (long) ImageShape.DEFAULT_HEIGHT * CROP_WIDTH * channels * CONV1;
+    int h2 = (ImageShape.DEFAULT_HEIGHT + 1) / 2, w2 = (CROP_WIDTH + 1) / 2; // stride 2, SAME padding
     long c2 = (long) h2 * w2 * 9 * CONV1 * CONV2;
-    int h3 = 25, w3 = (w2 + 1) / 2;
+    int h3 = (h2 + 1) / 2, w3 = (w2 + 1) / 2;
     long c3 = (long) h3 * w3 * 9 * CONV2 * CONV3;
     long d = (long) POOLED * HIDDEN + HIDDEN * 3L;
     return c1 + c2 + c3 + d;
@@ -64,7 +64,7 @@ public final class GenotypeNetwork {
   /** Builds the logits [N,3] of {@code images} [N,100,221,C] uint8. */
   public Operand<TFloat32> logits(Operand<TUint8> images, int channels) {
     Operand<TFloat32> x = tf.math.mul(tf.dtypes.cast(images, TFloat32.class), tf.constant(1f / 255f));
-    int first = GenotypeModel.WIDTH / 2 - CROP_WIDTH / 2;
+    int first = ImageShape.DEFAULT_WIDTH / 2 - CROP_WIDTH / 2;
     x = tf.slice(x, tf.constant(new int[] {0, 0, first, 0}), tf.constant(new int[] {-1, -1, CROP_WIDTH, -1}));
     x = conv(x, 1, channels, CONV1, 1);
     // The candidate's own columns: per-read pixel features (base, quality, strand, support)

@@ -43,6 +43,11 @@ public final class ImageBatch implements AutoCloseable {
     return floatInput ? TFloat32.tensorOf(shape) : TUint8.tensorOf(shape);
   }
 
+  /** Creates a batch for uint8 (false) or float32 (true) inputs of {@code shape} images. */
+  public static ImageBatch create(int capacity, ImageShape shape, boolean floatInput) {
+    return new ImageBatch(capacity, shape.height(), shape.width(), shape.channels(), floatInput);
+  }
+
   /** Creates a batch for uint8 (false) or float32 (true) inputs of {@code [H, W, C]} images. */
   public static ImageBatch create(int capacity, int height, int width, int channels, boolean floatInput) {
     return new ImageBatch(capacity, height, width, channels, floatInput);

@@ -84,7 +84,8 @@ public final class ModelTrainer {
    */
   public EpochReport trainAndExport(TrainingSet train, TrainingSet validation, Path output) throws IOException {
     if (train.size() == 0) throw new IllegalArgumentException("no training examples");
-    int channels = train.channels();
+    ImageShape shape = train.shape();
+    int channels = shape.channels();
     if (validation != null && validation.size() > 0 && validation.channels() != channels) {
       throw new IllegalArgumentException(
           "validation examples have " + validation.channels() + " channels, training examples " + channels);
@@ -94,7 +95,7 @@ public final class ModelTrainer {
       Ops tf = Ops.create(g);
       Placeholder<TUint8> images =
           tf.withName("images")
-              .placeholder(TUint8.class, Placeholder.shape(Shape.of(-1, GenotypeModel.HEIGHT, GenotypeModel.WIDTH, channels)));
+              .placeholder(TUint8.class, Placeholder.shape(Shape.of(-1, shape.height(), shape.width(), channels)));
       Placeholder<TInt32> labels = tf.withName("labels").placeholder(TInt32.class, Placeholder.shape(Shape.of(-1)));
       float[] classWeights = classWeights(train);
       Operand<TFloat32> oneHot = tf.oneHot(labels, tf.constant(3), tf.constant(1f), tf.constant(0f));
@@ -138,7 +139,7 @@ public final class ModelTrainer {
       for (int i = 0; i < order.length; i++) order[i] = i;
       float[] probs = null;
       byte[] scratch = new byte[train.imageBytes()];
-      try (ImageBatch batch = new ImageBatch(settings.batchSize(), GenotypeModel.HEIGHT, GenotypeModel.WIDTH, channels, false)) {
+      try (ImageBatch batch = ImageBatch.create(settings.batchSize(), shape, false)) {
         int[] batchLabels = new int[settings.batchSize()];
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
           long t0 = System.nanoTime();
@@ -246,7 +247,7 @@ public final class ModelTrainer {
   /** {@code img} with the base-quality pixels of its read rows multiplied by {@code f}, in {@code out}. */
   static byte[] scaleBaseQualities(byte[] img, int channels, float f, byte[] out) {
     System.arraycopy(img, 0, out, 0, img.length);
-    for (int i = REFERENCE_ROWS * GenotypeModel.WIDTH * channels + BASE_QUALITY_CHANNEL; i < img.length; i += channels) {
+    for (int i = REFERENCE_ROWS * ImageShape.deepVariant(channels).rowBytes() + BASE_QUALITY_CHANNEL; i < img.length; i += channels) {
       out[i] = (byte) (int) ((img[i] & 0xff) * f);
     }
     return out;

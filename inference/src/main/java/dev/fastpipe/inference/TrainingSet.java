@@ -10,20 +10,18 @@ import org.agrona.DirectBuffer;
  * here are thousands of examples, ~130 KB each). Labels: 0 hom-ref, 1 het, 2 hom-alt.
  */
 public final class TrainingSet {
-  private final int channels;
-  private final int imageBytes;
+  private final ImageShape shape;
   private final List<byte[]> images = new ArrayList<>();
   private int[] labels = new int[1024];
 
   public TrainingSet(int channels) {
-    this.channels = channels;
-    this.imageBytes = GenotypeModel.HEIGHT * GenotypeModel.WIDTH * channels;
+    this.shape = ImageShape.deepVariant(channels);
   }
 
-  /** Copies one image ({@code 100*221*channels} bytes at {@code offset}) with its label. */
+  /** Copies one image ({@code shape().bytes()} bytes at {@code offset}) with its label. */
   public void add(DirectBuffer src, int offset, int length, int label) {
-    if (length != imageBytes) {
-      throw new IllegalArgumentException("image has " + length + " bytes, expected " + imageBytes + " (100x221x" + channels + ")");
+    if (length != shape.bytes()) {
+      throw new IllegalArgumentException("image has " + length + " bytes, expected " + shape.bytes() + " (" + shape + ")");
     }
     if (label < 0 || label > 2) throw new IllegalArgumentException("label must be 0, 1 or 2: " + label);
     byte[] copy = new byte[length];
@@ -37,12 +35,17 @@ public final class TrainingSet {
     return images.size();
   }
 
+  /** The shape of every image in the set: DeepVariant's 100 x 221 with the set's channels. */
+  public ImageShape shape() {
+    return shape;
+  }
+
   public int channels() {
-    return channels;
+    return shape.channels();
   }
 
   public int imageBytes() {
-    return imageBytes;
+    return shape.bytes();
   }
 
   byte[] image(int i) {

@@ -1,24 +1,20 @@
 package dev.fastpipe.shm;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
+import java.util.zip.Deflater;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The {@code disk} baseline, DeepVariant's classic pipeline: each producer writes its shard to
- * {@code <dir>/fastpipe-<runId>-<shard>.tfrecord.gz} (TFRecord framing, gzip unless turned off);
- * a consumer reads a shard only after its producer has finished. Files are removed on close
- * unless {@code keepFiles}.
+ * {@code <dir>/fastpipe-<runId>-<shard>.tfrecord.gz} through {@link TfRecordWriter} (gzip at zlib's
+ * default level, as TensorFlow's writer, unless turned off; each record is the committed bytes
+ * as they are, the transport knows no tf.Example); a consumer reads a shard only after its
+ * producer has finished. Files are removed on close unless {@code keepFiles}.
  */
 public final class DiskTransport implements ExampleTransport {
   private final TransportConfig cfg;
@@ -99,9 +95,7 @@ public final class DiskTransport implements ExampleTransport {
       this.buffer = new UnsafeBuffer(staging);
       try {
         Files.deleteIfExists(shard.path);
-        OutputStream out = new BufferedOutputStream(Files.newOutputStream(shard.path), 1 << 16);
-        if (gzip) out = new GZIPOutputStream(out, 1 << 16);
-        writer = new TfRecordWriter(out);
+        writer = gzip ? TfRecordWriter.gzipped(shard.path, Deflater.DEFAULT_COMPRESSION) : TfRecordWriter.plain(shard.path);
       } catch (IOException e) {
         throw new UncheckedIOException(shard.path + ": cannot create: " + e.getMessage(), e);
       }
@@ -183,11 +177,7 @@ public final class DiskTransport implements ExampleTransport {
         Shard s = shards[i];
         if (done[i] || !s.written) continue; // read only after the producer finished
         try {
-          if (readers[i] == null) {
-            InputStream in = new BufferedInputStream(Files.newInputStream(s.path), 1 << 16);
-            if (gzip) in = new GZIPInputStream(in, 1 << 16);
-            readers[i] = new TfRecordReader(in, s.path.toString());
-          }
+          if (readers[i] == null) readers[i] = gzip ? TfRecordReader.gzipped(s.path) : TfRecordReader.plain(s.path);
           int n = 0;
           while (total + n < limit) {
             int len = readers[i].next();

@@ -1,12 +1,18 @@
 package dev.fastpipe.shm;
 
+import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.zip.CRC32C;
+import java.util.zip.GZIPInputStream;
 
 /** Reads TFRecord framing (see {@link TfRecordWriter}), verifying both checksums of every record. */
 public final class TfRecordReader implements AutoCloseable {
+  private static final int BUFFER = 1 << 16;
+
   private final InputStream in;
   private final String name;
   private final byte[] head = new byte[12];
@@ -21,22 +27,38 @@ public final class TfRecordReader implements AutoCloseable {
     this.name = name;
   }
 
+  /** An uncompressed {@code .tfrecord} file. */
+  public static TfRecordReader plain(Path file) throws IOException {
+    return new TfRecordReader(new BufferedInputStream(Files.newInputStream(file), BUFFER), file.toString());
+  }
+
+  /**
+   * A gzipped {@code .tfrecord.gz} file: one gzip stream, or several gzip members one after the
+   * other (as {@code cat a.tfrecord.gz b.tfrecord.gz} makes), read as one run of records.
+   * Throws {@link java.util.zip.ZipException} when the file does not start as gzip.
+   */
+  public static TfRecordReader gzipped(Path file) throws IOException {
+    InputStream raw = Files.newInputStream(file);
+    try {
+      return new TfRecordReader(new BufferedInputStream(new GZIPInputStream(raw, BUFFER), BUFFER), file.toString());
+    } catch (IOException e) {
+      raw.close();
+      throw e;
+    }
+  }
+
   /** Reads the next record into {@link #data()}; returns its length, or -1 at a clean end of file. */
   public int next() throws IOException {
     int first = in.read(head, 0, 12);
     if (first < 0) return -1;
     readFully(head, first, 12 - first);
     long len = getLongLE(head, 0);
-    crc.reset();
-    crc.update(head, 0, 8);
-    if (TfRecordWriter.mask((int) crc.getValue()) != getIntLE(head, 8)) throw corrupt("length checksum mismatch");
+    if (TfRecordWriter.maskedCrc(crc, head, 0, 8) != getIntLE(head, 8)) throw corrupt("length checksum mismatch");
     if (len < 0 || len > Integer.MAX_VALUE - 8) throw corrupt("record length " + len + " out of range");
     if (data.length < len) data = new byte[(int) Math.max(len, data.length * 2L)];
     readFully(data, 0, (int) len);
     readFully(tail, 0, 4);
-    crc.reset();
-    crc.update(data, 0, (int) len);
-    if (TfRecordWriter.mask((int) crc.getValue()) != getIntLE(tail, 0)) throw corrupt("data checksum mismatch");
+    if (TfRecordWriter.maskedCrc(crc, data, 0, (int) len) != getIntLE(tail, 0)) throw corrupt("data checksum mismatch");
     records++;
     return (int) len;
   }

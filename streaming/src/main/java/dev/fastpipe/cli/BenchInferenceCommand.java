@@ -2,6 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.inference.ImageBatch;
+import dev.fastpipe.inference.ImageShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -38,11 +39,15 @@ public final class BenchInferenceCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (GenotypeModel model = modelOptions.load()) {
-      int bytes = model.imageBytes();
+      ImageShape shape = ImageShape.deepVariant(model.channels());
+      int bytes = shape.bytes();
       int pool = 64;
       UnsafeBuffer records = new UnsafeBuffer(new byte[pool * bytes]);
       Random r = new Random(1);
-      for (int i = 0; i < pool * bytes; i++) records.putByte(i, (byte) (i % 221 < 120 ? r.nextInt(255) : 0));
+      for (int i = 0; i < pool * bytes; i++) { // random pixels in the left 120 columns, empty to the right
+        int column = i % shape.rowBytes() / shape.channels();
+        records.putByte(i, (byte) (column < 120 ? r.nextInt(255) : 0));
+      }
       System.out.println("model " + model.describe() + ", " + Runtime.getRuntime().availableProcessors() + " cpus");
       List<List<Double>> rates = new ArrayList<>();
       for (int b = 0; b < batchSizes.size(); b++) rates.add(new ArrayList<>());

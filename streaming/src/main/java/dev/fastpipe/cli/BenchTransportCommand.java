@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.shm.bench.TransportBench;
@@ -34,7 +35,12 @@ public final class BenchTransportCommand implements Callable<Integer> {
   @Option(names = "--producers", defaultValue = "1", description = "producer threads/processes, one shard each (default: ${DEFAULT-VALUE})")
   int producers;
 
-  @Option(names = "--record-bytes", defaultValue = "154700", description = "record size; 154700 = 100x221x7 pileup image (default: ${DEFAULT-VALUE})")
+  /** One pileup image with the insert-size channel, DeepVariant's size: 100 x 221 x 7 = 154,700 bytes. */
+  static final int PILEUP_RECORD_BYTES = ImageShape.DEFAULT_HEIGHT * ImageShape.DEFAULT_WIDTH * 7;
+
+  @Option(names = "--record-bytes", defaultValue = "" + PILEUP_RECORD_BYTES,
+      description = "record size (default: ${DEFAULT-VALUE}, a " + ImageShape.DEFAULT_HEIGHT + "x" + ImageShape.DEFAULT_WIDTH
+          + "x7 pileup image)")
   int recordBytes;
 
   @Option(names = "--records", description = "records per transport (default: 512 MiB worth, at least 1000)")

@@ -1,6 +1,6 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.demo.VcfComparison;
+import dev.fastpipe.streaming.evaluate.VcfComparison;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

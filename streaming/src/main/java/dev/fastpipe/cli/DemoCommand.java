@@ -1,7 +1,7 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.demo.SyntheticSample;
-import dev.fastpipe.streaming.demo.VcfComparison;
+import dev.fastpipe.streaming.simulate.SyntheticSample;
+import dev.fastpipe.streaming.evaluate.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;

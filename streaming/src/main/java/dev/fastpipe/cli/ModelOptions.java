@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelSignatureException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ public final class ModelOptions {
   public static final int DEFAULT_BATCH_SIZE = 64;
 
   @Option(names = "--model", paramLabel = "DIR",
-      description = "SavedModel directory (signature: images [N,100,221,C] uint8|float32 -> [N,3]). "
+      description = "SavedModel directory (signature: images " + ImageShape.DEFAULT_TENSOR + " uint8|float32 -> [N,3]). "
           + "Default: $FASTPIPE_HOME/" + SHIPPED_MODEL + ", the model shipped with fastpipe.")
   Path model;
 

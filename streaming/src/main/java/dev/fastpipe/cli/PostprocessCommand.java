@@ -1,10 +1,10 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.callvariants.CallsFile;
+import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCall;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
-import dev.fastpipe.streaming.postprocess.ReferenceContigs;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import htsjdk.samtools.SAMSequenceDictionary;
@@ -30,7 +30,7 @@ public final class PostprocessCommand implements Callable<Integer> {
   @Option(names = "--calls", required = true, paramLabel = "CALLS", description = "Output of call-variants.")
   Path calls;
 
-  @Option(names = "--ref", required = true, paramLabel = "REF", description = "The reference the examples were made from (.fai or .dict beside it).")
+  @Option(names = "--ref", required = true, paramLabel = "REF", description = "The reference the examples were made from (.fai beside it; a .dict, if any, must agree).")
   Path ref;
 
   @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz", description = "Output VCF (bgzipped; a .tbi is written beside it).")
@@ -56,12 +56,7 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
     String name = output.getFileName().toString();
     if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
-    SAMSequenceDictionary dict;
-    try {
-      dict = ReferenceContigs.load(ref);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage());
-    }
+    SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
     CallsFile.Contents contents;
     try {
       contents = CallsFile.read(calls);

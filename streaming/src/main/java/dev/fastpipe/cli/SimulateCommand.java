@@ -1,6 +1,6 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.demo.SyntheticSample;
+import dev.fastpipe.streaming.simulate.SyntheticSample;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

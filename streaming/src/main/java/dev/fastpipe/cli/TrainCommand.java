@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelTrainer;
 import dev.fastpipe.inference.TrainingSet;
 import dev.fastpipe.streaming.example.ExampleRecord;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Option;
     description = {
       "Train the compact genotype CNN (TensorFlow Java, graph mode, Adam) on labelled examples",
       "(make-examples --truth-vcf --confident-bed) and export a SavedModel:",
-      "tag serve, signature serving_default: images [N,100,221,C] uint8 -> probabilities [N,3].",
+      "tag serve, signature serving_default: images " + ImageShape.DEFAULT_TENSOR + " uint8 -> probabilities [N,3].",
       "Prints loss, training and validation accuracy per epoch."
     })
 public final class TrainCommand implements Callable<Integer> {
@@ -97,9 +98,8 @@ public final class TrainCommand implements Callable<Integer> {
                 + " has no label (make examples with --truth-vcf and --confident-bed)");
           }
           if (set == null) set = new TrainingSet(channels != null ? channels : r.channels());
-          if (r.channels() != set.channels() || r.height() != 100 || r.width() != 221) {
-            throw new UserError(p + ": example image is " + r.height() + "x" + r.width() + "x" + r.channels()
-                + ", expected 100x221x" + set.channels());
+          if (!r.hasShape(set.shape())) {
+            throw new UserError(p + ": example image is " + r.shape() + ", expected " + set.shape());
           }
           set.add(r.buffer(), r.imageOffset(), r.imageLength(), r.label());
         }

@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.callvariants;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.inference.ImageBatch;
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.postprocess.CallResult;
@@ -30,6 +31,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   }
 
   private final GenotypeModel model;
+  private final ImageShape modelInput;
   private final ImageBatch batch;
   private final Consumer<CallResult> sink;
   private final PartitionListener partitions;
@@ -48,6 +50,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
   public ExampleClassifier(GenotypeModel model, int batchSize, Consumer<CallResult> sink, PartitionListener partitions) {
     this.model = model;
+    this.modelInput = ImageShape.deepVariant(model.channels());
     this.batch = model.newBatch(batchSize);
     this.sink = sink;
     this.partitions = partitions;
@@ -68,11 +71,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       return;
     }
     if (!record.isExample()) throw new IllegalArgumentException("record of unknown kind " + record.kind());
-    if (record.channels() != model.channels() || record.height() != GenotypeModel.HEIGHT
-        || record.width() != GenotypeModel.WIDTH) {
-      throw new IllegalArgumentException(
-          "example image is " + record.height() + "x" + record.width() + "x" + record.channels()
-              + " but the model takes 100x221x" + model.channels());
+    if (!record.hasShape(modelInput)) {
+      throw new IllegalArgumentException("example image is " + record.shape() + " but the model takes " + modelInput);
     }
     int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
     headers[slot] =

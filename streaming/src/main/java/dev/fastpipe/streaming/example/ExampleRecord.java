@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.example;
 import static dev.fastpipe.streaming.example.ExampleRecordDescriptor.*;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
+import dev.fastpipe.inference.ImageShape;
 import java.nio.charset.StandardCharsets;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -93,6 +94,16 @@ public final class ExampleRecord {
 
   public int channels() {
     return buffer.getByte(offset + CHANNELS_OFFSET) & 0xFF;
+  }
+
+  /** The image's height x width x channels (a new object: see {@link #hasShape} for hot loops). */
+  public ImageShape shape() {
+    return new ImageShape(height(), width(), channels());
+  }
+
+  /** Whether the image is {@code shape}, read in place. */
+  public boolean hasShape(ImageShape shape) {
+    return height() == shape.height() && width() == shape.width() && channels() == shape.channels();
   }
 
   public int altCount() {

@@ -3,13 +3,10 @@ package dev.fastpipe.streaming.example;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.fastpipe.shm.RecordHandler;
-import java.io.BufferedInputStream;
+import dev.fastpipe.shm.TfRecordReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.tensorflow.proto.Example;
@@ -23,19 +20,16 @@ import org.tensorflow.proto.Feature;
  */
 public final class TfRecordExampleReader implements AutoCloseable {
   private final Path path;
-  private final InputStream in;
-  private final TfRecordFraming framing = new TfRecordFraming();
+  private final TfRecordReader in;
   private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(256 << 10);
   private final ExampleRecord record = new ExampleRecord();
-  private final int[] len = new int[1];
-  private byte[] raw = new byte[256 << 10];
   private int length;
   private long count;
 
   public TfRecordExampleReader(Path path) {
     this.path = path;
     try {
-      this.in = new BufferedInputStream(new GZIPInputStream(Files.newInputStream(path), 1 << 16), 1 << 16);
+      this.in = TfRecordReader.gzipped(path);
     } catch (IOException e) {
       throw new UncheckedIOException(path + ": cannot open as gzipped TFRecord (" + e.getMessage() + ")", e);
     }
@@ -44,10 +38,9 @@ public final class TfRecordExampleReader implements AutoCloseable {
   /** Advances to the next example; false at the end of the file. */
   public boolean next() {
     try {
-      byte[] got = framing.read(in, raw, len, path.toString());
-      if (got == null) return false;
-      raw = got;
-      Example ex = Example.parseFrom(com.google.protobuf.CodedInputStream.newInstance(raw, 0, len[0]));
+      int n = in.next();
+      if (n < 0) return false;
+      Example ex = Example.parseFrom(com.google.protobuf.CodedInputStream.newInstance(in.data(), 0, n));
       rebuild(ex);
       count++;
       return true;

@@ -2,15 +2,13 @@ package dev.fastpipe.streaming.example;
 
 import com.google.protobuf.ByteString;
 import dev.fastpipe.shm.ExampleProducer;
-import java.io.BufferedOutputStream;
+import dev.fastpipe.shm.TfRecordWriter;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.zip.GZIPOutputStream;
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,7 +20,8 @@ import org.tensorflow.proto.Int64List;
 
 /**
  * The disk format, DeepVariant's classic baseline and the training input: a gzipped TFRecord of
- * tf.Example protos, one per EXAMPLE record ({@link TfExampleFeatures} names the features).
+ * tf.Example protos, one per EXAMPLE record ({@link TfExampleFeatures} names the features),
+ * framed and compressed by {@link TfRecordWriter#gzipped}.
  * PARTITION_DONE markers are counted but not written (a file is complete by definition).
  *
  * <p>As an {@link ExampleProducer}: {@code claim} hands out the start of a private staging
@@ -35,10 +34,9 @@ public final class TfRecordExampleWriter implements ExampleProducer {
 
   private final Path target;
   private final Path temp;
-  private final OutputStream out;
+  private final TfRecordWriter out;
   private final UnsafeBuffer staging;
   private final ExampleRecord record = new ExampleRecord();
-  private final TfRecordFraming framing = new TfRecordFraming();
   private int claimed = -1;
   private boolean ended;
   private long examples;
@@ -61,12 +59,7 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     try {
       Path parent = target.toAbsolutePath().getParent();
       if (parent != null) Files.createDirectories(parent);
-      this.out = new BufferedOutputStream(
-          new GZIPOutputStream(Files.newOutputStream(temp), 1 << 16) {
-            {
-              def.setLevel(gzipLevel);
-            }
-          }, 1 << 16);
+      this.out = TfRecordWriter.gzipped(temp, gzipLevel);
     } catch (IOException e) {
       throw new UncheckedIOException(target + ": cannot create (" + e.getMessage() + ")", e);
     }
@@ -106,7 +99,7 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     }
     try {
       byte[] bytes = toExample(record).toByteArray();
-      framing.write(out, bytes, 0, bytes.length);
+      out.write(bytes, 0, bytes.length);
       examples++;
     } catch (IOException e) {
       throw new UncheckedIOException(temp + ": write failed (" + e.getMessage() + ")", e);

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.ReferenceIndex;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.SamReader;
@@ -31,7 +32,7 @@ public final class InputFiles implements AutoCloseable {
   public InputFiles(Path referencePath, Path readsPath) {
     this.referencePath = referencePath;
     this.readsPath = readsPath;
-    this.dictionary = referenceDictionary(referencePath);
+    this.dictionary = ReferenceIndex.dictionary(referencePath);
     this.reference = ReferenceSequenceFileFactory.getReferenceSequenceFile(referencePath, true, true);
     if (!Files.isReadable(readsPath)) throw new InputException(readsPath + ": cannot read the reads file");
     try {
@@ -65,23 +66,12 @@ public final class InputFiles implements AutoCloseable {
     }
   }
 
-  /** The reference's sequence dictionary (from its .fai): contig index = position in it. */
+  /**
+   * The reference's contig dictionary, {@link ReferenceIndex#dictionary}: contig index = position in
+   * it. Here for callers that check the reference before opening the inputs.
+   */
   public static SAMSequenceDictionary referenceDictionary(Path referencePath) {
-    if (!Files.isReadable(referencePath)) throw new InputException(referencePath + ": cannot read the reference");
-    Path fai = referencePath.resolveSibling(referencePath.getFileName() + ".fai");
-    if (!Files.isReadable(fai)) throw new InputException(referencePath + ": no .fai index; run samtools faidx");
-    SAMSequenceDictionary d = new SAMSequenceDictionary();
-    try {
-      for (String line : Files.readAllLines(fai)) {
-        if (line.isBlank()) continue;
-        String[] f = line.split("\t");
-        d.addSequence(new SAMSequenceRecord(f[0], Integer.parseInt(f[1])));
-      }
-    } catch (IOException | RuntimeException e) {
-      throw new InputException(fai + ": not a FASTA index (" + e.getMessage() + ")");
-    }
-    if (d.isEmpty()) throw new InputException(fai + ": no contigs");
-    return d;
+    return ReferenceIndex.dictionary(referencePath);
   }
 
   /** Uppercased reference bases of [start, end) (0-based), clipped to the contig. */

@@ -1,18 +1,15 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.BedFile;
+import dev.fastpipe.streaming.genome.BedInterval;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.zip.GZIPInputStream;
 
 /** Parses --regions and BED files into sorted, merged regions in reference-dictionary order. */
 public final class Regions {
@@ -70,34 +67,18 @@ public final class Regions {
     return new Region(rec.getSequenceIndex(), name, start, end);
   }
 
+  /**
+   * The intervals of {@code bed} as regions, clipped to their contigs; a contig that is not in
+   * {@code dict} is an error naming the line.
+   */
   public static List<Region> readBed(SAMSequenceDictionary dict, Path bed) {
     List<Region> out = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        bed.toString().endsWith(".gz") ? new GZIPInputStream(Files.newInputStream(bed))
-            : Files.newInputStream(bed)))) {
-      String line;
-      int n = 0;
-      while ((line = in.readLine()) != null) {
-        n++;
-        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
-        String[] f = line.split("\t");
-        if (f.length < 3) throw new InputException(bed + ":" + n + ": expected chrom, start, end");
-        SAMSequenceRecord rec = dict.getSequence(f[0]);
-        if (rec == null) throw new InputException(bed + ":" + n + ": contig " + f[0] + " is not in the reference");
-        int start;
-        int end;
-        try {
-          start = Integer.parseInt(f[1].trim());
-          end = Integer.parseInt(f[2].trim());
-        } catch (NumberFormatException e) {
-          throw new InputException(bed + ":" + n + ": start and end must be integers");
-        }
-        start = Math.max(0, start);
-        end = Math.min(end, rec.getSequenceLength());
-        if (start < end) out.add(new Region(rec.getSequenceIndex(), f[0], start, end));
-      }
-    } catch (IOException e) {
-      throw new InputException(bed + ": cannot read (" + e.getMessage() + ")");
+    for (BedInterval iv : BedFile.read(bed)) {
+      SAMSequenceRecord rec = dict.getSequence(iv.contig());
+      if (rec == null) throw iv.problem("contig " + iv.contig() + " is not in the reference");
+      int start = Math.max(0, iv.start());
+      int end = Math.min(iv.end(), rec.getSequenceLength());
+      if (start < end) out.add(new Region(rec.getSequenceIndex(), iv.contig(), start, end));
     }
     return out;
   }

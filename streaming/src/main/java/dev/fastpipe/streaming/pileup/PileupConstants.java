@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
+import dev.fastpipe.inference.ImageShape;
+
 /**
  * DeepVariant's PileupImageOptions defaults (deepvariant/dv_constants.py, pileup_image.py
  * default_options) and its channel constants (channels/channel.h), in one place.
@@ -7,8 +9,10 @@ package dev.fastpipe.streaming.pileup;
 public final class PileupConstants {
   private PileupConstants() {}
 
-  public static final int HEIGHT = 100;
-  public static final int WIDTH = 221;
+  /** The image height, {@link ImageShape#DEFAULT_HEIGHT} under the name the pileup code uses. */
+  public static final int HEIGHT = ImageShape.DEFAULT_HEIGHT;
+  /** The image width, {@link ImageShape#DEFAULT_WIDTH} under the name the pileup code uses. */
+  public static final int WIDTH = ImageShape.DEFAULT_WIDTH;
   public static final int REFERENCE_ROWS = 5;
   public static final int MAX_READ_ROWS = HEIGHT - REFERENCE_ROWS;
   /** kMaxPixelValueAsFloat: 254, so that pixel values stay in 0..254. */

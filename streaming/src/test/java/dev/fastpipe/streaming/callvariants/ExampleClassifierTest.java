@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.callvariants;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
@@ -73,6 +74,19 @@ class ExampleClassifierTest {
       assertEquals(2, c.batches());
       assertEquals(4, c.examples());
     }
+  }
+
+  @Test
+  void anImageOfAnotherShapeIsRefusedNamingBothShapes() {
+    int imageAt = ExampleRecord.encodeExample(buffer, 0, 0, 10, 0, 10, 0, -1, "A", new String[] {"G"},
+        new int[] {0}, 1, 30, new int[] {15, 15}, 100, 200, model.channels());
+    int len = imageAt + 100 * 200 * model.channels();
+    try (ExampleClassifier c = new ExampleClassifier(model, 2, r -> events.add("call"), null)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.onRecord(0, buffer, 0, len));
+      assertEquals("example image is 100x200x" + model.channels() + " but the model takes 100x221x" + model.channels(),
+          e.getMessage());
+    }
+    assertEquals(List.of(), events);
   }
 
   @Test

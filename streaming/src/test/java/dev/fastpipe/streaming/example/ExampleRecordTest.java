@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.example;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.fastpipe.inference.ImageShape;
 import java.nio.ByteBuffer;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -41,6 +42,9 @@ class ExampleRecordTest {
     assertEquals(3, r.height());
     assertEquals(5, r.width());
     assertEquals(6, r.channels());
+    assertEquals(new ImageShape(3, 5, 6), r.shape());
+    assertTrue(r.hasShape(new ImageShape(3, 5, 6)));
+    assertFalse(r.hasShape(new ImageShape(3, 5, 7)));
     assertEquals(90, r.imageLength());
     assertEquals(0, r.imageOffset() % 8, "image is 8-byte aligned");
     assertEquals(len, r.imageOffset() - 64 + r.imageLength());

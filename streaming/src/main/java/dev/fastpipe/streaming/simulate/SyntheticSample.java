@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.simulate;
 
 import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMFileWriter;

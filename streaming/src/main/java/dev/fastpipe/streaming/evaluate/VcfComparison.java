@@ -1,16 +1,18 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.BedFile;
+import dev.fastpipe.streaming.genome.BedInterval;
+import dev.fastpipe.streaming.genome.ReferenceIndex;
+import dev.fastpipe.streaming.genome.TextInput;
+import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.samtools.SAMSequenceRecord;
 import htsjdk.samtools.reference.ReferenceSequence;
 import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Precision, recall and F1 of a calls VCF against a truth VCF inside a BED, SNPs and indels apart,
@@ -41,12 +42,13 @@ import java.util.zip.GZIPInputStream;
  *       overlap get a "*" allele), split into biallelic records, and left-aligned and trimmed
  *       against the reference; REF must match the reference;
  *   <li>exact duplicates (same position, REF and ALT) keep the first; records whose genotype
- *       carries the allele zero times are ignored;
+ *       carries the allele zero times are ignored, and so are "*" records (the overlapping-deletion
+ *       alleles that atomising makes, or that a VCF carries itself): they are no variant of their
+ *       own, and hap.py and vcfeval do not count them either;
  *   <li>a call is a TP when (chrom, pos, REF, ALT) is in the truth with the same number of copies
  *       of the allele in the genotype (hap.py's genotype match); an allele match with the wrong
  *       genotype counts as one FP and one FN; with {@code allelesOnly} the genotype is ignored;
- *   <li>SNP = REF and ALT of one base each after normalisation (so a "*" record at a
- *       multi-allelic SNP site counts as a SNP, as in the script); everything else is an INDEL.
+ *   <li>SNP = REF and ALT of one base each after normalisation; everything else is an INDEL.
  * </ol>
  */
 public final class VcfComparison {
@@ -98,17 +100,21 @@ public final class VcfComparison {
 
   private static final int ALIGN_WINDOW = 100; // bcftools norm's realignment padding
 
+  /** VCF's allele for "this haplotype is deleted by an overlapping variant". */
+  private static final String SPANNING_DELETION = "*";
+
   private VcfComparison() {}
 
   /**
    * Compares {@code calls} against {@code truth} inside {@code bed} (null: everywhere), both
    * normalised against {@code reference} (FASTA, plain or bgzipped, with .fai, and .gzi when
-   * bgzipped).
+   * bgzipped; its contigs as {@link ReferenceIndex} reads them).
    */
   public static Result compare(Path reference, Path truth, Path calls, Path bed, boolean allelesOnly) {
+    SAMSequenceDictionary contigs = ReferenceIndex.dictionary(reference);
     try (ReferenceSequenceFile file = openReference(reference)) {
-      Reference ref = new Reference(file, contigLengths(reference));
-      Map<String, List<int[]>> regions = bed == null ? null : readBed(bed);
+      Reference ref = new Reference(file, contigs);
+      Map<String, List<BedInterval>> regions = bed == null ? null : readBed(bed);
       Map<Key, Integer> t = load(ref, reference, truth, regions);
       Map<Key, Integer> q = load(ref, reference, calls, regions);
       return new Result(count("SNP", t, q, true, allelesOnly), count("INDEL", t, q, false, allelesOnly));
@@ -135,10 +141,6 @@ public final class VcfComparison {
   // ---------------------------------------------------------------------------------------------
 
   private static ReferenceSequenceFile openReference(Path reference) {
-    if (!Files.isRegularFile(reference)) throw new InputException(reference + ": reference FASTA not found");
-    if (!Files.isRegularFile(Path.of(reference + ".fai"))) {
-      throw new InputException(reference + ": no .fai index beside it (samtools faidx " + reference + ")");
-    }
     try {
       return ReferenceSequenceFileFactory.getReferenceSequenceFile(reference, true, true);
     } catch (RuntimeException e) {
@@ -146,86 +148,52 @@ public final class VcfComparison {
     }
   }
 
-  static Map<String, List<int[]>> readBed(Path bed) throws IOException {
-    if (!Files.isRegularFile(bed)) throw new InputException(bed + ": BED file not found");
-    Map<String, List<int[]>> out = new HashMap<>();
-    try (BufferedReader r = reader(bed)) {
-      String line;
-      int n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) continue;
-        String[] f = line.split("\t");
-        try {
-          if (f.length < 3) throw new NumberFormatException();
-          out.computeIfAbsent(f[0], c -> new ArrayList<>()).add(new int[] {Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim())});
-        } catch (NumberFormatException e) {
-          throw new InputException(bed + ": line " + n + " is not 'chrom<TAB>start<TAB>end'");
-        }
-      }
-    }
+  /** BED intervals by contig. */
+  private static Map<String, List<BedInterval>> readBed(Path bed) {
+    Map<String, List<BedInterval>> out = new HashMap<>();
+    for (BedInterval iv : BedFile.read(bed)) out.computeIfAbsent(iv.contig(), c -> new ArrayList<>()).add(iv);
     return out;
   }
 
-  private static boolean inRegions(Map<String, List<int[]>> regions, String chrom, int pos) {
+  /** bcftools' {@code -T}: is the 1-based POS inside one of the intervals? */
+  private static boolean inRegions(Map<String, List<BedInterval>> regions, String chrom, int pos) {
     if (regions == null) return true;
-    List<int[]> list = regions.get(chrom);
+    List<BedInterval> list = regions.get(chrom);
     if (list == null) return false;
-    for (int[] iv : list) if (pos > iv[0] && pos <= iv[1]) return true;
+    for (BedInterval iv : list) if (pos > iv.start() && pos <= iv.end()) return true;
     return false;
   }
 
-  private static BufferedReader reader(Path p) throws IOException {
-    InputStream in = Files.newInputStream(p);
-    byte[] magic = new byte[2];
-    InputStream buffered = new java.io.BufferedInputStream(in, 1 << 16);
-    buffered.mark(2);
-    int got = buffered.readNBytes(magic, 0, 2);
-    buffered.reset();
-    if (got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
-      buffered = new GZIPInputStream(buffered, 1 << 16);
-    }
-    return new BufferedReader(new InputStreamReader(buffered, StandardCharsets.UTF_8), 1 << 16);
-  }
-
   /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies. */
-  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<int[]>> regions)
-      throws IOException {
-    if (!Files.isRegularFile(vcf)) throw new InputException(vcf + ": VCF not found");
+  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions) {
     List<Normalised> recs = new ArrayList<>();
-    Set<String> contigs = ref.lengths().keySet();
-    try (BufferedReader r = reader(vcf)) {
-      String line;
-      long n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.startsWith("#") || line.isEmpty()) continue;
-        String[] f = line.split("\t", -1);
-        if (f.length < 8) continue;
-        if (!f[6].equals("PASS") && !f[6].equals(".")) continue;
-        String gt = "0/1";
-        if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
-          int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
-          String[] sample = f[9].split(":", -1);
-          gt = idx < sample.length ? sample[idx] : ".";
-        }
-        int pos;
-        try {
-          pos = Integer.parseInt(f[1]);
-        } catch (NumberFormatException e) {
-          throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
-        }
-        if (!contigs.contains(f[0])) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
-        if (!inRegions(regions, f[0], pos)) continue;
-        List<String> alleles = new ArrayList<>();
-        alleles.add(f[3].toUpperCase(Locale.ROOT));
-        if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
-        int[] gtAlleles = parseGenotype(gt);
-        for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
-          recs.add(realign(ref, vcf, rec));
-        }
+    TextInput.forEachLine(vcf, "VCF", (n, line) -> {
+      if (line.startsWith("#") || line.isEmpty()) return;
+      String[] f = line.split("\t", -1);
+      if (f.length < 8) return;
+      if (!f[6].equals("PASS") && !f[6].equals(".")) return;
+      String gt = "0/1";
+      if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
+        int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
+        String[] sample = f[9].split(":", -1);
+        gt = idx < sample.length ? sample[idx] : ".";
       }
-    }
+      int pos;
+      try {
+        pos = Integer.parseInt(f[1]);
+      } catch (NumberFormatException e) {
+        throw new InputException(vcf + ": line " + n + ": POS '" + f[1] + "' is not a number");
+      }
+      if (ref.contigs().getSequence(f[0]) == null) throw new InputException(vcf + ": line " + n + ": contig '" + f[0] + "' is not in " + refPath);
+      if (!inRegions(regions, f[0], pos)) return;
+      List<String> alleles = new ArrayList<>();
+      alleles.add(f[3].toUpperCase(Locale.ROOT));
+      if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
+      int[] gtAlleles = parseGenotype(gt);
+      for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
+        recs.add(realign(ref, vcf, rec));
+      }
+    });
     // bcftools keeps records sorted by position (stable), then norm -d exact keeps the first
     recs.sort(Comparator.comparingInt(Normalised::pos0)); // List.sort is stable
     Map<Key, Integer> out = new LinkedHashMap<>();
@@ -233,7 +201,7 @@ public final class VcfComparison {
     for (Normalised rec : recs) {
       Key k = new Key(rec.chrom, rec.pos0 + 1, rec.ref, rec.alt);
       if (!seen.add(k)) continue;
-      if (rec.copies > 0) out.put(k, rec.copies);
+      if (rec.copies > 0 && !rec.alt.equals(SPANNING_DELETION)) out.put(k, rec.copies);
     }
     return out;
   }
@@ -322,7 +290,7 @@ public final class VcfComparison {
         else if (mapped == 2) starCopies++;
       }
       out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), row.alt.toString(), altCopies));
-      if (star[j]) out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), "*", starCopies));
+      if (star[j]) out.add(new Normalised(chrom, pos0 + row.beg, row.ref.toString(), SPANNING_DELETION, starCopies));
     }
     return out;
   }
@@ -375,26 +343,12 @@ public final class VcfComparison {
     return !s.isEmpty();
   }
 
-  /** Contig name -> length, from REF.fai (the file vcf_compare.py builds its header from). */
-  static Map<String, Long> contigLengths(Path reference) throws IOException {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (String row : Files.readAllLines(Path.of(reference + ".fai"), StandardCharsets.UTF_8)) {
-      String[] f = row.split("\t");
-      if (f.length < 2) continue;
-      try {
-        out.put(f[0], Long.parseLong(f[1].trim()));
-      } catch (NumberFormatException e) {
-        throw new InputException(reference + ".fai: bad line '" + row + "'");
-      }
-    }
-    return out;
-  }
-
-  /** The reference FASTA and its contig lengths (from .fai). */
-  record Reference(ReferenceSequenceFile file, Map<String, Long> lengths) {}
+  /** The reference FASTA and its contigs. */
+  record Reference(ReferenceSequenceFile file, SAMSequenceDictionary contigs) {}
 
   private static String fetch(Reference ref, String chrom, int from0, int to0Exclusive) {
-    int to = (int) Math.min(to0Exclusive, ref.lengths().getOrDefault(chrom, 0L));
+    SAMSequenceRecord contig = ref.contigs().getSequence(chrom);
+    int to = contig == null ? 0 : Math.min(to0Exclusive, contig.getSequenceLength());
     if (to <= from0) return "";
     ReferenceSequence s = ref.file().getSubsequenceAt(chrom, from0 + 1, to);
     StringBuilder sb = new StringBuilder(new String(s.getBases(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT));
@@ -414,7 +368,7 @@ public final class VcfComparison {
       throw new InputException(vcf + ": reference allele mismatch at " + rec.chrom() + ":" + (rec.pos0() + 1)
           + " (REF '" + ref + "', reference '" + actual + "')");
     }
-    if (alt.startsWith("<") || alt.startsWith("*") || alt.contains("[") || alt.contains("]")) return rec;
+    if (alt.startsWith("<") || alt.startsWith(SPANNING_DELETION) || alt.contains("[") || alt.contains("]")) return rec;
     if (!isAcgtn(alt)) throw new InputException(vcf + ": non-ACGTN alternate allele at " + rec.chrom() + ":" + (rec.pos0() + 1));
     if (alt.equals(ref)) throw new InputException(vcf + ": duplicate alleles at " + rec.chrom() + ":" + (rec.pos0() + 1));
     StringBuilder r = new StringBuilder(ref);

@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.evaluate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -95,18 +95,35 @@ class VcfComparisonTest {
   }
 
   @Test
-  void multiAllelicSitesAreSplitAndAMissingStarRecordCountsAsInTheScript() throws IOException {
+  void multiAllelicSitesAreSplitAndTheirStarRecordsDropped() throws IOException {
     Path t = vcf("multi_truth.vcf", "50 G A,T PASS 1/2", "20 T TG,TGG PASS 1/2");
-    // the same alleles as one multi-allelic record: everything matches, "*" records included
+    // the same alleles as one multi-allelic record: everything matches
     VcfComparison.Result same = VcfComparison.compare(ref, t, t, null, false);
     assertEquals(same.snp().truth(), same.snp().tp());
     assertEquals(0, same.snp().fp() + same.snp().fn() + same.indel().fp() + same.indel().fn());
-    // vcf_compare.py atomises 1/2 into G>A, G>T and an overlap record G>* (a "SNP" by length; the
-    // indel site gives T>* too); biallelic calls match the alleles but not the "*" records
+    // vcf_compare.py atomises 1/2 into G>A, G>T and an overlap record G>* (and T>* at the indel
+    // site), then drops the "*" records: biallelic calls of the same alleles match everything
     Path c = vcf("multi_calls.vcf", "50 G A PASS 0/1", "50 G T PASS 0/1", "20 T TG PASS 0/1", "20 T TGG PASS 0/1");
     VcfComparison.Result split = VcfComparison.compare(ref, t, c, null, false);
-    assertEquals(new VcfComparison.Counts("SNP", 4, 2, 0, 2), split.snp());
+    assertEquals(new VcfComparison.Counts("SNP", 2, 2, 0, 0), split.snp());
     assertEquals(new VcfComparison.Counts("INDEL", 2, 2, 0, 0), split.indel());
+  }
+
+  @Test
+  void starAllelesInTruthAndCallsAreNoVariants() throws IOException {
+    Path t = vcf("star_truth.vcf",
+        "3 T C,* PASS 1/2", // one copy of C; the "*" copy is no variant
+        "34 T * PASS 0/1"); // a "*" record alone: not in the truth
+    Path c = vcf("star_calls.vcf",
+        "3 T C PASS 0/1", // one copy of C, as in the truth: TP
+        "34 T * PASS 1/1", // "*" only: not a call, so no FP
+        "40 C T,* PASS 2/2", // no copy of T: ignored
+        "50 G A,* PASS 1/2"); // one copy of A, not in the truth: FP
+    for (boolean allelesOnly : new boolean[] {false, true}) {
+      VcfComparison.Result r = VcfComparison.compare(ref, t, c, null, allelesOnly);
+      assertEquals(new VcfComparison.Counts("SNP", 1, 1, 1, 0), r.snp(), "alleles-only=" + allelesOnly);
+      assertEquals(new VcfComparison.Counts("INDEL", 0, 0, 0, 0), r.indel(), "alleles-only=" + allelesOnly);
+    }
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.simulate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

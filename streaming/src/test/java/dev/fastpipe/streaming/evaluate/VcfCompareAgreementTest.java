@@ -1,9 +1,10 @@
-package dev.fastpipe.streaming.demo;
+package dev.fastpipe.streaming.evaluate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fastpipe.streaming.simulate.SyntheticSample;
 import dev.fastpipe.testing.SharedData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

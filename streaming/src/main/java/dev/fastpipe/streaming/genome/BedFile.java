@@ -1,0 +1,36 @@
+package dev.fastpipe.streaming.genome;
+
+import dev.fastpipe.streaming.InputException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the intervals of a BED file (plain or gzipped, see {@link TextInput}), in file order.
+ * Blank, comment ({@code #}), {@code track} and {@code browser} lines are skipped; columns past
+ * the third are ignored. What the intervals mean (which contigs exist, clipping, merging) is the
+ * caller's business: make_examples and the evaluator read the same file with different rules.
+ */
+public final class BedFile {
+  private BedFile() {}
+
+  /** The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end} is an error. */
+  public static List<BedInterval> read(Path bed) {
+    List<BedInterval> out = new ArrayList<>();
+    TextInput.forEachLine(bed, "BED file", (n, line) -> {
+      if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) return;
+      String[] f = line.split("\t");
+      if (f.length < 3) throw problem(bed, n, "expected chrom, start, end");
+      try {
+        out.add(new BedInterval(f[0], Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim()), bed, n));
+      } catch (NumberFormatException e) {
+        throw problem(bed, n, "start and end must be integers");
+      }
+    });
+    return out;
+  }
+
+  static InputException problem(Path bed, int line, String problem) {
+    return new InputException(bed + ":" + line + ": " + problem);
+  }
+}
