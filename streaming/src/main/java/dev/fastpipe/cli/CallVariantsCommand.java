@@ -4,6 +4,7 @@ import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
+import dev.fastpipe.streaming.genome.SampleNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
     usageHelpWidth = 110,
     description = {
       "Find candidate variants in BAM/CRAM reads and write DeepVariant-layout pileup examples",
-      "(100 x 221 x 6|7 uint8) as a gzipped TFRecord of tf.Example. Sharding as DeepVariant's",
+      "(" + ImageShape.DEFAULT_HEIGHT + " x " + ImageShape.DEFAULT_WIDTH + " x 6|7 uint8) as a gzipped TFRecord of tf.Example. Sharding as DeepVariant's",
       "--task: task i takes every N-th partition. A summary line goes to stderr."
     })
 public final class MakeExamplesCommand implements Callable<Integer> {

@@ -2,6 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
+import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCall;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;

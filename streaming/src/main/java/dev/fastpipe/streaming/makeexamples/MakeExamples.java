@@ -45,8 +45,8 @@ public final class MakeExamples {
   private int[] readAlt = new int[1024];
   private int[] rowIndex = new int[1024];
   private long[] sortKeys = new long[1024];
-  private SAMRecord[] rowReads = new SAMRecord[PileupConstants.HEIGHT];
-  private int[] rowSupport = new int[PileupConstants.HEIGHT];
+  private final SAMRecord[] rowReads;
+  private final int[] rowSupport;
   private long sequence;
 
   private MakeExamples(RunPlan plan, int task, InputFiles in, ExampleProducer out) {

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,8 +33,8 @@ public final class MakeExamplesOptions implements Cloneable {
 
   // Pileup
   public int channels = 6;
-  public int height = PileupConstants.HEIGHT;
-  public int width = PileupConstants.WIDTH;
+  public int height = ImageShape.DEFAULT_HEIGHT;
+  public int width = ImageShape.DEFAULT_WIDTH;
   public long downsampleSeed = PileupConstants.RANDOM_SEED;
 
   // Read filters (DeepVariant defaults)
@@ -49,6 +50,11 @@ public final class MakeExamplesOptions implements Cloneable {
   public double snpMinFraction = 0.12;
   public int indelMinCount = 2;
   public double indelMinFraction = 0.06;
+
+  /** The shape of the images drawn: height x width x channels. */
+  public ImageShape shape() {
+    return new ImageShape(height, width, channels);
+  }
 
   /** Checks values that do not need the files; throws IllegalArgumentException. */
   public void validate() {

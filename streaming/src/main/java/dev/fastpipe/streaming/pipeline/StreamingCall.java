@@ -9,7 +9,6 @@ import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
@@ -159,8 +158,7 @@ public final class StreamingCall {
 
   /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
   private static ExampleTransport openTransport(CallSettings s, RunPlan plan) {
-    MakeExamplesOptions ex = plan.settings();
-    int maxRecord = ex.height * ex.width * ex.channels + ALLELE_BYTES_ALLOWANCE;
+    int maxRecord = plan.settings().shape().bytes() + ALLELE_BYTES_ALLOWANCE;
     String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
     TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
     try {

@@ -1,5 +1,6 @@
-package dev.fastpipe.cli;
+package dev.fastpipe.streaming.genome;
 
+import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMReadGroupRecord;
 import htsjdk.samtools.SamReaderFactory;
 import java.nio.file.Files;
@@ -8,11 +9,12 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /** The sample name of a BAM/CRAM: the SM of its read groups (all must agree). */
-final class SampleNames {
+public final class SampleNames {
   private SampleNames() {}
 
-  static String fromReads(Path reads, Path ref) {
-    if (!Files.isRegularFile(reads)) throw new UserError(reads + ": reads file not found");
+  /** The one sample name in the read groups of {@code reads} (CRAM decoded with {@code ref}, may be null). */
+  public static String fromReads(Path reads, Path ref) {
+    if (!Files.isRegularFile(reads)) throw new InputException(reads + ": reads file not found");
     Set<String> names = new LinkedHashSet<>();
     try {
       SamReaderFactory f = SamReaderFactory.makeDefault();
@@ -21,10 +23,10 @@ final class SampleNames {
         if (rg.getSample() != null && !rg.getSample().isEmpty()) names.add(rg.getSample());
       }
     } catch (RuntimeException e) {
-      throw new UserError(reads + ": cannot read the header: " + e.getMessage());
+      throw new InputException(reads + ": cannot read the header: " + e.getMessage());
     }
-    if (names.isEmpty()) throw new UserError(reads + ": no read group with a sample name (SM); pass --sample NAME");
-    if (names.size() > 1) throw new UserError(reads + ": read groups name several samples " + names + "; pass --sample NAME");
+    if (names.isEmpty()) throw new InputException(reads + ": no read group with a sample name (SM); pass --sample NAME");
+    if (names.size() > 1) throw new InputException(reads + ": read groups name several samples " + names + "; pass --sample NAME");
     return names.iterator().next();
   }
 }
