@@ -3,11 +3,8 @@ package dev.fastpipe.cli;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.postprocess.CallResult;
-import dev.fastpipe.streaming.postprocess.GenotypeCall;
+import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
-import dev.fastpipe.streaming.postprocess.SiteAssembler;
-import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,27 +68,11 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (sampleName == null && reads != null) sampleName = SampleNames.fromReads(reads, ref);
     if (sampleName == null) sampleName = "SAMPLE";
 
-    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq));
-    for (CallResult r : contents.results()) {
-      if (r.contigIndex() >= dict.size()) {
-        throw new UserError(calls + ": contig index " + r.contigIndex() + " is not in " + ref + " (" + dict.size()
-            + " contigs): examples made from another reference?");
-      }
-      assembler.add(r);
-    }
-    VcfCallWriter writer = new VcfCallWriter(output, dict, sampleName, minQual);
-    boolean ok = false;
-    try {
-      for (GenotypeCall c : assembler.finish()) writer.write(c);
-      ok = true;
-    } finally {
-      if (ok) writer.close();
-      else writer.abort();
-    }
+    ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
+        minQual, minHomRefGq);
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
-        contents.results().size(), writer.written(), writer.pass(), writer.refCall(), writer.lowQual(),
-        assembler.incompleteSites() > 0 ? ", " + assembler.incompleteSites() + " sites missing examples" : "",
-        sampleName, output);
+        r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(),
+        r.incompleteSites() > 0 ? ", " + r.incompleteSites() + " sites missing examples" : "", sampleName, output);
     return 0;
   }
 }

@@ -3,11 +3,8 @@ package dev.fastpipe.cli;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelTrainer;
 import dev.fastpipe.inference.TrainingSet;
-import dev.fastpipe.streaming.example.ExampleRecord;
-import dev.fastpipe.streaming.example.TfRecordExampleReader;
+import dev.fastpipe.streaming.example.TrainingExamples;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -86,28 +83,7 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private static TrainingSet load(List<Path> files, Integer channels) {
-    TrainingSet set = null;
-    for (Path p : files) {
-      if (!Files.isRegularFile(p)) throw new UserError(p + ": examples file not found");
-      try (TfRecordExampleReader reader = new TfRecordExampleReader(p)) {
-        while (reader.next()) {
-          ExampleRecord r = reader.record();
-          if (!r.isExample()) continue;
-          if (r.label() < 0) {
-            throw new UserError(p + ": example at contig " + r.contigIndex() + ":" + (r.position() + 1)
-                + " has no label (make examples with --truth-vcf and --confident-bed)");
-          }
-          if (set == null) set = new TrainingSet(channels != null ? channels : r.channels());
-          if (!r.hasShape(set.shape())) {
-            throw new UserError(p + ": example image is " + r.shape() + ", expected " + set.shape());
-          }
-          set.add(r.buffer(), r.imageOffset(), r.imageLength(), r.label());
-        }
-      } catch (UncheckedIOException e) {
-        throw new UserError(e.getMessage());
-      }
-    }
-    if (set == null) throw new UserError(files + ": no examples");
+    TrainingSet set = TrainingExamples.load(files, channels);
     System.out.println("loaded " + set.size() + " examples from " + files);
     return set;
   }
