@@ -7,7 +7,6 @@ import java.util.Map;
 import org.tensorflow.Result;
 import org.tensorflow.SavedModelBundle;
 import org.tensorflow.Signature;
-import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.proto.ConfigProto;
 import org.tensorflow.proto.DataType;
@@ -25,6 +24,31 @@ import org.tensorflow.types.TFloat32;
  *
  * <p>{@link #predict} is thread-safe (TensorFlow sessions are); each thread uses its own
  * {@link ImageBatch} from {@link #newBatch}.
+ *
+ * <p><b>One input shape.</b> TensorFlow's CPU kernels do not promise the same bits for an image
+ * whatever the tensor around it. Measured on the shipped model with {@code ONEDNN_MAX_CPU_ISA=AVX2}
+ * (oneDNN's code path on an AVX2-only CPU): the dense layers' matmul blocks the batch dimension by
+ * 6 rows, and an image alone or in a short tail block (tensors of 1, 2 or 3 images; the last 1 to
+ * 3 rows of 7, 8, 9 or 32) gets probabilities an ulp or two away from the same image elsewhere
+ * (the AVX-512 path showed no such difference). So the model only ever runs on
+ * {@code [CHUNK_IMAGES, 100, 221, C]}: a batch of n images is {@code ceil(n / CHUNK_IMAGES)}
+ * session calls on the fixed-shape chunks that hold it ({@link ImageBatch}; no copy), the last one
+ * padded. An example's probabilities then depend neither on {@code --batch-size} nor on how full
+ * its batch was. That rests on a measured fact: within that shape, an image's output bits depend
+ * neither on its slot nor on what the other slots hold ({@code GenotypeModelTest} checks every
+ * slot on the shipped model; 64 passes on both paths, 32 fails on AVX2). Bits may still differ
+ * between machines and between intra-op thread counts (an image alone, {@code [1,...]}, gave
+ * other bits with 1 and 2 threads on the AVX2 path).
+ *
+ * <p><b>Cost.</b> A partial batch runs whole chunks: up to {@code CHUNK_IMAGES - 1} padding
+ * images per partial batch (end of stream, a ring that ran dry); a 1-image flush cost 30 ms
+ * instead of 1.2 ms on a 2-core AMD EPYC. A {@code --batch-size} that is not a multiple of
+ * {@code CHUNK_IMAGES} pads every batch. Full batches: 64 is what the default {@code --batch-size}
+ * 64 ran before; against one {@code [256,...]} tensor it gave 0.91-0.93 of the examples/s (0.95
+ * on the AVX2 path), 128 gave 0.97-0.98 (0.98) but doubles the padding, 32 0.86-0.89, 16 0.78-0.82
+ * ({@code bench-inference --batch-sizes 256 --chunk-images 0,16,32,64,128}). Every
+ * batch holds {@code ceil(capacity / CHUNK_IMAGES)} chunks of native memory (at least one: 8.5 MB
+ * for 6 channels).
  */
 public final class GenotypeModel implements AutoCloseable {
   public static final int HEIGHT = ImageShape.DEFAULT_HEIGHT;
@@ -197,26 +221,46 @@ public final class GenotypeModel implements AutoCloseable {
     return dir + " (" + description + ")";
   }
 
-  /** A batch shaped for this model's input. */
+  /**
+   * Images per session call: the first dimension of every input tensor {@link #predict} feeds,
+   * whatever the batch size (see the class comment for why, and what it costs).
+   */
+  public static final int CHUNK_IMAGES = 64;
+
+  /**
+   * A batch of up to {@code capacity} images for {@link #predict}, held in chunks of
+   * {@link #CHUNK_IMAGES}: the model sees one input shape whatever {@code capacity} is.
+   */
   public ImageBatch newBatch(int capacity) {
-    return new ImageBatch(capacity, HEIGHT, WIDTH, channels, floatInput);
+    return newBatch(capacity, CHUNK_IMAGES);
+  }
+
+  /**
+   * A batch whose chunks hold {@code chunkImages} images: for benchmarks that compare chunk
+   * sizes ({@code bench-inference}). Results then depend on {@code chunkImages}; only
+   * {@link #newBatch(int)} gives the probabilities every run gives.
+   */
+  public ImageBatch newBatch(int capacity, int chunkImages) {
+    return new ImageBatch(capacity, chunkImages, HEIGHT, WIDTH, channels, floatInput);
   }
 
   /**
    * Classifies the {@code batch.size()} images of {@code batch}; writes {@code 3*size}
    * probabilities (hom-ref, het, hom-alt per image) into {@code out} (reallocated only when too
-   * small) and returns it. The batch is left as is (call {@link ImageBatch#clear()}).
+   * small) and returns it. Runs one session call per chunk that holds images, each on the
+   * chunk's whole fixed-shape tensor; outputs of the unused slots of the last chunk are dropped.
+   * The batch is left as is (call {@link ImageBatch#clear()}).
    */
   public float[] predict(ImageBatch batch, float[] out) {
     int n = batch.size();
     if (out == null || out.length < n * GENOTYPES) out = new float[Math.max(n, batch.capacity()) * GENOTYPES];
-    if (n == 0) return out;
-    Tensor input = batch.input();
-    try (Result result = bundle.session().runner().feed(inputName, input).fetch(outputName).run()) {
-      TFloat32 probs = (TFloat32) result.get(0);
-      probs.asRawTensor().data().asFloats().read(out, 0, n * GENOTYPES);
-    } finally {
-      if (!batch.isShared(input)) input.close();
+    int per = batch.chunkImages();
+    for (int c = 0; c < batch.filledChunks(); c++) {
+      int first = c * per;
+      int images = Math.min(per, n - first);
+      try (Result result = bundle.session().runner().feed(inputName, batch.chunk(c)).fetch(outputName).run()) {
+        ((TFloat32) result.get(0)).asRawTensor().data().asFloats().read(out, first * GENOTYPES, images * GENOTYPES);
+      }
     }
     return out;
   }

@@ -1,10 +1,13 @@
 package dev.fastpipe.inference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,11 +73,84 @@ class GenotypeModelTest {
       assertEquals(3f, out[5]);
       assertEquals(255f, out[7]);
       assertEquals((1f * (bytes - 1) + 255f) / bytes, out[6], 1e-4);
-      // A full batch reuses the batch tensor itself; results stay per slot.
+      // A full batch; results stay per slot.
       batch.clear();
       for (int i = 0; i < 4; i++) batch.add(records, 17 + (i % 3) * bytes, bytes);
       float[] again = model.predict(batch, out);
       assertEquals(200f, again[11]);
+    }
+  }
+
+  /**
+   * The probabilities of image {@code probe} of {@code images} as float bits, from slot {@code slot} of a batch of
+   * {@code size}: the other slots hold images drawn by {@code neighbours}, or the last image (zeros) when it is null.
+   */
+  private static int[] bitsAtSlot(GenotypeModel model, ImageBatch batch, UnsafeBuffer images, int probe, int size, int slot,
+      Random neighbours) {
+    int bytes = model.imageBytes();
+    int count = images.capacity() / bytes;
+    batch.clear();
+    for (int i = 0; i < size; i++) {
+      int image = i == slot ? probe : neighbours == null ? count - 1 : 1 + neighbours.nextInt(count - 1);
+      batch.add(images, image * bytes, bytes);
+    }
+    float[] p = model.predict(batch, null);
+    int[] bits = new int[GenotypeModel.GENOTYPES];
+    for (int g = 0; g < bits.length; g++) bits[g] = Float.floatToIntBits(p[slot * GenotypeModel.GENOTYPES + g]);
+    return bits;
+  }
+
+  /**
+   * The measured fact that {@link GenotypeModel#CHUNK_IMAGES} rests on, on the shipped model:
+   * within the one input shape, an image's probabilities are the same bits at every slot, beside
+   * any other images, and in a partial batch whose unused slots hold stale images. With
+   * {@code ONEDNN_MAX_CPU_ISA=AVX2} (the code path of an AVX2-only CPU) this fails for shapes
+   * such as 7, 8 or 32: the dense layers' matmul treats a short tail block of rows differently.
+   */
+  @Test
+  void anImagesProbabilitiesDoNotDependOnItsSlotNorItsNeighbours() {
+    try (GenotypeModel model = GenotypeModel.load(Path.of("..", "models", "fastpipe-v2"))) {
+      int bytes = model.imageBytes();
+      int s = GenotypeModel.CHUNK_IMAGES;
+      Random r = new Random(11);
+      UnsafeBuffer images = new UnsafeBuffer(new byte[8 * bytes]);
+      for (int i = 0; i < images.capacity(); i++) images.putByte(i, (byte) (i % 221 < 120 ? r.nextInt(255) : 0));
+      images.setMemory(7 * bytes, bytes, (byte) 0);
+      try (ImageBatch batch = model.newBatch(2 * s)) {
+        int[] alone = bitsAtSlot(model, batch, images, 0, 1, 0, null);
+        float p = Float.intBitsToFloat(alone[0]) + Float.intBitsToFloat(alone[1]) + Float.intBitsToFloat(alone[2]);
+        assertEquals(1.0, p, 1e-4, "probabilities");
+        assertTrue(Float.intBitsToFloat(alone[2]) > 0 && Float.intBitsToFloat(alone[2]) < 0.5, Arrays.toString(alone));
+        for (int slot = 0; slot < s; slot++) {
+          assertArrayEquals(alone, bitsAtSlot(model, batch, images, 0, s, slot, r), "slot " + slot + " of a full chunk");
+        }
+        for (int size : new int[] {2, s - 1, s + 1, s + 7}) {
+          assertArrayEquals(alone, bitsAtSlot(model, batch, images, 0, size, size - 1, r), "last of " + size);
+          assertArrayEquals(alone, bitsAtSlot(model, batch, images, 0, size, size / 2, null), "middle of " + size + ", zeros");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aBatchRunsAsFixedShapeChunksAndEachResultLandsAtItsImage(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("probe");
+    exportProbe(dir, TUint8.class, 100, 221, 2, 3);
+    try (GenotypeModel model = GenotypeModel.load(dir, 1, 1); ImageBatch batch = model.newBatch(5, 2);
+        ImageBatch one = model.newBatch(1)) {
+      assertEquals(GenotypeModel.CHUNK_IMAGES, one.chunkImages());
+      int bytes = model.imageBytes();
+      UnsafeBuffer records = recordsWithImages(3, bytes, (byte) 10, (byte) 20, (byte) 30, (byte) 40, (byte) 50);
+      for (int i = 0; i < 5; i++) batch.add(records, 3 + i * bytes, bytes);
+      float[] out = model.predict(batch, null);
+      for (int i = 0; i < 5; i++) assertEquals(10f * (i + 1), out[3 * i + 2], "image " + i);
+      // A partial batch: the stale images after it are run, and their outputs dropped.
+      batch.clear();
+      batch.add(records, 3 + 4 * bytes, bytes);
+      Arrays.fill(out, -1f);
+      model.predict(batch, out);
+      assertEquals(50f, out[2]);
+      assertEquals(-1f, out[3], "nothing is written past the batch's images");
     }
   }
 

@@ -6,7 +6,6 @@ package dev.fastpipe.shm;
  */
 final class IdleClock {
   private long idleSince;
-  private long totalNanos;
 
   /** Records a poll that delivered {@code n} records; returns idle nanoseconds just ended (or 0). */
   long polled(int n) {
@@ -17,12 +16,6 @@ final class IdleClock {
     if (idleSince == 0) return 0;
     long d = System.nanoTime() - idleSince;
     idleSince = 0;
-    totalNanos += d;
     return d;
   }
-
-  /** Closes a pending idle period (for example when the stream finishes). */
-  long flush() { return polled(1); }
-
-  long totalNanos() { return totalNanos; }
 }

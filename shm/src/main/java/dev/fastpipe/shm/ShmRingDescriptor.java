@@ -6,8 +6,18 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 /**
  * Layout of one shard's ring file {@code /dev/shm/fastpipe-<runId>-<shard>}: a 4 KiB header,
  * then an Agrona {@link org.agrona.concurrent.ringbuffer.OneToOneRingBuffer} (capacity bytes of
- * records followed by Agrona's own trailer of positions). Every field is written by exactly one
- * side, so plain ordered stores are enough and both processes can read them at any time.
+ * records followed by Agrona's own trailer of positions). Any process may read any field at any
+ * time. Writers:
+ * <ul>
+ *   <li>magic, version, capacity, owner pid, shard: the creator (consumer side), once, with the
+ *       magic stored last (volatile) so a reader that sees it sees the rest;
+ *   <li>producer pid: any process that attaches a producer, by compare-and-set from 0 or from a
+ *       dead process's pid, so two processes racing for one shard cannot both win;
+ *   <li>end of stream, producer stall, records committed, max fill: the producer alone, with
+ *       volatile or ordered stores;
+ *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: every
+ *       consumer that polls the ring adds its idle time with an atomic add, so no addition is lost.
+ * </ul>
  *
  * <pre>
  *   0                   1                   2                   3
@@ -81,11 +91,6 @@ public final class ShmRingDescriptor {
   /** Length of the Agrona ring region (records + trailer). */
   public static int ringRegionLength(int capacity) {
     return capacity + RingBufferDescriptor.TRAILER_LENGTH;
-  }
-
-  /** Largest record Agrona's one-to-one ring of {@code capacity} accepts (capacity / 8). */
-  public static int maxRecordLength(int capacity) {
-    return capacity / 8;
   }
 
   /** Throws unless {@code capacity} is a power of two Agrona accepts. */

@@ -18,7 +18,7 @@ import org.agrona.concurrent.MessageHandler;
  * The {@code shm} transport: one Agrona one-to-one ring per shard over a memory-mapped file
  * {@code <dir>/fastpipe-<runId>-<shard>} (mode 0600), shared across processes the way Aeron IPC
  * shares its log buffers. The consumer side {@link #create creates} the files; a producer in
- * another process {@link #attachProducer attaches} knowing only (runId, shard) or the path.
+ * another process {@link #attachProducer attaches} to one by its path ({@link #path(Path, String, int)}).
  *
  * <p>At creation, leftover files of the same run id whose owner pid is dead are removed (with a
  * message on stderr); a live owner is refused. Files are deleted on {@link #close()} and by a
@@ -39,11 +39,6 @@ public final class ShmTransport implements ExampleTransport {
     this.rings = rings;
     this.producers = new ShmProducer[rings.length];
     this.idle = idle;
-  }
-
-  /** Creates {@code shards} rings of {@code ringBytes} in the default directory (/dev/shm). */
-  public static ShmTransport create(String runId, int shards, int ringBytes, Supplier<IdleStrategy> idle) {
-    return create(TransportConfig.of(shards, 1).withRunId(runId).withRingBytes(ringBytes).withIdle(idle));
   }
 
   /** Creates the run's ring files (consumer side); checks the record size against the ring. */
@@ -68,11 +63,6 @@ public final class ShmTransport implements ExampleTransport {
   /** The ring file of one shard. */
   public static Path path(Path dir, String runId, int shard) {
     return dir.resolve("fastpipe-" + runId + "-" + shard);
-  }
-
-  /** Attaches a producer to shard {@code shard} of run {@code runId} in the default directory. */
-  public static ShmProducer attachProducer(String runId, int shard) {
-    return attachProducer(path(TransportConfig.defaultDir(), runId, shard), TransportConfig.backoff());
   }
 
   /** Attaches a producer to an existing ring file, from any process. */

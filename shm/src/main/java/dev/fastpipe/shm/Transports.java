@@ -23,7 +23,12 @@ public final class Transports {
     };
   }
 
-  /** The largest record a ring of {@code ringBytes} carries: an eighth of it (Agrona's rule, used by every ring). */
+  /**
+   * The largest record the named transport carries with {@code ringBytes} per shard: an eighth of
+   * the ring for the ring transports (shm: Agrona's one-to-one ring refuses longer messages;
+   * disruptor and mutex apply the same bound, so {@code --ring-size} means the same for each), and
+   * no ring bound for chronicle and disk, which have no ring ({@code Integer.MAX_VALUE / 2}).
+   */
   public static int maxRecordBytes(String name, int ringBytes) {
     return switch (name) {
       case "chronicle", "disk" -> Integer.MAX_VALUE / 2; // no ring: the only bound is the file format

@@ -13,15 +13,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Inference throughput by batch size: copies images from a record buffer into the input tensor
- * and runs the model, as call-variants does, for a fixed time per (round, batch size). Rounds
- * interleave the batch sizes so machine noise spreads over all of them.
+ * Inference throughput by batch size and images per session call: copies images from a record
+ * buffer into the input tensors and runs the model, as call-variants does, for a fixed time per
+ * (round, batch size, chunk size). Rounds interleave the settings so machine noise spreads over
+ * all of them. Chunk size 0 feeds each batch as one tensor of the batch's size, as fastpipe did
+ * before {@link GenotypeModel#CHUNK_IMAGES}.
  */
 @Command(
     name = "bench-inference",
-    header = "Benchmark model inference (examples/s) by batch size.",
+    header = "Benchmark model inference (examples/s) by batch size and chunk size.",
     mixinStandardHelpOptions = true,
-    description = {"Measure examples/s of a model for several batch sizes (copy into tensor + session run)."})
+    description = {"Measure examples/s of a model for several batch sizes and images per session call "
+        + "(copy into tensor + session runs)."})
 public final class BenchInferenceCommand implements Callable<Integer> {
 
   @Mixin ModelOptions modelOptions;
@@ -30,7 +33,12 @@ public final class BenchInferenceCommand implements Callable<Integer> {
       description = "Batch sizes to measure (default ${DEFAULT-VALUE}).")
   List<Integer> batchSizes;
 
-  @Option(names = "--seconds", defaultValue = "3", description = "Seconds per batch size per round (default ${DEFAULT-VALUE}).")
+  @Option(names = "--chunk-images", split = ",", defaultValue = "" + GenotypeModel.CHUNK_IMAGES,
+      description = "Images per session call to measure; 0 = the whole batch as one tensor (default ${DEFAULT-VALUE}, "
+          + "what call-variants uses).")
+  List<Integer> chunkImages;
+
+  @Option(names = "--seconds", defaultValue = "3", description = "Seconds per setting per round (default ${DEFAULT-VALUE}).")
   double seconds;
 
   @Option(names = "--rounds", defaultValue = "3", description = "Rounds (default ${DEFAULT-VALUE}).")
@@ -49,13 +57,15 @@ public final class BenchInferenceCommand implements Callable<Integer> {
         records.putByte(i, (byte) (column < 120 ? r.nextInt(255) : 0));
       }
       System.out.println("model " + model.describe() + ", " + Runtime.getRuntime().availableProcessors() + " cpus");
+      List<int[]> settings = new ArrayList<>();
+      for (int size : batchSizes) for (int chunk : chunkImages) settings.add(new int[] {size, chunk == 0 ? size : chunk});
       List<List<Double>> rates = new ArrayList<>();
-      for (int b = 0; b < batchSizes.size(); b++) rates.add(new ArrayList<>());
+      for (int b = 0; b < settings.size(); b++) rates.add(new ArrayList<>());
       float[] out = null;
       for (int round = 0; round <= rounds; round++) {
-        for (int b = 0; b < batchSizes.size(); b++) {
-          int size = batchSizes.get(b);
-          try (ImageBatch batch = model.newBatch(size)) {
+        for (int b = 0; b < settings.size(); b++) {
+          int size = settings.get(b)[0];
+          try (ImageBatch batch = model.newBatch(size, settings.get(b)[1])) {
             long n = 0;
             long start = System.nanoTime();
             long end = start + (long) ((round == 0 ? 0.5 : seconds) * 1e9); // round 0 = warm-up
@@ -70,13 +80,23 @@ public final class BenchInferenceCommand implements Callable<Integer> {
           }
         }
       }
-      System.out.println("batch\texamples/s (median)\tmin\tmax\trounds");
-      for (int b = 0; b < batchSizes.size(); b++) {
+      // On a shared machine the rates swing with the load; the ratio to the first setting in the
+      // same round (measured seconds apart) is steadier than either rate.
+      System.out.println("batch\tchunk\texamples/s (median)\tmin\tmax\trounds\tvs first (median of per-round ratios)");
+      for (int b = 0; b < settings.size(); b++) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < rates.get(b).size(); i++) ratios.add(rates.get(b).get(i) / rates.get(0).get(i));
         List<Double> v = new ArrayList<>(rates.get(b));
-        v.sort(Double::compare);
-        System.out.printf("%d\t%.0f\t%.0f\t%.0f\t%d%n", batchSizes.get(b), v.get(v.size() / 2), v.get(0), v.get(v.size() - 1), v.size());
+        System.out.printf("%d\t%d\t%.0f\t%.0f\t%.0f\t%d\t%.3f%n", settings.get(b)[0], settings.get(b)[1], median(v),
+            java.util.Collections.min(v), java.util.Collections.max(v), v.size(), median(ratios));
       }
     }
     return 0;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> v = new ArrayList<>(values);
+    v.sort(Double::compare);
+    return v.get(v.size() / 2);
   }
 }

@@ -20,7 +20,9 @@ public final class ModelOptions {
   Path model;
 
   @Option(names = "--batch-size", paramLabel = "B", defaultValue = "" + DEFAULT_BATCH_SIZE,
-      description = "Examples per TensorFlow call (default: ${DEFAULT-VALUE}).")
+      description = "Examples classified together (default: ${DEFAULT-VALUE}), in TensorFlow calls of "
+          + GenotypeModel.CHUNK_IMAGES + " images each: a multiple of " + GenotypeModel.CHUNK_IMAGES
+          + " pads nothing but partial batches.")
   int batchSize;
 
   @Option(names = "--intra-op-threads", paramLabel = "N", defaultValue = "0",

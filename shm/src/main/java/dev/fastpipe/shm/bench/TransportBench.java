@@ -9,7 +9,6 @@ import dev.fastpipe.shm.ShmProducer;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.Transports;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -184,29 +183,10 @@ public final class TransportBench {
     List<String> build(Path ringFile, int shard, long count, int recordBytes);
   }
 
-  /** {@code java <this JVM's --add-* flags> -cp <classpath> TransportBench$Child ...}. */
-  public static ChildCommand javaChild() {
-    return (ring, shard, count, bytes) -> {
-      List<String> cmd = new ArrayList<>();
-      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) if (a.startsWith("--add-")) cmd.add(a);
-      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(),
-          ring.toString(), "" + shard, "" + count, "" + bytes));
-      return cmd;
-    };
-  }
-
   /** The producer process: attach to a ring file and write the benchmark records. */
   public static void runChild(Path ring, long count, int recordBytes) {
     try (ShmProducer p = ShmTransport.attachProducer(ring, TransportConfig.backoff())) {
       produce(p, count, recordBytes);
-    }
-  }
-
-  /** Entry point of {@link #javaChild()}: RING SHARD COUNT RECORD_BYTES. */
-  public static final class Child {
-    public static void main(String[] a) {
-      runChild(Path.of(a[0]), Long.parseLong(a[2]), Integer.parseInt(a[3]));
     }
   }
 

@@ -9,7 +9,11 @@ import java.util.Optional;
 public final class ParentWatch {
   private ParentWatch() {}
 
-  /** Starts a daemon thread that halts this JVM with {@code exitCode} once {@code parentPid} has exited. */
+  /**
+   * Starts a daemon thread that ends this JVM with {@link System#exit System.exit(exitCode)} once
+   * {@code parentPid} has exited: shutdown hooks run, other threads (one blocked on a full ring,
+   * say) are not waited for.
+   */
   public static void start(long parentPid, int exitCode) {
     Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
     Thread t =
@@ -18,7 +22,8 @@ public final class ParentWatch {
               while (true) {
                 if (parent.isEmpty() || !parent.get().isAlive()) {
                   System.err.println("fastpipe shard-worker: parent process " + parentPid + " is gone; stopping");
-                  // Run shutdown hooks (they unmap and close what this worker holds).
+                  // exit, not Runtime.halt: shutdown hooks still run. fastpipe registers none in a
+                  // worker (ShmFiles' hook belongs to the side that creates the transport's files), so none can hang.
                   System.exit(exitCode);
                 }
                 try {

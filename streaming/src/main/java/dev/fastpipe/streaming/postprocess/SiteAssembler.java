@@ -21,7 +21,6 @@ public final class SiteAssembler {
   private final GenotypeCombiner combiner;
   private final TreeMap<CallResult.SiteKey, List<CallResult>> pending = new TreeMap<>();
   private long incomplete;
-  private long released;
   private int doneContig = -1; // results before (doneContig, donePosition) are refused
   private int donePosition = -1;
   private boolean finished;
@@ -79,15 +78,10 @@ public final class SiteAssembler {
       for (int i = 0; c == 0 && i < a.altSubset().length; i++) c = Integer.compare(a.altSubset()[i], b.altSubset()[i]);
       return c;
     });
-    released++;
     return combiner.combine(results);
   }
 
   public synchronized long incompleteSites() {
     return incomplete;
-  }
-
-  public synchronized long releasedSites() {
-    return released;
   }
 }

@@ -110,4 +110,32 @@ class ExampleClassifierTest {
       }
     }
   }
+
+  /**
+   * Every example gets the same probability bits whatever the batch size and however full its
+   * batch was: 10 examples through batches of 1, 4 (two full, one partial), 7 (one full, one
+   * partial) and 256 (one partial). See GenotypeModel.CHUNK_IMAGES.
+   */
+  @Test
+  void batchSizes1_4_7_256GiveTheSameProbabilityBits() {
+    int[] sizes = {1, 4, 7, 256};
+    List<List<float[]>> results = new ArrayList<>();
+    for (int size : sizes) {
+      List<float[]> got = new ArrayList<>();
+      try (ExampleClassifier c = new ExampleClassifier(model, size, r -> got.add(r.probabilities()), null)) {
+        for (int p = 21; p <= 30; p++) feed(c, p);
+        c.flush();
+      }
+      assertEquals(10, got.size(), "batch size " + size);
+      results.add(got);
+    }
+    for (int k = 1; k < sizes.length; k++) {
+      for (int i = 0; i < 10; i++) {
+        for (int g = 0; g < 3; g++) {
+          assertEquals(Float.floatToIntBits(results.get(0).get(i)[g]), Float.floatToIntBits(results.get(k).get(i)[g]),
+              "batch size " + sizes[k] + " vs 1, example " + i + " genotype " + g);
+        }
+      }
+    }
+  }
 }
