@@ -137,7 +137,7 @@ public final class ImageBatch implements AutoCloseable {
   }
 
   /** Chunks that hold at least one of the {@link #size()} images: {@code ceil(size / chunkImages)}. */
-  int filledChunks() {
+  public int filledChunks() {
     return (size + chunkImages - 1) / chunkImages;
   }
 

@@ -42,6 +42,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private float[] probabilities;
   private long examples;
   private long batches;
+  private long paddingImages;
   private long inferenceNanos;
 
   private record Header(
@@ -99,6 +100,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     long t0 = System.nanoTime();
     probabilities = model.predict(batch, probabilities);
     inferenceNanos += System.nanoTime() - t0;
+    paddingImages += (long) batch.filledChunks() * batch.chunkImages() - n;
     batch.clear();
     batches++;
     for (int i = 0; i < n; i++) {
@@ -117,6 +119,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
   public long batches() {
     return batches;
+  }
+
+  /** Images the model ran that held no example: the unused slots of each batch's last chunk. */
+  public long paddingImages() {
+    return paddingImages;
   }
 
   /** Nanoseconds spent inside the model (session runs). */

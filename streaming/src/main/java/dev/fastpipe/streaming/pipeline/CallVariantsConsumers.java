@@ -26,6 +26,8 @@ public final class CallVariantsConsumers {
 
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicLong examplesCalled = new AtomicLong();
+  private final AtomicLong batches = new AtomicLong();
+  private final AtomicLong paddingImages = new AtomicLong();
 
   /**
    * Starts {@code min(consumers, shards)} threads. A thread stops early when {@code stop} becomes
@@ -57,6 +59,8 @@ public final class CallVariantsConsumers {
             if (classifier.hasPending()) classifier.flush();
           });
       if (loop.run(consumer, classifier)) classifier.flush();
+      batches.addAndGet(classifier.batches());
+      paddingImages.addAndGet(classifier.paddingImages());
     }
   }
 
@@ -75,6 +79,16 @@ public final class CallVariantsConsumers {
         return;
       }
     }
+  }
+
+  /** Batches the model ran (known once the consumers have ended). */
+  public long batches() {
+    return batches.get();
+  }
+
+  /** Padding images the model ran in partial batches (known once the consumers have ended). */
+  public long paddingImages() {
+    return paddingImages.get();
   }
 
   /** Examples classified and handed to the release so far. */

@@ -48,6 +48,9 @@ public final class RunMetrics {
   private final List<RingSamples> rings = new ArrayList<>();
   public long examplesMade;
   public long examplesCalled;
+  /** Model batches run, and the padding images in them (partial batches run whole fixed-shape chunks). */
+  public long batches;
+  public long paddingImages;
   public long sitesWritten;
   public double wallSeconds;
 
@@ -69,6 +72,8 @@ public final class RunMetrics {
     b.append("  \"examples_called\": ").append(examplesCalled).append(",\n");
     b.append("  \"examples_per_second\": ").append(num(wallSeconds > 0 ? examplesCalled / wallSeconds : 0)).append(",\n");
     b.append("  \"sites_written\": ").append(sitesWritten).append(",\n");
+    b.append("  \"batches\": ").append(batches).append(",\n");
+    b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
     b.append("  \"stages\": [");
     for (int s = 0; s < stages.size(); s++) {
       Stage st = stages.get(s);

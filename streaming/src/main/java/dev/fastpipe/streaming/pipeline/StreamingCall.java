@@ -124,6 +124,8 @@ public final class StreamingCall {
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
       metrics.examplesCalled = consumers.examplesCalled();
+      metrics.batches = consumers.batches();
+      metrics.paddingImages = consumers.paddingImages();
       metrics.sitesWritten = writer.written();
       metrics.examplesMade = shardSet.examples();
       double producerCpu = shardSet.cpuSeconds();
