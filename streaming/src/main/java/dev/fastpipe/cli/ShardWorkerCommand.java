@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * One make_examples shard of {@code fastpipe call --transport shm}, in its own process: reads the
- * run plan (JSON) on stdin, attaches to the ring file its parent created in /dev/shm and runs task
+ * run plan (text) on stdin, attaches to the ring file its parent created in /dev/shm and runs task
  * {@code --task} of the plan into it. Started by {@code call} through bin/fastpipe; not meant to be
  * typed by hand.
  */
@@ -36,7 +36,7 @@ public final class ShardWorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (parentPid != null) ParentWatch.start(parentPid, 4);
-    RunPlan plan = RunPlan.fromJson(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+    RunPlan plan = RunPlan.fromText(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
     ShmProducer ring;
     try {
       ring = ShmTransport.attachProducer(ringFile, TransportConfig.backoff());

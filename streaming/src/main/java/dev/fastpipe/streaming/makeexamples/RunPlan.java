@@ -1,8 +1,5 @@
 package dev.fastpipe.streaming.makeexamples;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.BAMIndex;
 import java.util.ArrayList;
@@ -12,7 +9,7 @@ import java.util.List;
 /**
  * What a make_examples run does, computed once by whoever starts the run ({@code call}'s parent,
  * or {@code make-examples} for its own task) and handed to every shard as it is: a thread shard
- * gets this object, a process shard reads {@link #toJson()} on its stdin. Shards never plan; they
+ * gets this object, a process shard reads {@link #toText()} on its stdin. Shards never plan; they
  * run {@link #partitionsOf task i} of it, and the ordered VCF release reads the same partition
  * table, so the two cannot disagree.
  *
@@ -29,14 +26,8 @@ import java.util.List;
  * into 1 kb partitions stays small in memory and on the wire.
  */
 public final class RunPlan {
-  /** Bumped when the JSON layout changes, so a worker of another build refuses a plan it would misread. */
-  static final int FORMAT = 1;
-
   /** A partition larger than this is never chosen automatically (see {@link #autoPartitionSize}). */
   static final int MAX_AUTO_PARTITION = 100_000;
-
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
 
   private final MakeExamplesOptions settings;
   private final int shards;
@@ -48,7 +39,7 @@ public final class RunPlan {
   private final int[] shard;
   private final long readsEstimate;
 
-  private RunPlan(MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
+  RunPlan(MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
       int[] contig, int[] start, int[] end, int[] shard, long readsEstimate) {
     this.settings = settings;
     this.shards = shards;
@@ -117,6 +108,7 @@ public final class RunPlan {
     List<String> names = new ArrayList<>();
     in.dictionary.getSequences().forEach(rec -> names.add(rec.getSequenceName()));
     MakeExamplesOptions settings = request.forTask(0);
+    PlanText.makePathsAbsolute(settings); // a worker may run elsewhere
     settings.shards = shards;
     settings.partitionSize = size;
     return new RunPlan(settings, shards, size, names, contig, start, end, shard, alignedReadsOnContigs(in, regions));
@@ -201,42 +193,53 @@ public final class RunPlan {
     return readsEstimate;
   }
 
-  /** The plan as one line of JSON, for a shard process. */
-  public String toJson() {
-    try {
-      return JSON.writeValueAsString(new Wire(FORMAT, settings, shards, partitionSize, contigNames, contig, start, end,
-          shard, readsEstimate));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the run plan: " + e.getMessage(), e);
-    }
+  /** The plan as text ({@link PlanText}), for a shard process. */
+  public String toText() {
+    return PlanText.write(this);
   }
 
-  /** Reads {@link #toJson()}; throws InputException for anything else. */
-  public static RunPlan fromJson(String json) {
-    Wire w;
-    try {
-      w = JSON.readValue(json, Wire.class);
-    } catch (JsonProcessingException e) {
-      throw new InputException("not a fastpipe run plan: " + e.getOriginalMessage());
-    }
-    if (w.format() != FORMAT) {
-      throw new InputException("run plan format " + w.format() + " is not this build's " + FORMAT);
-    }
-    int n = w.contig().length;
-    if (w.start().length != n || w.end().length != n || w.shard().length != n) {
-      throw new InputException("run plan: partition arrays differ in length");
-    }
-    return new RunPlan(w.settings(), w.shards(), w.partitionSize(), w.contigNames(), w.contig(), w.start(), w.end(),
-        w.shard(), w.readsEstimate());
+  /** Reads {@link #toText()}; throws InputException for anything else. */
+  public static RunPlan fromText(String text) {
+    return PlanText.read(text);
   }
 
-  /** The JSON layout. */
-  private record Wire(int format, MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
-      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate) {}
+  List<String> contigNames() {
+    return contigNames;
+  }
 
+  int[] contigArray() {
+    return contig;
+  }
+
+  int[] startArray() {
+    return start;
+  }
+
+  int[] endArray() {
+    return end;
+  }
+
+  int[] shardArray() {
+    return shard;
+  }
+
+  /** Same settings (field by field) and the same partition table. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof RunPlan p && toJson().equals(p.toJson());
+    if (!(o instanceof RunPlan p)) return false;
+    if (shards != p.shards || partitionSize != p.partitionSize || readsEstimate != p.readsEstimate
+        || !contigNames.equals(p.contigNames) || !Arrays.equals(contig, p.contig) || !Arrays.equals(start, p.start)
+        || !Arrays.equals(end, p.end) || !Arrays.equals(shard, p.shard)) {
+      return false;
+    }
+    for (var f : PlanText.settingFields()) {
+      try {
+        if (!java.util.Objects.equals(f.get(settings), f.get(p.settings))) return false;
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return true;
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The shard worker processes of one run, for the shared-memory rings. Worker i runs
  * {@code fastpipe shard-worker --task i --ring-file RING --parent-pid PID} and reads the
- * {@link RunPlan} as JSON on its stdin (a file written once, given to every worker), so it runs
+ * {@link RunPlan} as text on its stdin (a file written once, given to every worker), so it runs
  * exactly the partitions its parent planned. Each is started through {@code bin/fastpipe} (the
  * launcher exports {@code FASTPIPE_LAUNCHER}), so it gets the same allocator preload and JVM
  * flags, and its command line carries {@code --task i} so operators can find it with ps.
@@ -64,9 +64,9 @@ public final class ShardProcesses implements Shards {
     if (!(transport instanceof ShmTransport shm)) {
       throw new IllegalArgumentException("shard processes need shared-memory rings, not " + transport.getClass().getSimpleName());
     }
-    Path planFile = Files.createTempFile("fastpipe-plan-", ".json");
+    Path planFile = Files.createTempFile("fastpipe-plan-", ".properties");
     try {
-      Files.writeString(planFile, plan.toJson(), StandardCharsets.UTF_8);
+      Files.writeString(planFile, plan.toText(), StandardCharsets.UTF_8);
       String parent = Long.toString(ProcessHandle.current().pid());
       for (int i = 0; i < plan.shards(); i++) {
         start(i, List.of(WORKER_COMMAND, "--task", Integer.toString(i), "--ring-file", shm.path(i).toString(),

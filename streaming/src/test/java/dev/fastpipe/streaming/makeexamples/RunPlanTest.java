@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.testing.TestGenome;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ class RunPlanTest {
   }
 
   @Test
-  void survivesJsonUnchanged() {
+  void survivesTextUnchanged() {
     MakeExamplesOptions o = request(3, 900, "chrT:101-9000");
     o.minMappingQuality = 17;
     o.snpMinFraction = 0.2;
@@ -98,7 +99,7 @@ class RunPlanTest {
     o.downsampleSeed = 99;
     o.channels = 7;
     RunPlan plan = tasks(o);
-    RunPlan back = RunPlan.fromJson(plan.toJson());
+    RunPlan back = RunPlan.fromText(plan.toText());
     assertEquals(plan, back);
     assertEquals(plan.partitions(), back.partitions());
     for (int i = 0; i < plan.partitions(); i++) {
@@ -114,11 +115,44 @@ class RunPlanTest {
     assertEquals(fasta.toAbsolutePath(), s.reference.toAbsolutePath());
   }
 
+  /** Every public setting, changed from its default, reaches the worker: argv once dropped some. */
+  @Test
+  void everySettingTravels() throws Exception {
+    MakeExamplesOptions o = request(2, 1000, "chrT:1-5000");
+    MakeExamplesOptions defaults = new MakeExamplesOptions();
+    Path other = Files.writeString(dir.resolve("x y \u00e9.vcf.gz"), "");
+    for (Field f : PlanText.settingFields()) {
+      if (List.of("reference", "reads", "regions", "shards", "task", "partitionSize").contains(f.getName())) continue;
+      Class<?> t = f.getType();
+      Object v = f.getName().equals("channels") ? (Object) 7 // 6 or 7; width stays odd below
+          : t == int.class ? (Object) ((int) f.get(defaults) + 2)
+          : t == long.class ? (Object) ((long) f.get(defaults) + 3)
+          : t == double.class ? (Object) ((double) f.get(defaults) + 0.125)
+          : t == boolean.class ? (Object) !(boolean) f.get(defaults)
+          : t == Path.class ? (Object) other
+          : null;
+      if (v == null) throw new AssertionError("no test value for " + f.getName() + " of " + t);
+      f.set(o, v);
+    }
+    RunPlan plan;
+    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+      plan = RunPlan.forCall(o, in, true); // forTasks would validate truth/bed files and channels
+    }
+    RunPlan back = RunPlan.fromText(plan.toText());
+    for (Field f : PlanText.settingFields()) {
+      assertEquals(f.get(plan.settings()), f.get(back.settings()), f.getName());
+    }
+    assertEquals(plan, back);
+  }
+
   @Test
   void refusesWhatIsNotAPlan() {
-    var e = assertThrows(InputException.class, () -> RunPlan.fromJson("{\"format\": 999}"));
+    var e = assertThrows(InputException.class, () -> RunPlan.fromText("format=999\n"));
     assertTrue(e.getMessage().contains("format 999"), e.getMessage());
-    assertThrows(InputException.class, () -> RunPlan.fromJson("not json"));
+    e = assertThrows(InputException.class, () -> RunPlan.fromText("not a plan"));
+    assertTrue(e.getMessage().contains("no format"), e.getMessage());
+    e = assertThrows(InputException.class, () -> RunPlan.fromText("format=1\n"));
+    assertTrue(e.getMessage().startsWith("run plan: no "), e.getMessage());
   }
 
   @Test

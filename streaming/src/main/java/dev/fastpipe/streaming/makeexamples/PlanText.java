@@ -1,0 +1,178 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import dev.fastpipe.streaming.InputException;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A {@link RunPlan} as {@code java.util.Properties} text, the form a shard process reads on stdin:
+ *
+ * <pre>
+ *   format=1
+ *   shards=2   partitionSize=100000   readsEstimate=41210
+ *   contigs=chr1\tchr2\t...                     (tab-separated: contig names hold no whitespace)
+ *   partition.contig / .start / .end / .shard = comma-separated ints, one per partition
+ *   settings.FIELD=value                        (every public field of MakeExamplesOptions)
+ * </pre>
+ *
+ * <p>Every public field of {@link MakeExamplesOptions} travels, found by reflection, so a field
+ * added there cannot be dropped on the way to a worker (as re-rendered argv once dropped the
+ * image size, the downsampling seed and keepQcFail). Plain JDK text rather than a JSON library:
+ * a shard JVM reads it in milliseconds, where loading Jackson cost ~0.3 s of CPU per worker.
+ */
+final class PlanText {
+  /** Bumped when the layout changes, so a worker of another build refuses a plan it would misread. */
+  static final int FORMAT = 1;
+
+  private static final String SETTING = "settings.";
+
+  private PlanText() {}
+
+  static String write(RunPlan p) {
+    Properties t = new Properties();
+    t.setProperty("format", Integer.toString(FORMAT));
+    t.setProperty("shards", Integer.toString(p.shards()));
+    t.setProperty("partitionSize", Integer.toString(p.partitionSize()));
+    t.setProperty("readsEstimate", Long.toString(p.readsEstimate()));
+    t.setProperty("contigs", String.join("\t", p.contigNames()));
+    t.setProperty("partition.contig", ints(p.contigArray()));
+    t.setProperty("partition.start", ints(p.startArray()));
+    t.setProperty("partition.end", ints(p.endArray()));
+    t.setProperty("partition.shard", ints(p.shardArray()));
+    MakeExamplesOptions s = p.settings();
+    for (Field f : settingFields()) {
+      Object v = get(f, s);
+      if (v != null) t.setProperty(SETTING + f.getName(), render(f, v));
+    }
+    StringWriter w = new StringWriter();
+    try {
+      t.store(w, "fastpipe run plan");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return w.toString();
+  }
+
+  static RunPlan read(String text) {
+    Properties t = new Properties();
+    try {
+      t.load(new StringReader(text));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new InputException("not a fastpipe run plan: " + e.getMessage());
+    }
+    String format = t.getProperty("format");
+    if (format == null) throw new InputException("not a fastpipe run plan: no format line");
+    if (!format.equals(Integer.toString(FORMAT))) {
+      throw new InputException("run plan format " + format + " is not this build's " + FORMAT);
+    }
+    try {
+      MakeExamplesOptions s = new MakeExamplesOptions();
+      for (Field f : settingFields()) {
+        String v = t.getProperty(SETTING + f.getName());
+        set(f, s, v == null ? null : parse(f, v));
+      }
+      int[] contig = ints(required(t, "partition.contig"));
+      int[] start = ints(required(t, "partition.start"));
+      int[] end = ints(required(t, "partition.end"));
+      int[] shard = ints(required(t, "partition.shard"));
+      if (start.length != contig.length || end.length != contig.length || shard.length != contig.length) {
+        throw new InputException("run plan: partition arrays differ in length");
+      }
+      String contigs = required(t, "contigs");
+      return new RunPlan(s, Integer.parseInt(required(t, "shards")), Integer.parseInt(required(t, "partitionSize")),
+          contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
+          Long.parseLong(required(t, "readsEstimate")));
+    } catch (NumberFormatException e) {
+      throw new InputException("run plan: not a number: " + e.getMessage());
+    }
+  }
+
+  /** The public instance fields of MakeExamplesOptions, in declaration order. */
+  static List<Field> settingFields() {
+    List<Field> fields = new ArrayList<>();
+    for (Field f : MakeExamplesOptions.class.getFields()) {
+      if (!Modifier.isStatic(f.getModifiers())) fields.add(f);
+    }
+    return fields;
+  }
+
+  /** Makes every path setting absolute, so a plan means the same files from any directory. */
+  static void makePathsAbsolute(MakeExamplesOptions s) {
+    for (Field f : settingFields()) {
+      if (get(f, s) instanceof Path p) set(f, s, p.toAbsolutePath());
+    }
+  }
+
+  private static String required(Properties t, String key) {
+    String v = t.getProperty(key);
+    if (v == null) throw new InputException("run plan: no " + key);
+    return v;
+  }
+
+  private static String render(Field f, Object v) {
+    if (v instanceof Path p) return p.toAbsolutePath().toString();
+    if (v instanceof List<?> l) return String.join("\t", l.stream().map(String::valueOf).toList());
+    Class<?> type = f.getType();
+    if (type == int.class || type == long.class || type == double.class || type == boolean.class || type == String.class) {
+      return String.valueOf(v); // Double.toString round-trips exactly
+    }
+    throw new IllegalStateException("MakeExamplesOptions." + f.getName() + " of type " + type.getName()
+        + " has no plan form: teach PlanText");
+  }
+
+  private static Object parse(Field f, String v) {
+    Class<?> type = f.getType();
+    if (type == Path.class) return Path.of(v);
+    if (type == List.class) return v.isEmpty() ? new ArrayList<String>() : new ArrayList<>(Arrays.asList(v.split("\t")));
+    if (type == int.class) return Integer.parseInt(v);
+    if (type == long.class) return Long.parseLong(v);
+    if (type == double.class) return Double.parseDouble(v);
+    if (type == boolean.class) return Boolean.parseBoolean(v);
+    if (type == String.class) return v;
+    throw new IllegalStateException("MakeExamplesOptions." + f.getName() + " of type " + type.getName()
+        + " has no plan form: teach PlanText");
+  }
+
+  private static Object get(Field f, Object o) {
+    try {
+      return f.get(o);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void set(Field f, Object o, Object v) {
+    if (v == null && f.getType().isPrimitive()) return; // keep the default
+    try {
+      f.set(o, v);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String ints(int[] a) {
+    StringBuilder b = new StringBuilder(a.length * 6);
+    for (int i = 0; i < a.length; i++) {
+      if (i > 0) b.append(',');
+      b.append(a[i]);
+    }
+    return b.toString();
+  }
+
+  private static int[] ints(String s) {
+    if (s.isEmpty()) return new int[0];
+    String[] parts = s.split(",");
+    int[] a = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) a[i] = Integer.parseInt(parts[i]);
+    return a;
+  }
+}
