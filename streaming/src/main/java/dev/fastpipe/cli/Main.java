@@ -2,6 +2,8 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.ModelSignatureException;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.ShardFailedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -54,12 +56,23 @@ public final class Main implements Runnable {
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           // One line for the user, no stack trace unless asked for.
-          String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-          commandLine.getErr().println("fastpipe " + commandLine.getCommandName() + ": " + msg);
+          commandLine.getErr().println("fastpipe " + commandLine.getCommandName() + ": " + oneLine(ex));
           if (System.getenv("FASTPIPE_DEBUG") != null) ex.printStackTrace(commandLine.getErr());
           return exitCode(ex);
         });
     return cl;
+  }
+
+  /**
+   * The message of {@code ex} on one line, with the root cause appended when the message does not
+   * already say it (an unexpected error shows what actually went wrong, e.g. "No space left on device").
+   */
+  static String oneLine(Throwable ex) {
+    String msg = ex.getMessage() == null || ex.getMessage().isBlank() ? ex.toString() : ex.getMessage();
+    String root = OutputFiles.rootCause(ex);
+    boolean domain = ex instanceof UserError || ex instanceof InputException || ex instanceof ShardFailedException;
+    if (!domain && !msg.contains(root)) msg += " (" + root + ")";
+    return msg.replace('\n', ' ').strip();
   }
 
   /**

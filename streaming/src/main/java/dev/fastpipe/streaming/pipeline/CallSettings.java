@@ -2,9 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** What {@link StreamingCall} is asked to run. Public fields, filled by the CLI or by tests. */
@@ -46,9 +46,8 @@ public final class CallSettings {
     if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
       throw new InputException(output + ": output must end with .vcf.gz");
     }
-    Path outDir = output.toAbsolutePath().getParent();
-    if (!Files.isDirectory(outDir) || !Files.isWritable(outDir)) {
-      throw new InputException(output + ": cannot write there (" + outDir + " is not a writable directory)");
-    }
+    // Every output location, before any work: a bad one is found in a second, not after the run.
+    OutputFiles.checkWritable(output, "--output");
+    if (metrics != null) OutputFiles.checkWritable(metrics, "--metrics");
   }
 }

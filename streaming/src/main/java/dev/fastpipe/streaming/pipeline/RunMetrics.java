@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportStats;
+import dev.fastpipe.streaming.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,9 +103,15 @@ public final class RunMetrics {
   /** Writes the JSON under a temporary name, then renames it into place. */
   public void write(Path path) throws IOException {
     Path abs = path.toAbsolutePath();
-    Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
-    Files.writeString(tmp, toJson());
-    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    Path tmp = OutputFiles.temporary(abs, ".json");
+    OutputFiles.removeDeadTemporaries(abs);
+    try {
+      Files.writeString(tmp, toJson());
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.deleteIfExists(tmp);
+      throw new IOException(path + ": cannot write the metrics (" + OutputFiles.rootCause(e) + ")", e);
+    }
   }
 
   private static String value(Object v) {

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.postprocess;
 
+import dev.fastpipe.streaming.OutputFiles;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.GenotypeBuilder;
@@ -49,19 +50,46 @@ public final class VcfCallWriter implements AutoCloseable {
     this.output = output.toAbsolutePath();
     this.dictionary = dictionary;
     this.sample = sample;
-    String name = this.output.getFileName().toString();
-    this.tmp = this.output.resolveSibling("." + name + ".tmp-" + ProcessHandle.current().pid() + ".vcf.gz");
+    this.tmp = OutputFiles.temporary(this.output, ".vcf.gz");
+    OutputFiles.removeDeadTemporaries(this.output); // left by a run that was killed -9
     deleteQuietly(tmp);
     deleteQuietly(indexOf(tmp));
-    this.writer =
-        new VariantContextWriterBuilder()
-            .setOutputPath(tmp)
-            .setOutputFileType(VariantContextWriterBuilder.OutputType.BLOCK_COMPRESSED_VCF)
-            .setReferenceDictionary(dictionary)
-            .setOption(Options.INDEX_ON_THE_FLY)
-            .unsetOption(Options.DO_NOT_WRITE_GENOTYPES)
-            .build();
-    writer.writeHeader(header(dictionary, sample, minQual));
+    try {
+      Files.createFile(tmp); // the real reason (read-only, no space, no such directory), before htsjdk hides it
+    } catch (IOException e) {
+      throw new UncheckedIOException(output + ": cannot write (" + OutputFiles.rootCause(e) + ")", e);
+    }
+    VariantContextWriter w = null;
+    try {
+      w = new VariantContextWriterBuilder()
+          .setOutputPath(tmp)
+          .setOutputFileType(VariantContextWriterBuilder.OutputType.BLOCK_COMPRESSED_VCF)
+          .setReferenceDictionary(dictionary)
+          .setOption(Options.INDEX_ON_THE_FLY)
+          .unsetOption(Options.DO_NOT_WRITE_GENOTYPES)
+          .build();
+      w.writeHeader(header(dictionary, sample, minQual));
+    } catch (RuntimeException e) {
+      if (w != null) closeQuietly(w);
+      deleteQuietly(tmp);
+      deleteQuietly(indexOf(tmp));
+      throw failure(e);
+    }
+    this.writer = w;
+  }
+
+  /** A write failure as one line naming the output and the root cause (e.g. No space left on device). */
+  private UncheckedIOException failure(RuntimeException e) {
+    return new UncheckedIOException(output + ": cannot write (" + OutputFiles.rootCause(e) + ")",
+        e.getCause() instanceof IOException io ? io : new IOException(e));
+  }
+
+  private static void closeQuietly(VariantContextWriter w) {
+    try {
+      w.close();
+    } catch (RuntimeException ignored) {
+      // the file is deleted anyway
+    }
   }
 
   static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual) {
@@ -114,7 +142,11 @@ public final class VcfCallWriter implements AutoCloseable {
             .genotypes(g.make());
     if (GenotypeCall.PASS.equals(call.filter())) vc.passFilters();
     else vc.filter(call.filter());
-    writer.add(vc.make());
+    try {
+      writer.add(vc.make());
+    } catch (RuntimeException e) {
+      throw failure(e);
+    }
     written++;
     if (GenotypeCall.PASS.equals(call.filter())) pass++;
     else if (GenotypeCall.REF_CALL.equals(call.filter())) refCall++;
@@ -144,13 +176,21 @@ public final class VcfCallWriter implements AutoCloseable {
   @Override
   public void close() {
     if (closed) return;
+    try {
+      writer.close();
+    } catch (RuntimeException e) {
+      abort();
+      throw failure(e);
+    }
     closed = true;
-    writer.close();
     try {
       Path idx = indexOf(tmp);
       if (Files.exists(idx)) Files.move(idx, indexOf(output), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
+      deleteQuietly(tmp);
+      deleteQuietly(indexOf(tmp));
+      deleteQuietly(indexOf(output)); // moved already, but it indexes a VCF that is not there
       throw new UncheckedIOException(output + ": cannot rename the finished VCF into place: " + e.getMessage(), e);
     }
   }

@@ -1,0 +1,76 @@
+package dev.fastpipe.streaming;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The rules every output file follows: checked before any work starts; written under a temporary
+ * name beside it ({@code .NAME.tmp-PID…}) and renamed into place only when complete; temporaries
+ * of processes that died (kill -9, power loss) removed by the next run that writes the same name.
+ */
+public final class OutputFiles {
+  private OutputFiles() {}
+
+  /**
+   * Fails with a one-line {@link InputException} unless a file can be created at {@code out}: its
+   * directory exists and takes a new file (tried, not guessed from permission bits, which root
+   * ignores and /proc does not honour), and {@code out} is not a directory. {@code option} names
+   * the setting in the message (e.g. "--output").
+   */
+  public static void checkWritable(Path out, String option) {
+    Path abs = out.toAbsolutePath();
+    if (Files.isDirectory(abs)) throw new InputException(option + " " + out + ": is a directory, not a file name");
+    Path dir = abs.getParent();
+    if (!Files.isDirectory(dir)) throw new InputException(option + " " + out + ": directory " + dir + " does not exist");
+    try {
+      Path probe = Files.createTempFile(dir, "." + abs.getFileName() + ".probe-", "");
+      Files.delete(probe);
+    } catch (IOException | SecurityException e) {
+      throw new InputException(option + " " + out + ": cannot create a file in " + dir + " (" + rootCause(e) + ")", e);
+    }
+  }
+
+  /** The temporary name this process writes {@code out} under: {@code .NAME.tmp-PID} + suffix, beside it. */
+  public static Path temporary(Path out, String suffix) {
+    Path abs = out.toAbsolutePath();
+    return abs.resolveSibling("." + abs.getFileName() + ".tmp-" + ProcessHandle.current().pid() + suffix);
+  }
+
+  /**
+   * Deletes temporaries of {@code out} ({@link #temporary}, any suffix) left by processes that no
+   * longer run; returns how many. A temporary of a live process (another run writing the same name)
+   * is left alone.
+   */
+  public static int removeDeadTemporaries(Path out) {
+    Path abs = out.toAbsolutePath();
+    Pattern name = Pattern.compile(Pattern.quote("." + abs.getFileName() + ".tmp-") + "(\\d+)(\\D.*)?");
+    int removed = 0;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(abs.getParent())) {
+      for (Path p : files) {
+        Matcher m = name.matcher(p.getFileName().toString());
+        if (!m.matches()) continue;
+        long pid = Long.parseLong(m.group(1));
+        if (pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
+        if (Files.deleteIfExists(p)) removed++;
+      }
+    } catch (IOException | NumberFormatException e) {
+      return removed; // best effort: a leftover is untidy, not wrong
+    }
+    return removed;
+  }
+
+  /** The innermost cause's message (or class name), for a one-line error. */
+  public static String rootCause(Throwable t) {
+    Throwable r = t;
+    while (r.getCause() != null && r.getCause() != r) r = r.getCause();
+    String m = r.getMessage();
+    if (r instanceof java.nio.file.NoSuchFileException) return "no such file or directory: " + m;
+    if (r instanceof java.nio.file.AccessDeniedException) return "permission denied: " + m;
+    if (r instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) return fse.getReason();
+    return m == null || m.isBlank() ? r.getClass().getSimpleName() : m;
+  }
+}

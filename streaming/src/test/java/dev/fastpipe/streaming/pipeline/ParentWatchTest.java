@@ -1,0 +1,51 @@
+package dev.fastpipe.streaming.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A shard sees its parent gone as soon as it has exited, even before anyone reaps it. */
+class ParentWatchTest {
+
+  @Test
+  void aLiveProcessIsAliveAndAnUnreapedOneIsNot() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
+    ProcessHandle me = ProcessHandle.current();
+    assertTrue(ParentWatch.alive(Optional.of(me), me.info().startInstant()));
+    // bash starts a short sleep, then becomes a long sleep that never reaps it: a zombie.
+    Process p = new ProcessBuilder("bash", "-c", "sleep 0.2 & exec sleep 30").start();
+    try {
+      ProcessHandle child = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (child == null && System.nanoTime() < deadline) {
+        child = p.toHandle().children().findFirst().orElse(null);
+        Thread.sleep(20);
+      }
+      assertTrue(child != null, "no child");
+      Optional<java.time.Instant> started = child.info().startInstant();
+      boolean zombie = false;
+      while (!zombie && System.nanoTime() < deadline) {
+        zombie = ParentWatch.isZombie(child.pid());
+        Thread.sleep(20);
+      }
+      assertTrue(zombie, "the short sleep never became a zombie");
+      assertTrue(child.isAlive(), "the JDK still calls an unreaped process alive");
+      assertFalse(ParentWatch.alive(Optional.of(child), started));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aReusedPidIsNotTheParent() {
+    ProcessHandle me = ProcessHandle.current();
+    assertFalse(ParentWatch.alive(Optional.of(me), Optional.of(java.time.Instant.EPOCH)));
+    assertFalse(ParentWatch.alive(Optional.empty(), Optional.empty()));
+  }
+}
