@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.GenotypeModel;
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
@@ -48,6 +49,7 @@ public final class CallVariantsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     for (Path p : examples) if (!Files.isRegularFile(p)) throw new UserError(p + ": examples file not found");
+    OutputFiles.checkWritable(output, "--output");
     int batchSize = modelOptions.batchSize();
     String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
     long t0 = System.nanoTime();

@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
@@ -54,6 +55,7 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
     String name = output.getFileName().toString();
     if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
+    OutputFiles.checkWritable(output, "--output");
     SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
     CallsFile.Contents contents;
     try {

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.callvariants;
 
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -54,7 +55,8 @@ public final class CallsFile {
 
     public Writer(Path output, Map<String, String> meta) throws IOException {
       this.output = output.toAbsolutePath();
-      this.tmp = this.output.resolveSibling("." + this.output.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+      this.tmp = OutputFiles.temporary(this.output, ".gz");
+      OutputFiles.removeDeadTemporaries(this.output);
       this.out = new BufferedWriter(
           new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16), StandardCharsets.US_ASCII),
           1 << 16);

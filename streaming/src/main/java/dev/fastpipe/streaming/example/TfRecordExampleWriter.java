@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.example;
 import com.google.protobuf.ByteString;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.TfRecordWriter;
+import dev.fastpipe.streaming.OutputFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -26,7 +27,7 @@ import org.tensorflow.proto.Int64List;
  *
  * <p>As an {@link ExampleProducer}: {@code claim} hands out the start of a private staging
  * buffer, {@code commit} encodes the record into the file. The file is written under
- * {@code NAME.tmp} and renamed to its final name by {@link #endOfStream()}; {@link #discard()}
+ * {@code .NAME.tmp-PID.tfrecord.gz} and renamed to its final name by {@link #endOfStream()}; {@link #discard()}
  * deletes it instead (call it on failure, before close, so no partial file keeps the final name).
  */
 public final class TfRecordExampleWriter implements ExampleProducer {
@@ -55,7 +56,8 @@ public final class TfRecordExampleWriter implements ExampleProducer {
 
   public TfRecordExampleWriter(Path target, int maxRecordLength, int gzipLevel) {
     this.target = target;
-    this.temp = target.resolveSibling(target.getFileName() + ".tmp");
+    this.temp = OutputFiles.temporary(target, ".tfrecord.gz");
+    OutputFiles.removeDeadTemporaries(target);
     try {
       Path parent = target.toAbsolutePath().getParent();
       if (parent != null) Files.createDirectories(parent);

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.OutputFiles;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.VariantContextBuilder;
@@ -30,9 +31,8 @@ public final class CandidateVcfWriter implements AutoCloseable {
 
   public CandidateVcfWriter(Path target, SAMSequenceDictionary dict) {
     this.target = target;
-    String name = target.getFileName().toString();
-    String base = name.endsWith(".vcf.gz") ? name.substring(0, name.length() - 7) : name;
-    this.temp = target.resolveSibling(base + ".tmp.vcf.gz");
+    this.temp = OutputFiles.temporary(target, ".vcf.gz");
+    OutputFiles.removeDeadTemporaries(target);
     try {
       Path parent = target.toAbsolutePath().getParent();
       if (parent != null) Files.createDirectories(parent);

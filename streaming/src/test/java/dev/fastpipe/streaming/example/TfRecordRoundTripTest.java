@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.example;
 
 import static org.junit.jupiter.api.Assertions.*;
+import dev.fastpipe.streaming.OutputFiles;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -43,7 +44,7 @@ class TfRecordRoundTripTest {
       assertEquals(5, w.markersSeen());
     }
     assertTrue(Files.exists(file));
-    assertFalse(Files.exists(dir.resolve("ex.tfrecord.gz.tmp")));
+    assertFalse(Files.exists(OutputFiles.temporary(file, ".tfrecord.gz")), "the temporary was renamed");
 
     List<byte[]> read = new ArrayList<>();
     try (TfRecordExampleReader r = new TfRecordExampleReader(file)) {
@@ -104,6 +105,6 @@ class TfRecordRoundTripTest {
     w.discard();
     w.close();
     assertFalse(Files.exists(file));
-    assertFalse(Files.exists(dir.resolve("gone.tfrecord.gz.tmp")));
+    assertFalse(Files.exists(OutputFiles.temporary(file, ".tfrecord.gz")), "the temporary was deleted");
   }
 }

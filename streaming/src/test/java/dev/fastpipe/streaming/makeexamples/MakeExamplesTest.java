@@ -273,7 +273,7 @@ class MakeExamplesTest {
         bam.toString(), "--output", out.toString());
     assertEquals(2, rc);
     assertFalse(Files.exists(out), "no output under the final name");
-    assertFalse(Files.exists(Path.of(out + ".tmp")));
+    assertFalse(Files.exists(dev.fastpipe.streaming.OutputFiles.temporary(out, ".tfrecord.gz")), "no temporary left");
   }
 
   @Test
