@@ -160,6 +160,8 @@ final class ShmRing {
 
   boolean endOfStream() { return header.getIntVolatile(END_OF_STREAM_OFFSET) != 0; }
 
+  long heartbeat() { return header.getLongVolatile(PRODUCER_HEARTBEAT_OFFSET); }
+
   TransportStats stats() {
     long fill = ring.producerPosition() - ring.consumerPosition();
     return new TransportStats(shard, capacity(), fill,

@@ -17,8 +17,10 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *       the pid alone does not identify a process);
  *   <li>producer pid: any process that attaches a producer, by compare-and-set from 0 or from a
  *       dead process's pid, so two processes racing for one shard cannot both win;
- *   <li>end of stream, producer stall, records committed, max fill: the producer alone, with
- *       volatile or ordered stores;
+ *   <li>end of stream, producer stall, records committed, max fill, heartbeat: the producer
+ *       alone, with volatile or ordered stores. The heartbeat counts up on every claim and commit
+ *       and all the time a producer waits on a full ring (waiting for a slow consumer is healthy),
+ *       so a producer that stops without dying (SIGSTOP, a hang) is seen by its counter standing;
  *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: every
  *       consumer that polls the ring adds its idle time with an atomic add, so no addition is lost.
  * </ul>
@@ -62,6 +64,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+ 144
  *  |                    Max fill level (bytes)                     |
  *  +---------------------------------------------------------------+ 152
+ *  |               Producer heartbeat (counts up)                  |
+ *  +---------------------------------------------------------------+ 160
  *  |                     Reserved to byte 192                     ...
  *  +---------------------------------------------------------------+ 192  consumer's line
  *  |                   Consumer idle nanoseconds                   |
@@ -77,7 +81,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 public final class ShmRingDescriptor {
   /** "FPSHMRG1" little-endian. */
   public static final long MAGIC = 0x3147524D48535046L;
-  /** 2: owner start time and pid namespace; files appear complete. */
+  /** 2: owner start time and pid namespace, producer heartbeat; files appear complete. */
   public static final int VERSION = 2;
 
   public static final int MAGIC_OFFSET = 0;
@@ -92,6 +96,7 @@ public final class ShmRingDescriptor {
   public static final int PRODUCER_STALL_NS_OFFSET = 128;
   public static final int RECORDS_COMMITTED_OFFSET = 136;
   public static final int MAX_FILL_OFFSET = 144;
+  public static final int PRODUCER_HEARTBEAT_OFFSET = 152;
   public static final int CONSUMER_IDLE_NS_OFFSET = 192;
   public static final int RECORDS_CONSUMED_OFFSET = 200;
   public static final int HEADER_LENGTH = 4096;

@@ -27,7 +27,7 @@ import org.agrona.concurrent.MessageHandler;
  * names its owner from the first moment: {@link ShmRingDescriptor}), and leftover files of the same
  * run id whose owner is provably dead are removed (with a message on stderr); a live owner is
  * refused. Files are deleted on {@link #close()} and by a shutdown hook (normal exit, SIGINT,
- * SIGTERM). End of stream and the counters live in the file header, so
+ * SIGTERM). End of stream, the counters and the producer's heartbeat live in the file header, so
  * they are visible from every process.
  *
  * <p>Why an owner record and not an advisory lock ({@code FileChannel.lock}) held for the ring's
@@ -208,6 +208,12 @@ public final class ShmTransport implements ExampleTransport {
   }
 
   @Override public TransportStats stats(int shard) { return rings[shard].stats(); }
+
+  /** The producer heartbeat of one shard ({@link ShmRingDescriptor}): it counts up while the producer lives. */
+  public long heartbeat(int shard) { return rings[shard].heartbeat(); }
+
+  /** True once the producer of {@code shard} has marked the end of its stream (its heartbeat may stop). */
+  public boolean endOfStream(int shard) { return rings[shard].endOfStream(); }
 
   @Override
   public synchronized void close() {
