@@ -83,7 +83,7 @@ public final class StreamingCall {
     VcfCallWriter writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
     OrderedRelease release =
         new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
-    Shards shardSet = Shards.forTransport(transport, workerOpts);
+    Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
