@@ -25,6 +25,11 @@ final class ShmFiles {
     OWNED.add(p);
   }
 
+  /** Stops tracking {@code p} without deleting it (it turned out to be another process's file). */
+  static void forget(Path p) {
+    OWNED.remove(p);
+  }
+
   static void delete(Path p) {
     OWNED.remove(p);
     try {

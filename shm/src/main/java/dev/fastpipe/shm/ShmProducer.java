@@ -9,7 +9,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 /**
  * Writes one shard's records in place into its shared-memory ring. Works in the process that
  * created the ring or in another one ({@link ShmTransport#attachProducer}). A full ring waits
- * through the idle strategy and counts the wait as producer stall; nothing is ever dropped.
+ * through the idle strategy and counts the wait as producer stall; nothing is ever dropped. The
+ * heartbeat in the header counts up on attach, on every claim and commit and on every idle turn
+ * while the ring is full, so the consumer side can tell a stopped producer from a waiting one.
  */
 public final class ShmProducer implements ExampleProducer {
   private final ShmRing ring;
@@ -20,6 +22,7 @@ public final class ShmProducer implements ExampleProducer {
   private long committed;
   private long stallNanos;
   private long maxFill;
+  private long beats;
   private boolean ended;
 
   ShmProducer(ShmRing ring, IdleStrategy idle) {
@@ -30,6 +33,13 @@ public final class ShmProducer implements ExampleProducer {
     this.maxRecord = rb.maxMsgLength();
     this.committed = ring.header.getLongVolatile(RECORDS_COMMITTED_OFFSET);
     this.stallNanos = ring.header.getLongVolatile(PRODUCER_STALL_NS_OFFSET);
+    this.beats = ring.header.getLongVolatile(PRODUCER_HEARTBEAT_OFFSET);
+    beat();
+  }
+
+  /** Advances the heartbeat (an ordered store to the producer's own header line). */
+  private void beat() {
+    ring.header.putLongOrdered(PRODUCER_HEARTBEAT_OFFSET, ++beats);
   }
 
   public int shard() { return ring.shard; }
@@ -44,11 +54,15 @@ public final class ShmProducer implements ExampleProducer {
       throw new IllegalArgumentException("record of " + length + " bytes exceeds the shm ring's largest record "
           + maxRecord + " bytes: raise --ring-size to at least " + Transports.ringSizeFor(length));
     }
+    beat();
     int at = rb.tryClaim(ShmTransport.MSG_RECORD, length);
     if (at < 0) {
       long t0 = System.nanoTime();
       idle.reset();
-      while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) idle.idle();
+      while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) {
+        idle.idle();
+        beat(); // waiting for a slow consumer is healthy
+      }
       stallNanos += System.nanoTime() - t0;
       ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
     }
@@ -64,6 +78,7 @@ public final class ShmProducer implements ExampleProducer {
     rb.commit(claimed);
     claimed = -1;
     ring.header.putLongOrdered(RECORDS_COMMITTED_OFFSET, ++committed);
+    beat();
     long fill = rb.producerPosition() - rb.consumerPosition();
     if (fill > maxFill) {
       maxFill = fill;

@@ -7,14 +7,20 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * Layout of one shard's ring file {@code /dev/shm/fastpipe-<runId>-<shard>}: a 4 KiB header,
  * then an Agrona {@link org.agrona.concurrent.ringbuffer.OneToOneRingBuffer} (capacity bytes of
  * records followed by Agrona's own trailer of positions). Any process may read any field at any
- * time. Writers:
+ * time. The file only appears under its name complete: the creator writes it in full (header, then
+ * zeros through the last byte, so the tmpfs pages exist before anything maps them) under
+ * {@code .fastpipe-<runId>-<shard>.creating}, then links it into place; a file under the ring's
+ * name always names its owner. Writers:
  * <ul>
- *   <li>magic, version, capacity, owner pid, shard: the creator (consumer side), once, with the
- *       magic stored last (volatile) so a reader that sees it sees the rest;
+ *   <li>magic, version, capacity, owner pid, owner start time, owner pid namespace, shard: the
+ *       creator (consumer side), once, before the file has its name ({@link RingOwner} says why
+ *       the pid alone does not identify a process);
  *   <li>producer pid: any process that attaches a producer, by compare-and-set from 0 or from a
  *       dead process's pid, so two processes racing for one shard cannot both win;
- *   <li>end of stream, producer stall, records committed, max fill: the producer alone, with
- *       volatile or ordered stores;
+ *   <li>end of stream, producer stall, records committed, max fill, heartbeat: the producer
+ *       alone, with volatile or ordered stores. The heartbeat counts up on every claim and commit
+ *       and all the time a producer waits on a full ring (waiting for a slow consumer is healthy),
+ *       so a producer that stops without dying (SIGSTOP, a hang) is seen by its counter standing;
  *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: every
  *       consumer that polls the ring adds its idle time with an atomic add, so no addition is lost.
  * </ul>
@@ -23,7 +29,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+  0
- *  |                 Magic "FPSHMRG1" (written last)               |
+ *  |                        Magic "FPSHMRG1"                       |
  *  |                                                               |
  *  +---------------------------------------------------------------+  8
  *  |                        Layout version                         |
@@ -38,6 +44,14 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+ 32
  *  |                            Shard                              |
  *  +---------------------------------------------------------------+ 36
+ *  |                           Reserved                            |
+ *  +---------------------------------------------------------------+ 40
+ *  |   Owner start time (/proc/PID/stat starttime, 0 = unknown)    |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+ 48
+ *  |     Owner pid namespace (inode of /proc/PID/ns/pid, 0 = ?)    |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+ 56
  *  |                     Reserved to byte 64                      ...
  *  +---------------------------------------------------------------+ 64
  *  |        End of stream (0/1, producer, after its last commit)   |
@@ -50,6 +64,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+ 144
  *  |                    Max fill level (bytes)                     |
  *  +---------------------------------------------------------------+ 152
+ *  |               Producer heartbeat (counts up)                  |
+ *  +---------------------------------------------------------------+ 160
  *  |                     Reserved to byte 192                     ...
  *  +---------------------------------------------------------------+ 192  consumer's line
  *  |                   Consumer idle nanoseconds                   |
@@ -65,7 +81,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 public final class ShmRingDescriptor {
   /** "FPSHMRG1" little-endian. */
   public static final long MAGIC = 0x3147524D48535046L;
-  public static final int VERSION = 1;
+  /** 2: owner start time and pid namespace, producer heartbeat; files appear complete. */
+  public static final int VERSION = 2;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 8;
@@ -73,10 +90,13 @@ public final class ShmRingDescriptor {
   public static final int OWNER_PID_OFFSET = 16;
   public static final int PRODUCER_PID_OFFSET = 24;
   public static final int SHARD_OFFSET = 32;
+  public static final int OWNER_START_OFFSET = 40;
+  public static final int OWNER_PID_NS_OFFSET = 48;
   public static final int END_OF_STREAM_OFFSET = 64;
   public static final int PRODUCER_STALL_NS_OFFSET = 128;
   public static final int RECORDS_COMMITTED_OFFSET = 136;
   public static final int MAX_FILL_OFFSET = 144;
+  public static final int PRODUCER_HEARTBEAT_OFFSET = 152;
   public static final int CONSUMER_IDLE_NS_OFFSET = 192;
   public static final int RECORDS_CONSUMED_OFFSET = 200;
   public static final int HEADER_LENGTH = 4096;

@@ -2,7 +2,7 @@ package dev.fastpipe.shm;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -31,7 +31,6 @@ public record TransportConfig(
     boolean keepFiles) {
 
   public static final int DEFAULT_RING_BYTES = 16 * 1024 * 1024;
-  private static final AtomicInteger RUNS = new AtomicInteger();
 
   public TransportConfig {
     if (runId == null || !runId.matches("[A-Za-z0-9._-]+")) {
@@ -42,11 +41,21 @@ public record TransportConfig(
     if (maxRecordBytes < 1) throw new IllegalArgumentException("record size must be >= 1, got " + maxRecordBytes);
   }
 
-  /** Defaults: a fresh run id for this process, 16 MiB rings, /dev/shm, spin-yield-park idling. */
+  /** Defaults: a fresh {@link #uniqueRunId run id}, 16 MiB rings, /dev/shm, spin-yield-park idling. */
   public static TransportConfig of(int shards, int maxRecordBytes) {
-    return new TransportConfig(
-        "p" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(),
+    return new TransportConfig(uniqueRunId("p"),
         shards, DEFAULT_RING_BYTES, maxRecordBytes, defaultDir(), TransportConfig::backoff, true, false);
+  }
+
+  /**
+   * A run id no other run shares: {@code prefix}, this pid, then 48 random bits. The pid alone
+   * repeats (reused pids; containers that share /dev/shm but not their pid namespace), and so do
+   * clock readings; the random part does not. Ring creation never replaces a file either, so even
+   * an impossible repeat fails loudly instead of two runs sharing rings.
+   */
+  public static String uniqueRunId(String prefix) {
+    return prefix + ProcessHandle.current().pid() + "-"
+        + String.format("%012x", UUID.randomUUID().getLeastSignificantBits() & 0xffff_ffff_ffffL);
   }
 
   /** Spin, then yield, then park from 1 µs up to 100 µs: never drops, never burns a core for long. */

@@ -188,4 +188,21 @@ class ShmTransportTest {
       assertTrue(new File(t.path(0).toString()).length() > 4096);
     }
   }
+
+  @Test
+  void tooLittleFreeSpaceFailsBeforeAnyFileIsWrittenNamingTheSizes() throws Exception {
+    assertEquals("/dev/shm has 10 MiB free, the rings need 32 MiB (2 shards x 16 MiB): use --ring-size or free space",
+        ShmTransport.spaceShortage("/dev/shm", 10L << 20, 2, 16 << 20));
+    assertEquals("/x has 0.5 MiB free, the rings need 1.0 MiB (1 shard x 1 MiB): use --ring-size or free space",
+        ShmTransport.spaceShortage("/x", 512 << 10, 1, 1 << 20));
+    assertNull(ShmTransport.spaceShortage("/x", 33L << 20, 2, 16 << 20));
+    int ring = 1 << 30;
+    int shards = (int) (Files.getFileStore(dir).getUsableSpace() / ring) + 1;
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ShmTransport.create(cfg(shards, ring, 64)));
+    assertTrue(e.getMessage().startsWith(dir + " has ") && e.getMessage().endsWith(": use --ring-size or free space"),
+        e.getMessage());
+    try (var files = Files.list(dir)) {
+      assertEquals(0, files.count(), "files written before the space check");
+    }
+  }
 }

@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,6 +63,11 @@ public final class CallCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress line on stderr.")
   boolean noProgress;
 
+  @Option(names = "--shard-timeout", defaultValue = "5m", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "Stop the run when a shard process sends no heartbeat for this long: 90s, 5m, or seconds;"
+          + " 0 = never (shm shards; a shard waiting on a full ring is not silent). Default ${DEFAULT-VALUE}.")
+  Duration shardTimeout;
+
   @Override
   public Integer call() {
     CallSettings s = settings();
@@ -92,6 +98,7 @@ public final class CallCommand implements Callable<Integer> {
     s.sample = sample != null ? sample : SampleNames.fromReads(input.reads, input.ref);
     s.minQual = minQual;
     s.progress = !noProgress;
+    s.shardTimeout = shardTimeout;
     return s;
   }
 

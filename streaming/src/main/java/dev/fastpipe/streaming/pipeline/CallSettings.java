@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /** What {@link StreamingCall} is asked to run. Public fields, filled by the CLI or by tests. */
 public final class CallSettings {
@@ -30,6 +31,8 @@ public final class CallSettings {
    * FASTPIPE_WORKER_JAVA_OPTS overrides.
    */
   public String workerJavaOpts;
+  /** A shard process whose heartbeat stands still this long stops the run (zero: never; shm only). */
+  public Duration shardTimeout = ShardProcesses.DEFAULT_SHARD_TIMEOUT;
 
   /** Checks what can be checked before opening a file; throws InputException naming the setting. */
   void validate() {

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.HeartbeatMonitor;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * exactly the partitions its parent planned. Each is started through {@code bin/fastpipe} (the
  * launcher exports {@code FASTPIPE_LAUNCHER}), so it gets the same allocator preload and JVM
  * flags, and its command line carries {@code --task i} so operators can find it with ps.
- * All process management of the pipeline lives here.
+ * A worker whose ring heartbeat ({@link HeartbeatMonitor}) stands still for the shard timeout
+ * (stopped with SIGSTOP, hung) is killed and named as the failure, so the run cannot wait forever
+ * on a shard that stopped without dying. All process management of the pipeline lives here.
  */
 public final class ShardProcesses implements Shards {
 
@@ -35,18 +39,32 @@ public final class ShardProcesses implements Shards {
    */
   public static final long C1_ONLY_BELOW_READS_PER_SHARD = 5_000_000L;
 
+  /** {@code call --shard-timeout}'s default: far beyond any healthy gap between two heartbeats. */
+  public static final Duration DEFAULT_SHARD_TIMEOUT = Duration.ofMinutes(5);
+
   private final List<Process> processes = new ArrayList<>();
   private final String workerJavaOpts;
   private final List<Path> stderrFiles = new ArrayList<>();
   private final List<Path> stdoutFiles = new ArrayList<>();
+  private final Duration shardTimeout;
   private long endNanos;
+  private HeartbeatMonitor heartbeats;
+  private ShardFailedException silent; // the shard stopped for sending no heartbeat
+
+  /** Workers with the {@link #DEFAULT_SHARD_TIMEOUT}. */
+  public ShardProcesses(String workerJavaOpts) {
+    this(workerJavaOpts, DEFAULT_SHARD_TIMEOUT);
+  }
 
   /**
    * @param workerJavaOpts JVM flags added for the workers (after the parent's FASTPIPE_JAVA_OPTS);
    *     FASTPIPE_WORKER_JAVA_OPTS, when set, replaces them
+   * @param shardTimeout a worker whose heartbeat stands still this long is killed and fails the
+   *     run; zero: never
    */
-  public ShardProcesses(String workerJavaOpts) {
+  public ShardProcesses(String workerJavaOpts, Duration shardTimeout) {
     this.workerJavaOpts = workerJavaOpts == null ? "" : workerJavaOpts;
+    this.shardTimeout = shardTimeout;
   }
 
   /**
@@ -72,6 +90,7 @@ public final class ShardProcesses implements Shards {
         start(i, List.of(WORKER_COMMAND, "--task", Integer.toString(i), "--ring-file", shm.path(i).toString(),
             "--parent-pid", parent), planFile);
       }
+      heartbeats = new HeartbeatMonitor(shm, System.nanoTime()); // silence counts from the start: a hung JVM start is a hung shard
     } finally {
       Files.deleteIfExists(planFile); // each worker holds it open as its stdin
     }
@@ -118,9 +137,14 @@ public final class ShardProcesses implements Shards {
     stdoutFiles.add(out);
   }
 
-  /** The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last error line". */
+  /**
+   * The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last
+   * error line"; or one it has just killed for sending no heartbeat for the shard timeout: "shard
+   * i (pid P) sent no heartbeat for 30 s (--shard-timeout 30s): stopped".
+   */
   @Override
-  public ShardFailedException failure() {
+  public synchronized ShardFailedException failure() {
+    if (silent != null) return silent;
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive() && p.exitValue() != 0) {
@@ -129,7 +153,30 @@ public final class ShardProcesses implements Shards {
             + (tail.isBlank() ? "" : ": " + tail));
       }
     }
+    return silentShard();
+  }
+
+  /** Kills the first live worker silent for longer than the shard timeout and returns its failure. */
+  private ShardFailedException silentShard() {
+    if (heartbeats == null || shardTimeout.isZero()) return null;
+    heartbeats.poll(System.nanoTime());
+    for (int i = 0; i < processes.size(); i++) {
+      Process p = processes.get(i);
+      long quiet = heartbeats.silentNanos(i);
+      if (quiet > shardTimeout.toNanos() && p.isAlive()) {
+        p.destroyForcibly(); // SIGKILL: a stopped process would not act on SIGTERM until continued
+        silent = new ShardFailedException("shard " + i + " (pid " + p.pid() + ") sent no heartbeat for "
+            + TimeUnit.NANOSECONDS.toSeconds(quiet) + " s (--shard-timeout " + text(shardTimeout) + "): stopped");
+        return silent;
+      }
+    }
     return null;
+  }
+
+  /** 5m, 90s, 500ms: as the option is written. */
+  private static String text(Duration d) {
+    long ms = d.toMillis();
+    return ms % 60_000 == 0 ? ms / 60_000 + "m" : ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   /** True once every worker has exited; the first call that sees it notes the time ({@link #endNanos}). */

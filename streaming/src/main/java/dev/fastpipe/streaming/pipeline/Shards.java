@@ -5,6 +5,7 @@ import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,9 +16,14 @@ import java.util.concurrent.TimeUnit;
  */
 public interface Shards extends AutoCloseable {
 
-  /** Processes for {@link ShmTransport} (rings other processes can attach to), threads otherwise. */
-  static Shards forTransport(ExampleTransport transport, String workerJavaOpts) {
-    return transport instanceof ShmTransport ? new ShardProcesses(workerJavaOpts) : new ShardThreads();
+  /**
+   * Processes for {@link ShmTransport} (rings other processes can attach to), threads otherwise.
+   * {@code shardTimeout} stops a shard process whose ring heartbeat stands still that long (zero:
+   * never); threads have no timeout: a JVM is stopped whole, and a stuck thread cannot be stopped
+   * safely anyway.
+   */
+  static Shards forTransport(ExampleTransport transport, String workerJavaOpts, Duration shardTimeout) {
+    return transport instanceof ShmTransport ? new ShardProcesses(workerJavaOpts, shardTimeout) : new ShardThreads();
   }
 
   /** Starts every shard of {@code plan}; returns at once. */

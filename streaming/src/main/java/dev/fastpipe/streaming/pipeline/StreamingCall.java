@@ -83,7 +83,7 @@ public final class StreamingCall {
     VcfCallWriter writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
     OrderedRelease release =
         new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
-    Shards shardSet = Shards.forTransport(transport, workerOpts);
+    Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
@@ -161,7 +161,7 @@ public final class StreamingCall {
   /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
   private static ExampleTransport openTransport(CallSettings s, RunPlan plan) {
     int maxRecord = plan.settings().shape().bytes() + ALLELE_BYTES_ALLOWANCE;
-    String runId = "call" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+    String runId = TransportConfig.uniqueRunId("call");
     TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
     try {
       if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs

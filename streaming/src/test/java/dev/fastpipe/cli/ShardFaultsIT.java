@@ -1,0 +1,188 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.fastpipe.shm.ShmRingDescriptor;
+import dev.fastpipe.testing.SharedData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults of {@code bin/fastpipe call} with shard processes (shm rings), provoked for real: many
+ * runs started at once (each run's start-up sweep must leave the others' rings alone), a shard
+ * stopped with SIGSTOP (the run must not wait forever), a shared-memory directory too small for
+ * the rings (one line, not a SIGBUS). Each leaves no VCF, no ring and no process behind.
+ */
+class ShardFaultsIT {
+  static final Path SHM = Path.of("/dev/shm");
+  /** Small: 96 examples, a few seconds a run. */
+  static final String SMALL_REGION = "chr20:10000000-10020000";
+
+  @TempDir static Path dir;
+
+  static List<String> call(Path out, String region, String... extra) {
+    Path bam = SharedData.require("sim30x_eval/SIM30X_EVAL.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    List<String> args = new ArrayList<>(List.of(CallIT.LAUNCHER.toString(), "call", "--ref", ref.toString(),
+        "--reads", bam.toString(), "--regions", region, "--shards", "2", "--output", out.toString(), "--no-progress"));
+    args.addAll(List.of(extra));
+    return args;
+  }
+
+  static Process start(List<String> cmd, Path err, Map<String, String> env) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().remove("FASTPIPE_ALLOCATOR");
+    pb.environment().remove("LD_PRELOAD");
+    pb.environment().putAll(env);
+    return pb.start();
+  }
+
+  /** The ring files of the run whose parent is {@code callPid} (its run id starts with call + pid). */
+  static List<Path> ringsOf(long callPid) throws IOException {
+    String prefix = "fastpipe-call" + callPid + "-";
+    try (Stream<Path> s = Files.list(SHM)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(prefix)
+          || p.getFileName().toString().startsWith("." + prefix)).toList();
+    }
+  }
+
+  static void assertNothingLeft(Process call, Path out) throws IOException {
+    assertFalse(Files.exists(out), "a VCF was left under the final name");
+    try (Stream<Path> s = Files.list(out.getParent())) {
+      String name = out.getFileName().toString();
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().contains(name)), "partial VCF left");
+    }
+    assertTrue(call.toHandle().descendants().noneMatch(ProcessHandle::isAlive), "shard processes left running");
+    assertEquals(List.of(), ringsOf(call.pid()), "shared-memory files left");
+  }
+
+  @Test
+  void twentyRunsStartedTogetherAllSucceedWithTheSameRecords() throws Exception {
+    // Batches of 5 started at one instant: every start sweeps /dev/shm while the others create
+    // their rings. C1 only for the parents too: this test is about starting, not speed.
+    Map<String, String> env = Map.of("FASTPIPE_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
+    String reference = null;
+    long t0 = System.nanoTime();
+    for (int batch = 0; batch < 4; batch++) {
+      List<Process> calls = new ArrayList<>();
+      List<Path> outs = new ArrayList<>();
+      List<Path> errs = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        String name = "together-" + batch + "-" + i;
+        outs.add(dir.resolve(name + ".vcf.gz"));
+        errs.add(dir.resolve(name + ".err"));
+        calls.add(start(call(outs.get(i), SMALL_REGION), errs.get(i), env));
+      }
+      for (int i = 0; i < calls.size(); i++) {
+        Process c = calls.get(i);
+        assertTrue(c.waitFor(180, TimeUnit.SECONDS), "run " + batch + "-" + i + " did not finish");
+        String err = Files.readString(errs.get(i));
+        assertEquals(0, c.exitValue(), "run " + batch + "-" + i + " (pid " + c.pid() + ") of 20 failed:\n" + err);
+        String body = CallIT.body(outs.get(i));
+        if (reference == null) reference = body;
+        assertEquals(reference, body, "run " + batch + "-" + i + " wrote other records");
+        assertEquals(List.of(), ringsOf(c.pid()), "shared-memory files left by run " + batch + "-" + i);
+      }
+      System.err.printf("ShardFaultsIT: %d runs done in %.1f s%n", 5 * (batch + 1), (System.nanoTime() - t0) / 1e9);
+    }
+    assertTrue(reference.lines().count() > 50, "too few records:\n" + reference);
+  }
+
+  @Test
+  void aStoppedShardFailsTheRunNamingItAndLeavesNothing() throws Exception {
+    Path out = dir.resolve("stopped.vcf.gz");
+    Path err = dir.resolve("stopped.err");
+    // The whole evaluation BED region: long enough that shard 1 is still working when stopped.
+    Process call = start(call(out, "chr20:10101000-11094000", "--shard-timeout", "3s"), err, Map.of());
+    Optional<ProcessHandle> shard = Optional.empty();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      Path ring = null;
+      while (System.nanoTime() < deadline && call.isAlive()) {
+        shard = call.toHandle().descendants()
+            .filter(h -> h.info().commandLine().orElse("").contains("shard-worker --task 1"))
+            .findFirst();
+        ring = ringsOf(call.pid()).stream().filter(p -> p.getFileName().toString().endsWith("-1")).findFirst().orElse(null);
+        if (shard.isPresent() && ring != null && header(ring, ShmRingDescriptor.PRODUCER_HEARTBEAT_OFFSET) > 0) break;
+        Thread.sleep(20);
+      }
+      assertTrue(shard.isPresent() && ring != null, "shard 1 never started: " + Files.readString(err));
+      assertEquals(0, header(ring, ShmRingDescriptor.END_OF_STREAM_OFFSET) & 0xffffffffL,
+          "shard 1 finished before it could be stopped: use a longer region");
+      long pid = shard.get().pid();
+      assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor());
+
+      assertTrue(call.waitFor(60, TimeUnit.SECONDS), "the run waited on its stopped shard");
+      String message = Files.readString(err);
+      assertNotEquals(0, call.exitValue(), message);
+      assertTrue(message.contains("fastpipe call: shard 1 (pid " + pid + ") sent no heartbeat for ")
+          && message.contains(" s (--shard-timeout 3s): stopped"), message);
+      assertFalse(message.contains("Exception"), message);
+      assertNothingLeft(call, out);
+    } finally {
+      shard.ifPresent(h -> {
+        if (h.isAlive()) {
+          try {
+            new ProcessBuilder("kill", "-CONT", Long.toString(h.pid())).start().waitFor();
+          } catch (IOException | InterruptedException ignored) {
+            // killed below anyway
+          }
+          h.destroyForcibly();
+        }
+      });
+      call.destroyForcibly();
+    }
+  }
+
+  /** The header field at {@code offset} of a ring file, as any process reads it. */
+  static long header(Path ring, int offset) throws IOException {
+    try (FileChannel ch = FileChannel.open(ring)) {
+      ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+      ch.read(b, offset);
+      return b.getLong(0);
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return 0;
+    }
+  }
+
+  @Test
+  void aFullSharedMemoryIsOneLineWithExit2() throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
+    Path small = Files.createDirectories(dir.resolve("small-shm"));
+    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", small.toString())
+        .redirectErrorStream(true).start();
+    assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here: " + new String(mount.getInputStream().readAllBytes()));
+    try {
+      Path out = dir.resolve("full.vcf.gz");
+      List<String> cmd = call(out, SMALL_REGION);
+      String[] args = cmd.subList(1, cmd.size()).toArray(String[]::new);
+      LauncherIT.Result r = LauncherIT.run(Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.shm.dir=" + small), args);
+      assertEquals(2, r.exit(), r.err());
+      List<String> lines = r.err().lines().filter(l -> !l.contains("warning:")).toList();
+      assertEquals(List.of("fastpipe call: " + small + " has 0.5 MiB free, the rings need 32 MiB (2 shards x 16 MiB):"
+          + " use --ring-size or free space"), lines, r.err());
+      assertFalse(Files.exists(out), "a VCF was written");
+      try (Stream<Path> s = Files.list(small)) {
+        assertEquals(List.of(), s.toList(), "files left in the small tmpfs");
+      }
+    } finally {
+      new ProcessBuilder("umount", small.toString()).start().waitFor();
+    }
+  }
+}
