@@ -77,7 +77,7 @@ public final class RunPlan {
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
-    return Regions.resolve(in.dictionary, in.readContigs, request.regions, request.regionsBed);
+    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed);
   }
 
   /** The one place partitions are laid out and assigned to shards. */
