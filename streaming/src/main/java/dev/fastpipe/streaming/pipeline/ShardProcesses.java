@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
@@ -28,6 +29,9 @@ public final class ShardProcesses implements Shards {
 
   /** The hidden subcommand a worker runs. */
   static final String WORKER_COMMAND = "shard-worker";
+
+  /** The exit status of a worker that stopped on bad input (the CLI's status for an InputException). */
+  public static final int INPUT_FAULT_STATUS = 2;
 
   /**
    * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
@@ -118,15 +122,24 @@ public final class ShardProcesses implements Shards {
     stdoutFiles.add(out);
   }
 
-  /** The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last error line". */
+  /**
+   * The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last
+   * error line". A worker exits with {@link #INPUT_FAULT_STATUS} only for bad input: its error line
+   * is then the failure's cause, an {@link InputException}.
+   */
   @Override
   public ShardFailedException failure() {
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive() && p.exitValue() != 0) {
         String tail = stderrTail(i);
-        return new ShardFailedException("shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
-            + (tail.isBlank() ? "" : ": " + tail));
+        String message = "shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
+            + (tail.isBlank() ? "" : ": " + tail);
+        String prefix = "fastpipe " + WORKER_COMMAND + ": ";
+        if (p.exitValue() == INPUT_FAULT_STATUS && tail.startsWith(prefix)) {
+          return new ShardFailedException(message, new InputException(tail.substring(prefix.length())));
+        }
+        return new ShardFailedException(message);
       }
     }
     return null;
@@ -162,6 +175,11 @@ public final class ShardProcesses implements Shards {
   @Override
   public long examples() {
     return WorkerStats.sumExamples(this);
+  }
+
+  @Override
+  public long readsSeen() {
+    return WorkerStats.sumReadsSeen(this);
   }
 
   @Override

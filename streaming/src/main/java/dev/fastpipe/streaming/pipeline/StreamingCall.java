@@ -67,6 +67,7 @@ public final class StreamingCall {
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
       dict = in.dictionary;
+      in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
     int shards = plan.shards();
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
@@ -116,6 +117,7 @@ public final class StreamingCall {
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
       if (f != null) throw f;
       long consumersEnd = System.nanoTime();
+      if (shardSet.readsSeen() >= 0) plan.requireReadsSeen(shardSet.readsSeen());
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
@@ -138,6 +140,9 @@ public final class StreamingCall {
       if (s.metrics != null) metrics.write(s.metrics);
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
+    } catch (ShardFailedException e) {
+      if (e.getCause() instanceof InputException bad) throw bad; // a shard found bad input: say what
+      throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted");
