@@ -58,7 +58,7 @@ public final class MakeExamples {
     this.task = task;
     this.in = in;
     this.out = out;
-    this.filter = new ReadFilter(o);
+    this.filter = new ReadFilter(o, in.reads.getFileHeader());
     this.counter = new AlleleCounter(o);
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
     this.halfWidth = o.width / 2;

@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ReadsIndex;
+import dev.fastpipe.streaming.genome.SampleNames;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,6 +88,7 @@ public final class RunPlan {
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
+    SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.sample);
     return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed);
   }
 

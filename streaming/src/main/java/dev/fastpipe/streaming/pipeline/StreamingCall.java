@@ -8,6 +8,7 @@ import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
@@ -64,9 +65,11 @@ public final class StreamingCall {
     s.validate();
     RunPlan plan;
     SAMSequenceDictionary dict;
+    String sample;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
       dict = in.dictionary;
+      sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
     int shards = plan.shards();
@@ -81,7 +84,7 @@ public final class StreamingCall {
     metrics.settings.put("worker_java_opts", workerOpts);
 
     ExampleTransport transport = openTransport(s, plan);
-    VcfCallWriter writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
+    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
     OrderedRelease release =
         new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
     Shards shardSet = Shards.forTransport(transport, workerOpts);

@@ -131,6 +131,7 @@ class RunPlanTest {
           : t == double.class ? (Object) ((double) f.get(defaults) + 0.125)
           : t == boolean.class ? (Object) !(boolean) f.get(defaults)
           : t == Path.class ? (Object) other
+          : t == String.class ? (Object) "S1"
           : null;
       if (v == null) throw new AssertionError("no test value for " + f.getName() + " of " + t);
       f.set(o, v);
