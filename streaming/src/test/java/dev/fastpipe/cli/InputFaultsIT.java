@@ -27,18 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InputFaultsIT {
   @TempDir static Path dir;
-  static Path fasta;
-  static Path bam;
+  static TestGenome.Written ok;
 
   @BeforeAll
   static void inputs() throws IOException {
-    TestGenome g = new TestGenome("chrT", 12_000, 17);
-    SAMReadGroupRecord rg = new SAMReadGroupRecord("lane1");
-    rg.setSample("S1");
-    g.header.addReadGroup(rg);
-    for (int s = 0; s < 11_800; s += 3) g.add(g.refRead(s, 100)).setAttribute("RG", "lane1");
-    fasta = g.writeFasta(dir);
-    bam = g.writeBam(dir, "reads.bam");
+    TestGenome g = TestGenome.tiled("chrT", 12_000, 17, 0, 3);
+    addSamples(g, "S1");
+    ok = g.write(dir, "reads.bam");
+  }
+
+  /** Read groups of {@code samples} in the header, the reads dealt among them in turn. */
+  static void addSamples(TestGenome g, String... samples) {
+    for (String s : samples) {
+      SAMReadGroupRecord rg = new SAMReadGroupRecord("lane-" + s);
+      rg.setSample(s);
+      g.header.addReadGroup(rg);
+    }
+    for (int i = 0; i < g.reads.size(); i++) g.reads.get(i).setAttribute("RG", "lane-" + samples[i % samples.length]);
   }
 
   /** Runs {@code call} on {@code args} and checks the fault is reported as it should be; returns the line. */
@@ -73,20 +78,18 @@ class InputFaultsIT {
   }
 
   static Path copyOfReads(String name) throws IOException {
-    Path to = Files.copy(bam, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    Path to = Files.copy(ok.bam(), dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
     Files.copy(dir.resolve("reads.bai"), Path.of(to + ".bai"), StandardCopyOption.REPLACE_EXISTING);
     return to;
   }
 
   @Test
   void anIndexOfAnotherBam() throws Exception {
-    TestGenome other = new TestGenome("chrT", 12_000, 17); // the same contig, other reads
-    for (int s = 2_000; s < 11_800; s += 7) other.add(other.refRead(s, 100));
     Path otherDir = Files.createDirectories(dir.resolve("other"));
-    other.writeBam(otherDir, "other.bam");
+    TestGenome.tiled("chrT", 12_000, 17, 2_000, 7).writeBam(otherDir, "other.bam"); // the same contig, other reads
     Path reads = copyOfReads("swapped.bam");
     Files.copy(otherDir.resolve("other.bai"), Path.of(reads + ".bai"), StandardCopyOption.REPLACE_EXISTING);
-    String line = fault("swapped.bam.bai does not index " + reads, "--ref", fasta.toString(), "--reads", reads.toString());
+    String line = fault("swapped.bam.bai does not index " + reads, "--ref", ok.fasta().toString(), "--reads", reads.toString());
     assertTrue(line.endsWith("; re-index with samtools index " + reads), line);
   }
 
@@ -94,14 +97,14 @@ class InputFaultsIT {
   void referenceFaults() throws Exception {
     Path gz = dir.resolve("ref.fa.gz");
     try (var out = new htsjdk.samtools.util.BlockCompressedOutputStream(gz.toFile())) {
-      out.write(Files.readAllBytes(fasta));
+      out.write(Files.readAllBytes(ok.fasta()));
     }
-    Files.copy(Path.of(fasta + ".fai"), Path.of(gz + ".fai"));
-    fault(gz + ": bgzipped, but no .gzi index", "--ref", gz.toString(), "--reads", bam.toString());
+    Files.copy(Path.of(ok.fasta() + ".fai"), Path.of(gz + ".fai"));
+    fault(gz + ": bgzipped, but no .gzi index", "--ref", gz.toString(), "--reads", ok.bam().toString());
     Path twice = dir.resolve("twice.fa");
-    Files.writeString(twice, Files.readString(fasta) + ">chrT\nACGT\n");
-    Files.copy(Path.of(fasta + ".fai"), Path.of(twice + ".fai"));
-    fault(twice + ": contig chrT appears twice", "--ref", twice.toString(), "--reads", bam.toString());
+    Files.writeString(twice, Files.readString(ok.fasta()) + ">chrT\nACGT\n");
+    Files.copy(Path.of(ok.fasta() + ".fai"), Path.of(twice + ".fai"));
+    fault(twice + ": contig chrT appears twice", "--ref", twice.toString(), "--reads", ok.bam().toString());
   }
 
   @Test
@@ -109,35 +112,30 @@ class InputFaultsIT {
     Path truncated = copyOfReads("truncated.bam");
     byte[] b = Files.readAllBytes(truncated);
     Files.write(truncated, Arrays.copyOf(b, b.length - 1000));
-    fault(truncated + ": truncated", "--ref", fasta.toString(), "--reads", truncated.toString());
+    fault(truncated + ": truncated", "--ref", ok.fasta().toString(), "--reads", truncated.toString());
     Path sam = Files.writeString(dir.resolve("reads.sam"), "@HD\tVN:1.6\n");
-    fault(sam + ": SAM text, not BAM or CRAM", "--ref", fasta.toString(), "--reads", sam.toString());
+    fault(sam + ": SAM text, not BAM or CRAM", "--ref", ok.fasta().toString(), "--reads", sam.toString());
   }
 
   @Test
   void regionAndBedFaults() throws Exception {
     fault("--regions chrT:500-100: the start 500 is after the end 100",
-        "--ref", fasta.toString(), "--reads", bam.toString(), "--regions", "chrT:500-100");
+        "--ref", ok.fasta().toString(), "--reads", ok.bam().toString(), "--regions", "chrT:500-100");
     Path bed = Files.writeString(dir.resolve("r.bed"), "chrT\t900\t100\n");
-    fault(bed + ":1: the start 900 is after the end 100", "--ref", fasta.toString(), "--reads", bam.toString(),
+    fault(bed + ":1: the start 900 is after the end 100", "--ref", ok.fasta().toString(), "--reads", ok.bam().toString(),
         "--bed", bed.toString());
   }
 
   @Test
   void readsOfSeveralSamples() throws Exception {
-    TestGenome g = new TestGenome("chrT", 12_000, 17);
-    for (String[] s : new String[][] {{"a", "S1"}, {"b", "S2"}}) {
-      SAMReadGroupRecord rg = new SAMReadGroupRecord(s[0]);
-      rg.setSample(s[1]);
-      g.header.addReadGroup(rg);
-    }
-    for (int s = 0; s < 11_800; s += 5) g.add(g.refRead(s, 100)).setAttribute("RG", s % 2 == 0 ? "a" : "b");
+    TestGenome g = TestGenome.tiled("chrT", 12_000, 17, 0, 5);
+    addSamples(g, "S1", "S2");
     Path sub = Files.createDirectories(dir.resolve("two"));
     Path reads = g.writeBam(sub, "two.bam");
     fault(reads + ": read groups name several samples [S1, S2]; pass --sample NAME",
-        "--ref", fasta.toString(), "--reads", reads.toString());
+        "--ref", ok.fasta().toString(), "--reads", reads.toString());
     fault(reads + ": no read group of sample S3; the samples of its read groups are [S1, S2]",
-        "--ref", fasta.toString(), "--reads", reads.toString(), "--sample", "S3");
+        "--ref", ok.fasta().toString(), "--reads", reads.toString(), "--sample", "S3");
   }
 
   /** Damage that a shard process meets while reading: the run reports the shard's line as bad input. */
@@ -145,7 +143,7 @@ class InputFaultsIT {
   void damageAShardMeets() throws Exception {
     Path damaged = copyOfReads("damaged.bam");
     zeros(damaged, Files.size(damaged) / 2, 4096);
-    String line = fault(damaged + ": cannot read the reads at chrT:", "--ref", fasta.toString(), "--reads", damaged.toString());
+    String line = fault(damaged + ": cannot read the reads at chrT:", "--ref", ok.fasta().toString(), "--reads", damaged.toString());
     assertFalse(line.contains("shard"), line);
   }
 

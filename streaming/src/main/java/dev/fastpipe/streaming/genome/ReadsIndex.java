@@ -70,6 +70,7 @@ public final class ReadsIndex {
   public static ReadsIndex read(Path reads, SAMFileHeader header) {
     Path index = find(reads);
     long readsLength = FileFormat.size(reads);
+    if (FileFormat.size(index) == 0) throw new InputException(index + ": empty index file; re-index with samtools index " + reads);
     byte[] magic = FileFormat.raw(index, 0, 4);
     try {
       if (Arrays.equals(magic, new byte[] {'B', 'A', 'I', 1})) {

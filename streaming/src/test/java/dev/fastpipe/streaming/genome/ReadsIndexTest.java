@@ -24,19 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** A BAM's index must be its own: every way it can be another file's is named ({@link ReadsIndex}). */
 class ReadsIndexTest {
   @TempDir static Path dir;
-  static Path bam;
-  static Path otherBam;
-  static Path fasta;
+  static TestGenome.Written files;
 
   @BeforeAll
   static void files() throws IOException {
-    TestGenome g = new TestGenome("chrT", 12_000, 5);
-    for (int s = 0; s < 11_800; s += 20) g.add(g.refRead(s, 100));
-    fasta = g.writeFasta(dir);
-    bam = g.writeBam(dir, "reads.bam");
-    TestGenome other = new TestGenome("chrT", 12_000, 5); // the same header, other reads
-    for (int s = 3_000; s < 11_800; s += 9) other.add(other.refRead(s, 100));
-    otherBam = other.writeBam(dir, "other.bam");
+    files = TestGenome.tiled("chrT", 12_000, 5, 0, 20).write(dir, "reads.bam");
+    TestGenome.tiled("chrT", 12_000, 5, 3_000, 9).writeBam(dir, "other.bam"); // the same header, other reads
   }
 
   static SAMFileHeader header(Path reads) throws IOException {
@@ -47,7 +40,7 @@ class ReadsIndexTest {
 
   /** A copy of the reads beside {@code index} (copied from another file) as its .bai. */
   static Path withIndex(String name, Path index) throws IOException {
-    Path copy = Files.copy(bam, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    Path copy = Files.copy(files.bam(), dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
     Files.copy(index, dir.resolve(name + ".bai"), StandardCopyOption.REPLACE_EXISTING);
     return copy;
   }
@@ -57,16 +50,16 @@ class ReadsIndexTest {
     return assertThrows(InputException.class, () -> {
       ReadsIndex index = ReadsIndex.read(reads, h);
       try (SamReader r = SamReaderFactory.makeDefault().open(reads)) {
-        index.probe(r, 0, fasta);
+        index.probe(r, 0, files.fasta());
       }
     }).getMessage();
   }
 
   @Test
   void itsOwnIndexPassesAndSaysWhereReadsAre() throws IOException {
-    ReadsIndex index = ReadsIndex.read(bam, header(bam));
-    try (SamReader r = SamReaderFactory.makeDefault().open(bam)) {
-      index.probe(r, 0, fasta);
+    ReadsIndex index = ReadsIndex.read(files.bam(), header(files.bam()));
+    try (SamReader r = SamReaderFactory.makeDefault().open(files.bam())) {
+      index.probe(r, 0, files.fasta());
     }
     assertEquals(dir.resolve("reads.bai"), index.path);
     assertEquals(590, index.placedOn(0));
@@ -86,9 +79,8 @@ class ReadsIndexTest {
 
   @Test
   void anIndexOfAnotherContigListIsNamed() throws IOException {
-    TestGenome two = new TestGenome("chrT", 12_000, 5);
+    TestGenome two = TestGenome.tiled("chrT", 12_000, 5, 0, 20);
     two.header.addSequence(new SAMSequenceRecord("chrU", 5_000));
-    for (int s = 0; s < 11_800; s += 20) two.add(two.refRead(s, 100));
     two.writeBam(dir, "two.bam");
     Path reads = withIndex("twocontigs.bam", dir.resolve("two.bai"));
     assertEquals(reads + ".bai does not index " + reads + ": the index has 2 contigs but the reads' header has 1;"
@@ -105,7 +97,9 @@ class ReadsIndexTest {
     Path text = Files.writeString(dir.resolve("text.index"), "chrT\t12000\n");
     reads = withIndex("text.bam", text);
     assertEquals(reads + ".bai: not a BAM or CRAM index (it starts with \"chrT\")", fault(reads));
-    Path none = Files.copy(bam, dir.resolve("none.bam"), StandardCopyOption.REPLACE_EXISTING);
+    reads = withIndex("zero.bam", Files.writeString(dir.resolve("zero.index"), ""));
+    assertEquals(reads + ".bai: empty index file; re-index with samtools index " + reads, fault(reads));
+    Path none = Files.copy(files.bam(), dir.resolve("none.bam"), StandardCopyOption.REPLACE_EXISTING);
     assertEquals(none + ": no index (.bai, .csi or .crai) beside it; index it with samtools index " + none, fault(none));
   }
 

@@ -35,8 +35,7 @@ class InputFilesTest {
 
   @BeforeAll
   static void files() throws IOException {
-    g = new TestGenome("chrT", 12_000, 3);
-    for (int s = 0; s < 11_800; s += 4) g.add(g.refRead(s, 100));
+    g = TestGenome.tiled("chrT", 12_000, 3, 0, 4);
     fasta = g.writeFasta(dir);
     bam = g.writeBam(dir, "reads.bam");
   }

@@ -25,8 +25,7 @@ class RunPlanTest {
 
   @BeforeAll
   static void files() throws IOException {
-    TestGenome g = new TestGenome("chrT", 12_000, 7);
-    for (int s = 0; s < 11_800; s += 50) g.add(g.refRead(s, 100));
+    TestGenome g = TestGenome.tiled("chrT", 12_000, 7, 0, 50);
     fasta = g.writeFasta(dir);
     bam = g.writeBam(dir, "reads");
   }
@@ -185,8 +184,7 @@ class RunPlanTest {
 
   @Test
   void aRunThatReadsNothingWhereTheIndexPlacesReadsIsAnIndexOfAnotherFile() throws IOException {
-    TestGenome g = new TestGenome("chrL", 40_000, 8);
-    for (int s = 0; s < 39_800; s += 50) g.add(g.refRead(s, 100));
+    TestGenome g = TestGenome.tiled("chrL", 40_000, 8, 0, 50);
     Path sub = Files.createDirectories(dir.resolve("long"));
     MakeExamplesOptions o = request(1, 1000, "chrL:1-20000");
     o.reference = g.writeFasta(sub);
