@@ -85,7 +85,6 @@ public final class CallCommand implements Callable<Integer> {
     s.consumers = consumers;
     s.metrics = metrics;
     InputFiles.referenceDictionary(input.ref); // a missing reference or .fai is named before anything reads it
-    s.sample = null; // the sample called: --sample, else the reads' only one (resolved with the plan)
     s.minQual = minQual;
     s.progress = !noProgress;
     return s;

@@ -42,7 +42,6 @@ public final class ShardWorkerCommand implements Callable<Integer> {
       ring = ShmTransport.attachProducer(ringFile, TransportConfig.backoff());
     } catch (IllegalStateException e) {
       throw new UserError(e.getMessage(), 1); // not bad input: exit status 2 is kept for that
-
     }
     MakeExamplesStats stats = MakeExamples.run(plan, task, ring);
     System.out.println(WorkerStats.line(stats));
