@@ -94,7 +94,7 @@ final class PlanText {
       return new RunPlan(s, Integer.parseInt(required(t, "shards")), Integer.parseInt(required(t, "partitionSize")),
           contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
           Long.parseLong(required(t, "readsEstimate")), t.getProperty("readsAt"),
-          Long.parseLong(required(t, "readsExpected")));
+          Long.parseLong(t.getProperty("readsExpected", "-1"))); // optional: only the planner checks it
     } catch (NumberFormatException e) {
       throw new InputException("run plan: not a number: " + e.getMessage());
     }
