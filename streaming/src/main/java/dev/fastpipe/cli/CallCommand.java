@@ -1,6 +1,5 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
@@ -53,9 +52,6 @@ public final class CallCommand implements Callable<Integer> {
       description = "Write per-stage wall/CPU seconds, examples/s and per-ring fill, stall and idle figures as JSON.")
   Path metrics;
 
-  @Option(names = "--sample", paramLabel = "NAME", description = "Sample name (default: SM of the reads' read groups).")
-  String sample;
-
   @Option(names = "--min-qual", defaultValue = "1.0", paramLabel = "Q",
       description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
   double minQual;
@@ -95,7 +91,6 @@ public final class CallCommand implements Callable<Integer> {
     s.consumers = consumers;
     s.metrics = metrics;
     InputFiles.referenceDictionary(input.ref); // a missing reference or .fai is named before anything reads it
-    s.sample = sample != null ? sample : SampleNames.fromReads(input.reads, input.ref);
     s.minQual = minQual;
     s.progress = !noProgress;
     s.shardTimeout = shardTimeout;

@@ -28,6 +28,11 @@ public final class ExampleInputOptions {
       description = "BED of regions, unioned with --regions. Default: every contig in both reads and reference.")
   Path bed;
 
+  @Option(names = "--sample", paramLabel = "NAME",
+      description = "The sample to call: one the reads' read groups name (SM). Reads of several samples: only"
+          + " this one's read groups are used. Default: the reads' only sample.")
+  String sample;
+
   @Option(names = "--partition-size", paramLabel = "BP",
       description = "Sharding unit: shard i takes every N-th partition of this size (make-examples default 1000,"
           + " as DeepVariant; call default: about 8 partitions per shard, between 1 kb and 100 kb).")
@@ -71,6 +76,7 @@ public final class ExampleInputOptions {
     o.reads = reads;
     o.regions = regions;
     o.regionsBed = bed;
+    o.sample = sample;
     if (partitionSize != null) o.partitionSize = partitionSize;
     o.minMappingQuality = minMapq;
     o.minBaseQuality = minBaseQuality;

@@ -41,7 +41,7 @@ public final class ShardWorkerCommand implements Callable<Integer> {
     try {
       ring = ShmTransport.attachProducer(ringFile, TransportConfig.backoff());
     } catch (IllegalStateException e) {
-      throw new UserError(e.getMessage());
+      throw new UserError(e.getMessage(), 1); // not bad input: exit status 2 is kept for that
     }
     MakeExamplesStats stats = MakeExamples.run(plan, task, ring);
     System.out.println(WorkerStats.line(stats));

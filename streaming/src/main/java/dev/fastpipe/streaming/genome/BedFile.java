@@ -14,18 +14,26 @@ import java.util.List;
 public final class BedFile {
   private BedFile() {}
 
-  /** The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end} is an error. */
+  /**
+   * The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end}, or whose start
+   * is after its end, is an error.
+   */
   public static List<BedInterval> read(Path bed) {
     List<BedInterval> out = new ArrayList<>();
     TextInput.forEachLine(bed, "BED file", (n, line) -> {
       if (line.isBlank() || line.startsWith("#") || line.startsWith("track") || line.startsWith("browser")) return;
       String[] f = line.split("\t");
       if (f.length < 3) throw problem(bed, n, "expected chrom, start, end");
+      int start;
+      int end;
       try {
-        out.add(new BedInterval(f[0], Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim()), bed, n));
+        start = Integer.parseInt(f[1].trim());
+        end = Integer.parseInt(f[2].trim());
       } catch (NumberFormatException e) {
         throw problem(bed, n, "start and end must be integers");
       }
+      if (start > end) throw problem(bed, n, "the start " + start + " is after the end " + end);
+      out.add(new BedInterval(f[0], start, end, bed, n));
     });
     return out;
   }

@@ -4,11 +4,13 @@ import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
+import htsjdk.samtools.reference.ReferenceSequenceFile;
 import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
 import htsjdk.variant.utils.SAMSequenceDictionaryExtractor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,21 +23,93 @@ import java.util.List;
  * htsjdk looks for it ({@code REF-minus-extension.dict}, else {@code REF.dict}), must agree with
  * the .fai in names, order and lengths: a reader that preferred it would number the contigs
  * differently, so a disagreement is an error naming both files, never a silent choice.
+ *
+ * <p>{@link #dictionary} checks what is cheap (the file is a FASTA, plain or bgzipped with its
+ * .gzi, and the .fai is well formed); {@link #verified} also checks that the .fai and .gzi describe
+ * this FASTA ({@link FastaLayout}), which whoever plans a run does once.
  */
 public final class ReferenceIndex {
   private ReferenceIndex() {}
 
+  /** One line of a .fai: where a contig's bases lie in the FASTA and how its lines are laid out. */
+  record FaiEntry(String name, long length, long offset, int lineBases, int lineBytes, int line) {}
+
   /** The dictionary of {@code fasta} from its .fai, checked against its .dict when present. */
   public static SAMSequenceDictionary dictionary(Path fasta) {
-    if (!Files.isReadable(fasta)) throw new InputException(fasta + ": cannot read the reference");
-    Path fai = fasta.resolveSibling(fasta.getFileName() + ".fai");
-    if (!Files.isReadable(fai)) {
-      throw new InputException(fasta + ": no .fai index beside it; run samtools faidx " + fasta);
+    return dictionary(fasta, readFai(fasta));
+  }
+
+  /**
+   * {@link #dictionary}, after checking that the .fai (and, for a bgzipped FASTA, the .gzi)
+   * describe {@code fasta}: every contig's header line and bases are where the .fai puts them, and
+   * nothing in the FASTA is left out of it.
+   */
+  public static SAMSequenceDictionary verified(Path fasta) {
+    List<FaiEntry> fai = readFai(fasta);
+    SAMSequenceDictionary d = dictionary(fasta, fai);
+    FastaLayout.check(fasta, faiPath(fasta), fai);
+    return d;
+  }
+
+  /** htsjdk's indexed reader of {@code fasta} (after {@link #dictionary} has checked its files). */
+  public static ReferenceSequenceFile open(Path fasta) {
+    try {
+      return ReferenceSequenceFileFactory.getReferenceSequenceFile(fasta, true, true);
+    } catch (RuntimeException e) {
+      throw InputException.reading(fasta, "cannot open the reference", e);
     }
-    SAMSequenceDictionary fromFai = readFai(fai);
+  }
+
+  static Path faiPath(Path fasta) {
+    return fasta.resolveSibling(fasta.getFileName() + ".fai");
+  }
+
+  static Path gziPath(Path fasta) {
+    return fasta.resolveSibling(fasta.getFileName() + ".gzi");
+  }
+
+  private static SAMSequenceDictionary dictionary(Path fasta, List<FaiEntry> fai) {
+    SAMSequenceDictionary fromFai = new SAMSequenceDictionary();
+    for (FaiEntry e : fai) {
+      if (fromFai.getSequence(e.name()) != null) {
+        throw new InputException(faiPath(fasta) + ":" + e.line() + ": contig " + e.name() + " is listed twice");
+      }
+      fromFai.addSequence(new SAMSequenceRecord(e.name(), (int) e.length()));
+    }
     Path dict = sequenceDictionary(fasta);
-    if (dict != null) requireSame(readDict(dict), dict, fromFai, fai);
+    if (dict != null) requireSame(readDict(dict), dict, fromFai, faiPath(fasta));
     return fromFai;
+  }
+
+  /** The .fai of {@code fasta}, after checking that {@code fasta} is a FASTA that an index can serve. */
+  private static List<FaiEntry> readFai(Path fasta) {
+    if (Files.isDirectory(fasta)) throw new InputException(fasta + ": is a directory, not a FASTA file");
+    if (!Files.isReadable(fasta)) throw new InputException(fasta + ": cannot read the reference");
+    if (FileFormat.size(fasta) == 0) throw new InputException(fasta + ": empty file, not a FASTA");
+    FileFormat.Compression c = FileFormat.compression(fasta);
+    byte[] head = FileFormat.head(fasta, 64);
+    int first = 0;
+    while (first < head.length && Character.isWhitespace(head[first])) first++;
+    if (first == head.length || head[first] != '>') {
+      throw new InputException(fasta + ": not a FASTA file (it starts with \"" + FileFormat.printable(head, 16)
+          + "\", not a '>' header line)");
+    }
+    if (c == FileFormat.Compression.GZIP) {
+      throw new InputException(fasta + ": compressed with gzip, not bgzip, so it cannot be read at random;"
+          + " recompress it with bgzip, then run samtools faidx on it");
+    }
+    Path fai = faiPath(fasta);
+    boolean noFai = !Files.isReadable(fai);
+    boolean noGzi = c == FileFormat.Compression.BGZF && !Files.isReadable(gziPath(fasta));
+    if (noFai && noGzi) {
+      throw new InputException(fasta + ": bgzipped, with no .fai or .gzi index beside it; run samtools faidx " + fasta);
+    }
+    if (noGzi) {
+      throw new InputException(fasta + ": bgzipped, but no .gzi index beside it (" + gziPath(fasta).getFileName()
+          + " maps its blocks); run samtools faidx " + fasta + " to write it");
+    }
+    if (noFai) throw new InputException(fasta + ": no .fai index beside it; run samtools faidx " + fasta);
+    return parseFai(fai);
   }
 
   /** The .dict htsjdk would pick for {@code fasta}, or null when there is none. */
@@ -47,27 +121,35 @@ public final class ReferenceIndex {
     return null;
   }
 
-  private static SAMSequenceDictionary readFai(Path fai) {
+  private static List<FaiEntry> parseFai(Path fai) {
     List<String> lines;
     try {
       lines = Files.readAllLines(fai);
     } catch (IOException e) {
       throw new InputException(fai + ": cannot read the FASTA index (" + e.getMessage() + ")", e);
     }
-    SAMSequenceDictionary d = new SAMSequenceDictionary();
+    List<FaiEntry> out = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.isBlank()) continue;
       String[] f = line.split("\t");
       try {
-        if (f.length < 2) throw new IllegalArgumentException("fewer than 2 columns");
-        d.addSequence(new SAMSequenceRecord(f[0], Integer.parseInt(f[1].trim())));
-      } catch (IllegalArgumentException e) { // a bad length, or a contig named twice
+        if (f.length < 5) throw new IllegalArgumentException(f.length + " columns, not the 5 of name, length, offset, line bases, line bytes");
+        FaiEntry e = new FaiEntry(f[0], Long.parseLong(f[1].trim()), Long.parseLong(f[2].trim()),
+            Integer.parseInt(f[3].trim()), Integer.parseInt(f[4].trim()), i + 1);
+        if (e.name().isEmpty()) throw new IllegalArgumentException("no contig name");
+        if (e.length() < 0 || e.length() > Integer.MAX_VALUE) throw new IllegalArgumentException("length " + e.length());
+        if (e.offset() < 0) throw new IllegalArgumentException("offset " + e.offset());
+        if (e.length() > 0 && (e.lineBases() < 1 || e.lineBytes() < e.lineBases())) {
+          throw new IllegalArgumentException(e.lineBases() + " bases in lines of " + e.lineBytes() + " bytes");
+        }
+        out.add(e);
+      } catch (IllegalArgumentException e) { // a bad number or layout
         throw new InputException(fai + ":" + (i + 1) + ": not a FASTA index line (" + e.getMessage() + ")");
       }
     }
-    if (d.isEmpty()) throw new InputException(fai + ": no contigs");
-    return d;
+    if (out.isEmpty()) throw new InputException(fai + ": no contigs");
+    return out;
   }
 
   private static SAMSequenceDictionary readDict(Path dict) {

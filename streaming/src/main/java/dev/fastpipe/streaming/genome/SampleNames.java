@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMReadGroupRecord;
 import htsjdk.samtools.SamReaderFactory;
 import java.nio.file.Files;
@@ -8,25 +9,86 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-/** The sample name of a BAM/CRAM: the SM of its read groups (all must agree). */
+/**
+ * The sample of a BAM/CRAM: the SM of its read groups. A file of one sample is called as that
+ * sample; a file of several is called for the one named ({@code --sample}), whose read groups are
+ * then the only reads used ({@link #readGroupsOf}); a file whose read groups name no sample is
+ * called under the name given.
+ */
 public final class SampleNames {
   private SampleNames() {}
 
-  /** The one sample name in the read groups of {@code reads} (CRAM decoded with {@code ref}, may be null). */
-  public static String fromReads(Path reads, Path ref) {
+  /** The sample to call in {@code reads} (CRAM decoded with {@code ref}, may be null): see {@link #resolve}. */
+  public static String fromReads(Path reads, Path ref, String requested) {
     if (!Files.isRegularFile(reads)) throw new InputException(reads + ": reads file not found");
-    Set<String> names = new LinkedHashSet<>();
+    SAMFileHeader header;
     try {
       SamReaderFactory f = SamReaderFactory.makeDefault();
       if (ref != null) f = f.referenceSequence(ref);
-      for (SAMReadGroupRecord rg : f.getFileHeader(reads).getReadGroups()) {
-        if (rg.getSample() != null && !rg.getSample().isEmpty()) names.add(rg.getSample());
-      }
+      header = f.getFileHeader(reads);
     } catch (RuntimeException e) {
-      throw new InputException(reads + ": cannot read the header: " + e.getMessage());
+      throw InputException.reading(reads, "cannot read the header", e);
     }
-    if (names.isEmpty()) throw new InputException(reads + ": no read group with a sample name (SM); pass --sample NAME");
-    if (names.size() > 1) throw new InputException(reads + ": read groups name several samples " + names + "; pass --sample NAME");
+    return resolve(reads, header, requested);
+  }
+
+  /** The one sample name in the read groups of {@code reads} (CRAM decoded with {@code ref}, may be null). */
+  public static String fromReads(Path reads, Path ref) {
+    return fromReads(reads, ref, null);
+  }
+
+  /**
+   * The sample to call: {@code requested} when the read groups name it (or name no sample at all),
+   * else the only sample they name; an error otherwise, listing the samples there are.
+   */
+  public static String resolve(Path reads, SAMFileHeader header, String requested) {
+    String sample = select(reads, header, requested);
+    if (sample == null) throw new InputException(reads + ": no read group with a sample name (SM); pass --sample NAME");
+    return sample;
+  }
+
+  /**
+   * The sample whose reads make_examples uses: {@code requested} (which the read groups must name,
+   * if they name any sample), else the only sample they name; null when they name none (all reads
+   * are used). Reads of several samples with none requested are an error, listing them.
+   */
+  public static String select(Path reads, SAMFileHeader header, String requested) {
+    Set<String> names = of(header);
+    if (requested != null) {
+      if (requested.isBlank()) throw new InputException("--sample: the sample name is empty");
+      if (names.isEmpty() || names.contains(requested)) return requested;
+      throw new InputException(reads + ": no read group of sample " + requested + "; the samples of its read groups are "
+          + names);
+    }
+    if (names.isEmpty()) return null;
+    if (names.size() > 1) {
+      throw new InputException(reads + ": read groups name several samples " + names + "; pass --sample NAME to call one");
+    }
     return names.iterator().next();
+  }
+
+  /**
+   * The IDs of the read groups of {@code sample}, when reads must be selected by read group: the
+   * sample is named and the header also has read groups of other samples. Null when every read is
+   * used (no sample named, or none but this one in the header).
+   */
+  public static Set<String> readGroupsOf(SAMFileHeader header, String sample) {
+    if (sample == null) return null;
+    Set<String> ids = new LinkedHashSet<>();
+    boolean others = false;
+    for (SAMReadGroupRecord rg : header.getReadGroups()) {
+      if (sample.equals(rg.getSample())) ids.add(rg.getId());
+      else others = true;
+    }
+    return others && !ids.isEmpty() ? ids : null;
+  }
+
+  /** The sample names (SM) of the read groups, in header order. */
+  static Set<String> of(SAMFileHeader header) {
+    Set<String> names = new LinkedHashSet<>();
+    for (SAMReadGroupRecord rg : header.getReadGroups()) {
+      if (rg.getSample() != null && !rg.getSample().isEmpty()) names.add(rg.getSample());
+    }
+    return names;
   }
 }

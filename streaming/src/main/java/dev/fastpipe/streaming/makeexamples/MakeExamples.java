@@ -1,10 +1,12 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.shm.ExampleProducer;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
+import htsjdk.samtools.SAMException;
 import htsjdk.samtools.SAMRecord;
 import htsjdk.samtools.SAMRecordIterator;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ public final class MakeExamples {
   private final ArrayList<SAMRecord> reads = new ArrayList<>();
   private final ArrayList<SAMRecord> window = new ArrayList<>();
   private SAMRecord pending;
+  /** The start of the last read taken from the stream of the current run of partitions. */
+  private int lastStart;
   private int[] readAlt = new int[1024];
   private int[] rowIndex = new int[1024];
   private long[] sortKeys = new long[1024];
@@ -54,7 +58,7 @@ public final class MakeExamples {
     this.task = task;
     this.in = in;
     this.out = out;
-    this.filter = new ReadFilter(o);
+    this.filter = new ReadFilter(o, in.reads.getFileHeader());
     this.counter = new AlleleCounter(o);
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
     this.halfWidth = o.width / 2;
@@ -67,12 +71,15 @@ public final class MakeExamples {
 
   /**
    * Plans the run as {@code make-examples --task opts.task --shards opts.shards} does
-   * ({@link RunPlan#forTasks}) and runs task {@code opts.task} of it.
+   * ({@link RunPlan#forTasks}) and runs task {@code opts.task} of it. A task that is the whole run
+   * also checks that it read reads where the index promised some ({@link RunPlan#requireReadsSeen}).
    */
   public static MakeExamplesStats run(MakeExamplesOptions opts, ExampleProducer out) {
     try (InputFiles in = new InputFiles(opts.reference, opts.reads)) {
       RunPlan plan = RunPlan.forTasks(opts, in);
-      return new MakeExamples(plan, opts.task, in, out).runPartitions(plan.partitionsOf(opts.task));
+      MakeExamplesStats stats = new MakeExamples(plan, opts.task, in, out).runPartitions(plan.partitionsOf(opts.task));
+      if (plan.shards() == 1) plan.requireReadsSeen(stats.readsSeen());
+      return stats;
     }
   }
 
@@ -82,7 +89,7 @@ public final class MakeExamples {
    */
   public static MakeExamplesStats run(RunPlan plan, int task, ExampleProducer out) {
     MakeExamplesOptions s = plan.settings();
-    try (InputFiles in = new InputFiles(s.reference, s.reads)) {
+    try (InputFiles in = InputFiles.forShard(s.reference, s.reads)) {
       return new MakeExamples(plan, task, in, out).runPartitions(plan.partitionsOf(task));
     }
   }
@@ -104,11 +111,11 @@ public final class MakeExamples {
         Partition last = run.get(run.size() - 1);
         int contigLength = in.dictionary.getSequence(first.contigIndex()).getSequenceLength();
         SAMRecordIterator stream = run.size() > 1
-            ? in.reads.queryOverlapping(first.contig(), Math.max(1, first.start() - pad + 1),
-                Math.min(contigLength, last.end() + pad))
+            ? query(first.contig(), Math.max(1, first.start() - pad + 1), Math.min(contigLength, last.end() + pad))
             : null;
         window.clear();
         pending = null;
+        lastStart = 0;
         try {
           for (Partition p : run) {
             if (stream != null) {
@@ -116,7 +123,11 @@ public final class MakeExamples {
             } else {
               queryReads(p, contigLength);
             }
-            process(p, contigLength);
+            try {
+              process(p, contigLength);
+            } catch (SAMException e) { // a read's fields are decoded when first used
+              throw in.readsProblem(p.contig() + ":" + (p.start() + 1) + "-" + p.end(), e);
+            }
           }
         } finally {
           if (stream != null) stream.close();
@@ -143,9 +154,11 @@ public final class MakeExamples {
     reads.clear();
     int qStart = Math.max(1, p.start() - pad + 1);
     int qEnd = Math.min(contigLength, p.end() + pad);
-    try (SAMRecordIterator it = in.reads.queryOverlapping(p.contig(), qStart, qEnd)) {
+    int previous = 0;
+    try (SAMRecordIterator it = query(p.contig(), qStart, qEnd)) {
       while (it.hasNext()) {
         SAMRecord r = it.next();
+        previous = requireSorted(r, previous);
         boolean accepted = filter.accept(r);
         int s = r.getAlignmentStart() - 1;
         if (s >= p.start() && s < p.end()) {
@@ -153,7 +166,29 @@ public final class MakeExamples {
         }
         if (accepted) reads.add(r);
       }
+    } catch (RuntimeException e) {
+      throw in.readsProblem(p.contig() + ":" + qStart + "-" + qEnd, e);
     }
+  }
+
+  /** The reads overlapping [start, end] (1-based), by an indexed query. */
+  private SAMRecordIterator query(String contig, int start, int end) {
+    try {
+      return in.reads.queryOverlapping(contig, start, end);
+    } catch (RuntimeException e) {
+      throw in.readsProblem(contig + ":" + start + "-" + end, e);
+    }
+  }
+
+  /** The read's start, after checking that it does not come before {@code previous}'s. */
+  private int requireSorted(SAMRecord r, int previous) {
+    int start = r.getAlignmentStart();
+    if (start < previous) {
+      throw new InputException(in.readsPath + ": not sorted by coordinate: read " + r.getReadName() + " at "
+          + r.getContig() + ":" + start + " comes after a read at " + previous + "; sort it with samtools sort,"
+          + " then index it");
+    }
+    return start;
   }
 
   /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
@@ -162,8 +197,13 @@ public final class MakeExamples {
     int qEnd = Math.min(contigLength, p.end() + pad);
     while (true) {
       if (pending == null) {
-        if (!stream.hasNext()) break;
-        pending = stream.next();
+        try {
+          if (!stream.hasNext()) break;
+          pending = stream.next();
+        } catch (RuntimeException e) {
+          throw in.readsProblem(p.contig() + ":" + qStart + "-" + qEnd, e);
+        }
+        lastStart = requireSorted(pending, lastStart);
       }
       if (pending.getAlignmentStart() > qEnd) break;
       SAMRecord r = pending;

@@ -18,6 +18,11 @@ public final class MakeExamplesOptions implements Cloneable {
   public List<String> regions = new ArrayList<>();
   /** BED (0-based, half-open) of regions, unioned with {@link #regions}. */
   public Path regionsBed;
+  /**
+   * The sample to call ({@code --sample}); null: the reads' only sample. On reads of several
+   * samples only this one's read groups are used; it must be one the read groups name.
+   */
+  public String sample;
 
   // Sharding: this task takes partitions task, task + shards, task + 2 * shards, ...
   public int shards = 1;

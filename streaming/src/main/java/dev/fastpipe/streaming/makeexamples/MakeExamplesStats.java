@@ -17,6 +17,11 @@ public final class MakeExamplesStats {
   public long bytesWritten;
   public long nanos;
 
+  /** Reads that start inside this task's partitions, passing the filters or not. */
+  public long readsSeen() {
+    return reads + readsFiltered;
+  }
+
   public double seconds() {
     return nanos / 1e9;
   }

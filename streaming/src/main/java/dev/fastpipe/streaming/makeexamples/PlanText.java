@@ -18,7 +18,8 @@ import java.util.Properties;
  *
  * <pre>
  *   format=1
- *   shards=2   partitionSize=100000   readsEstimate=41210
+ *   shards=2   partitionSize=100000   readsEstimate=41210   readsExpected=-1
+ *   readsAt=chr20:1-16384                       (when the index places reads in the regions)
  *   contigs=chr1\tchr2\t...                     (tab-separated: contig names hold no whitespace)
  *   partition.contig / .start / .end / .shard = comma-separated ints, one per partition
  *   settings.FIELD=value                        (every public field of MakeExamplesOptions)
@@ -43,6 +44,8 @@ final class PlanText {
     t.setProperty("shards", Integer.toString(p.shards()));
     t.setProperty("partitionSize", Integer.toString(p.partitionSize()));
     t.setProperty("readsEstimate", Long.toString(p.readsEstimate()));
+    t.setProperty("readsExpected", Long.toString(p.readsExpected()));
+    if (p.readsAt() != null) t.setProperty("readsAt", p.readsAt());
     t.setProperty("contigs", String.join("\t", p.contigNames()));
     t.setProperty("partition.contig", ints(p.contigArray()));
     t.setProperty("partition.start", ints(p.startArray()));
@@ -90,7 +93,8 @@ final class PlanText {
       String contigs = required(t, "contigs");
       return new RunPlan(s, Integer.parseInt(required(t, "shards")), Integer.parseInt(required(t, "partitionSize")),
           contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
-          Long.parseLong(required(t, "readsEstimate")));
+          Long.parseLong(required(t, "readsEstimate")), t.getProperty("readsAt"),
+          Long.parseLong(t.getProperty("readsExpected", "-1"))); // optional: only the planner checks it
     } catch (NumberFormatException e) {
       throw new InputException("run plan: not a number: " + e.getMessage());
     }

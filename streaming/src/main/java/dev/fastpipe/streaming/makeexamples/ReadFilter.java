@@ -1,17 +1,28 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.genome.SampleNames;
+import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMRecord;
+import java.util.Set;
 
-/** DeepVariant's read requirements: which reads count at all (configurable through the options). */
+/**
+ * DeepVariant's read requirements: which reads count at all (configurable through the options).
+ * With {@link MakeExamplesOptions#sample} set on reads of several samples, only the reads of that
+ * sample's read groups count ({@link SampleNames#readGroupsOf}).
+ */
 public final class ReadFilter {
   private final MakeExamplesOptions o;
+  /** The read groups whose reads count; null: all reads. */
+  private final Set<String> readGroups;
 
-  public ReadFilter(MakeExamplesOptions options) {
+  public ReadFilter(MakeExamplesOptions options, SAMFileHeader header) {
     this.o = options;
+    this.readGroups = SampleNames.readGroupsOf(header, options.sample);
   }
 
   public boolean accept(SAMRecord r) {
     if (r.getReadUnmappedFlag()) return false;
+    if (readGroups != null && !readGroups.contains(r.getStringAttribute("RG"))) return false;
     if (!o.keepSecondary && r.isSecondaryAlignment()) return false;
     if (!o.keepSupplementary && r.getSupplementaryAlignmentFlag()) return false;
     if (!o.keepQcFail && r.getReadFailsVendorQualityCheckFlag()) return false;

@@ -17,13 +17,18 @@ public final class Regions {
 
   /**
    * The regions to process: the union of {@code specs} and {@code bed}, or, when both are empty,
-   * every contig of {@code dict} whose name is in {@code inReads}.
+   * every contig of {@code dict} whose name is in {@code inReads}. A region on a contig that the
+   * reads' header ({@code reads}) lacks is an error: no read can be there.
    */
-  public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads,
+  public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads, Path reads,
       List<String> specs, Path bed) {
     List<Region> raw = new ArrayList<>();
-    for (String s : specs) raw.add(parse(dict, s));
-    if (bed != null) raw.addAll(readBed(dict, bed));
+    for (String s : specs) {
+      Region r = parse(dict, s);
+      if (!inReads.contains(r.contig())) throw new InputException("--regions " + s + ": " + notInReads(r.contig(), reads));
+      raw.add(r);
+    }
+    if (bed != null) raw.addAll(readBed(dict, inReads, reads, bed));
     if (specs.isEmpty() && bed == null) {
       for (SAMSequenceRecord r : dict.getSequences()) {
         if (inReads.contains(r.getSequenceName())) {
@@ -34,12 +39,17 @@ public final class Regions {
     return merge(raw);
   }
 
+  private static String notInReads(String contig, Path reads) {
+    return "contig " + contig + " is in the reference but not in the header of " + reads + ", so no read can be there";
+  }
+
   /** {@code chr}, {@code chr:start-end} or {@code chr:pos}, 1-based inclusive, commas allowed. */
   public static Region parse(SAMSequenceDictionary dict, String spec) {
     String s = spec.replace(",", "").trim();
+    if (s.isEmpty()) throw new InputException("--regions '" + spec + "': empty; expected chr or chr:start-end");
     String name = s;
     int start = 0;
-    int end = -1;
+    Integer end = null; // null: to the end of the contig
     int colon = s.lastIndexOf(':');
     if (colon > 0 && dict.getSequence(s) == null) {
       name = s.substring(0, colon);
@@ -59,10 +69,14 @@ public final class Regions {
     }
     SAMSequenceRecord rec = dict.getSequence(name);
     if (rec == null) throw new InputException("--regions " + spec + ": contig " + name + " is not in the reference");
-    if (end < 0) end = rec.getSequenceLength();
-    if (start < 0 || end > rec.getSequenceLength() || start >= end) {
-      throw new InputException("--regions " + spec + ": outside contig " + name + " (length "
-          + rec.getSequenceLength() + ")");
+    if (end == null) end = rec.getSequenceLength();
+    if (start < 0) throw new InputException("--regions " + spec + ": positions are 1-based; the start must be at least 1");
+    if (start >= end) {
+      throw new InputException("--regions " + spec + ": the start " + (start + 1) + " is after the end " + end);
+    }
+    if (end > rec.getSequenceLength()) {
+      throw new InputException("--regions " + spec + ": the end " + end + " is past the end of contig " + name
+          + " (length " + rec.getSequenceLength() + ")");
     }
     return new Region(rec.getSequenceIndex(), name, start, end);
   }
@@ -72,10 +86,16 @@ public final class Regions {
    * {@code dict} is an error naming the line.
    */
   public static List<Region> readBed(SAMSequenceDictionary dict, Path bed) {
+    return readBed(dict, null, null, bed);
+  }
+
+  /** {@link #readBed}; with {@code inReads}, a contig not in the header of {@code reads} is an error too. */
+  private static List<Region> readBed(SAMSequenceDictionary dict, Set<String> inReads, Path reads, Path bed) {
     List<Region> out = new ArrayList<>();
     for (BedInterval iv : BedFile.read(bed)) {
       SAMSequenceRecord rec = dict.getSequence(iv.contig());
       if (rec == null) throw iv.problem("contig " + iv.contig() + " is not in the reference");
+      if (inReads != null && !inReads.contains(iv.contig())) throw iv.problem(notInReads(iv.contig(), reads));
       int start = Math.max(0, iv.start());
       int end = Math.min(iv.end(), rec.getSequenceLength());
       if (start < end) out.add(new Region(rec.getSequenceIndex(), iv.contig(), start, end));

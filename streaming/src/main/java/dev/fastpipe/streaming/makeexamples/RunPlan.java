@@ -1,7 +1,8 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.InputException;
-import htsjdk.samtools.BAMIndex;
+import dev.fastpipe.streaming.genome.ReadsIndex;
+import dev.fastpipe.streaming.genome.SampleNames;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,12 @@ import java.util.List;
  *               (contig[i], start[i], end[i]) 0-based half-open, run by shard[i] (round robin,
  *               as DeepVariant's --task)
  *   readsEstimate  aligned reads on the regions' contigs from the BAM index (-1: unknown, CRAM)
+ *   readsAt     a span in the regions where the reads' index says reads start (null: it promises none);
+ *               a run that reads no read at all then has an index of another file
+ *               ({@link #requireReadsSeen})
+ *   readsExpected  when every region is a whole contig: the reads the index counts on them, which a run
+ *               reads exactly (-1: no such count); fewer means a damaged file that htsjdk stopped
+ *               reading early, or a stale index
  * </pre>
  *
  * <p>The table is held as parallel int arrays (16 bytes a partition) so that a whole genome cut
@@ -38,9 +45,11 @@ public final class RunPlan {
   private final int[] end;
   private final int[] shard;
   private final long readsEstimate;
+  private final String readsAt;
+  private final long readsExpected;
 
   RunPlan(MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
-      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate) {
+      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate, String readsAt, long readsExpected) {
     this.settings = settings;
     this.shards = shards;
     this.partitionSize = partitionSize;
@@ -50,6 +59,8 @@ public final class RunPlan {
     this.end = end;
     this.shard = shard;
     this.readsEstimate = readsEstimate;
+    this.readsAt = readsAt;
+    this.readsExpected = readsExpected;
   }
 
   /**
@@ -77,7 +88,8 @@ public final class RunPlan {
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
-    return Regions.resolve(in.dictionary, in.readContigs, request.regions, request.regionsBed);
+    SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.sample);
+    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed);
   }
 
   /** The one place partitions are laid out and assigned to shards. */
@@ -86,7 +98,10 @@ public final class RunPlan {
     if (size < 1) throw new InputException("--partition-size must be >= 1, got " + size);
     long count = 0;
     for (Region r : regions) count += ((long) r.end() - r.start() + size - 1) / size;
-    if (count == 0) throw new InputException("no region to call: the regions are empty");
+    if (count == 0) {
+      throw new InputException((request.regions.isEmpty() && request.regionsBed != null ? request.regionsBed + ": " : "")
+          + "no region to call: the regions are empty");
+    }
     if (count > Integer.MAX_VALUE) {
       throw new InputException("--partition-size " + size + " cuts the regions into " + count + " partitions; use a larger size");
     }
@@ -111,7 +126,9 @@ public final class RunPlan {
     PlanText.makePathsAbsolute(settings); // a worker may run elsewhere
     settings.shards = shards;
     settings.partitionSize = size;
-    return new RunPlan(settings, shards, size, names, contig, start, end, shard, alignedReadsOnContigs(in, regions));
+    in.probeReadsIndex(regions);
+    return new RunPlan(settings, shards, size, names, contig, start, end, shard, in.alignedReadsOn(regions),
+        in.readsWithin(regions), in.readsOnWholeContigs(regions));
   }
 
   /**
@@ -126,25 +143,6 @@ public final class RunPlan {
     long target = regionBases / (8L * Math.max(1, shards));
     long kb = Math.max(1, (target + 999) / 1000);
     return (int) Math.min(MAX_AUTO_PARTITION / 1000, kb) * 1000;
-  }
-
-  /**
-   * An upper bound on the reads a run will see: the BAM index's aligned-record counts of the
-   * contigs the regions touch; -1 when the index has no such counts (CRAM).
-   */
-  static long alignedReadsOnContigs(InputFiles in, List<Region> regions) {
-    try {
-      if (in.readsPath.toString().endsWith(".cram")) return -1;
-      BAMIndex bam = in.reads.indexing().getIndex();
-      long total = 0;
-      for (String name : regions.stream().map(Region::contig).distinct().toList()) {
-        int ref = in.reads.getFileHeader().getSequenceIndex(name);
-        if (ref >= 0) total += bam.getMetaData(ref).getAlignedRecordCount();
-      }
-      return total;
-    } catch (RuntimeException e) {
-      return -1;
-    }
   }
 
   /** Inputs, filters, thresholds, image shape and channels shared by every shard (do not modify). */
@@ -193,6 +191,26 @@ public final class RunPlan {
     return readsEstimate;
   }
 
+  /** A span in the regions where the reads' index says reads start ({@code chr:start-end}), or null. */
+  public String readsAt() {
+    return readsAt;
+  }
+
+  /** The reads a run over whole contigs reads, per the index; -1 when not known. */
+  public long readsExpected() {
+    return readsExpected;
+  }
+
+  /**
+   * Checks the reads a whole run saw ({@code seen}: the shards' reads in their partitions, passing
+   * the filters or not): none where the index promised some means the index is another file's, and
+   * another count than {@link #readsExpected} a damaged file or a stale index.
+   */
+  public void requireReadsSeen(long seen) {
+    if (readsExpected >= 0 && seen != readsExpected) throw ReadsIndex.readsMissing(settings.reads, seen, readsExpected);
+    if (seen == 0 && readsAt != null) throw ReadsIndex.noReadsWhereIndexed(settings.reads, readsAt);
+  }
+
   /** The plan as text ({@link PlanText}), for a shard process. */
   public String toText() {
     return PlanText.write(this);
@@ -228,6 +246,7 @@ public final class RunPlan {
   public boolean equals(Object o) {
     if (!(o instanceof RunPlan p)) return false;
     if (shards != p.shards || partitionSize != p.partitionSize || readsEstimate != p.readsEstimate
+        || !java.util.Objects.equals(readsAt, p.readsAt) || readsExpected != p.readsExpected
         || !contigNames.equals(p.contigNames) || !Arrays.equals(contig, p.contig) || !Arrays.equals(start, p.start)
         || !Arrays.equals(end, p.end) || !Arrays.equals(shard, p.shard)) {
       return false;

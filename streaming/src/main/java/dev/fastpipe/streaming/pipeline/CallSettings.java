@@ -18,6 +18,10 @@ public final class CallSettings {
   public int batchSize = 256;
   public int consumers = 1;
   public Path metrics;
+  /**
+   * The sample name written in the VCF; null: the sample called ({@code examples.sample}, else the
+   * reads' only one).
+   */
   public String sample;
   public boolean progress = true;
   public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;

@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.pipeline;
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.HeartbeatMonitor;
 import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
@@ -32,6 +33,9 @@ public final class ShardProcesses implements Shards {
 
   /** The hidden subcommand a worker runs. */
   static final String WORKER_COMMAND = "shard-worker";
+
+  /** The exit status of a worker that stopped on bad input (the CLI's status for an InputException). */
+  public static final int INPUT_FAULT_STATUS = 2;
 
   /**
    * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
@@ -140,7 +144,9 @@ public final class ShardProcesses implements Shards {
   /**
    * The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last
    * error line"; or one it has just killed for sending no heartbeat for the shard timeout: "shard
-   * i (pid P) sent no heartbeat for 30 s (--shard-timeout 30s): stopped".
+   * i (pid P) sent no heartbeat for 30 s (--shard-timeout 30s): stopped". A worker exits with
+   * {@link #INPUT_FAULT_STATUS} only for bad input: its error line is then the failure's cause, an
+   * {@link InputException}.
    */
   @Override
   public synchronized ShardFailedException failure() {
@@ -149,8 +155,13 @@ public final class ShardProcesses implements Shards {
       Process p = processes.get(i);
       if (!p.isAlive() && p.exitValue() != 0) {
         String tail = stderrTail(i);
-        return new ShardFailedException("shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
-            + (tail.isBlank() ? "" : ": " + tail));
+        String message = "shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
+            + (tail.isBlank() ? "" : ": " + tail);
+        String prefix = "fastpipe " + WORKER_COMMAND + ": ";
+        if (p.exitValue() == INPUT_FAULT_STATUS && tail.startsWith(prefix)) {
+          return new ShardFailedException(message, new InputException(tail.substring(prefix.length())));
+        }
+        return new ShardFailedException(message);
       }
     }
     return silentShard();
@@ -209,6 +220,11 @@ public final class ShardProcesses implements Shards {
   @Override
   public long examples() {
     return WorkerStats.sumExamples(this);
+  }
+
+  @Override
+  public long readsSeen() {
+    return WorkerStats.sumReadsSeen(this);
   }
 
   @Override

@@ -17,6 +17,7 @@ public final class ShardThreads implements Shards {
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicReference<ShardFailedException> failure = new AtomicReference<>();
   private final AtomicLong examples = new AtomicLong();
+  private final AtomicLong readsSeen = new AtomicLong();
   private final AtomicLong cpuNanos = new AtomicLong();
   private final AtomicLong endNanos = new AtomicLong();
 
@@ -28,6 +29,7 @@ public final class ShardThreads implements Shards {
       Thread t = new Thread(() -> {
         MakeExamplesStats st = MakeExamples.run(plan, shard, producer);
         examples.addAndGet(st.examples);
+        readsSeen.addAndGet(st.readsSeen());
         cpuNanos.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         endNanos.accumulateAndGet(System.nanoTime(), Math::max);
       }, "fastpipe-shard-" + shard);
@@ -68,6 +70,11 @@ public final class ShardThreads implements Shards {
   @Override
   public long examples() {
     return examples.get();
+  }
+
+  @Override
+  public long readsSeen() {
+    return readsSeen.get();
   }
 
   @Override

@@ -44,6 +44,12 @@ public interface Shards extends AutoCloseable {
   /** Examples the shards made (known once they have ended). */
   long examples();
 
+  /**
+   * Reads the shards saw in their partitions, passing the filters or not (known once they have
+   * ended); -1 when a shard did not say.
+   */
+  long readsSeen();
+
   /** CPU seconds the shards used (known once they have ended). */
   double cpuSeconds();
 

@@ -8,6 +8,7 @@ import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
@@ -64,9 +65,12 @@ public final class StreamingCall {
     s.validate();
     RunPlan plan;
     SAMSequenceDictionary dict;
+    String sample;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
       dict = in.dictionary;
+      sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
+      in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
     int shards = plan.shards();
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
@@ -80,7 +84,7 @@ public final class StreamingCall {
     metrics.settings.put("worker_java_opts", workerOpts);
 
     ExampleTransport transport = openTransport(s, plan);
-    VcfCallWriter writer = new VcfCallWriter(s.output, dict, s.sample, s.minQual);
+    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
     OrderedRelease release =
         new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
@@ -116,6 +120,7 @@ public final class StreamingCall {
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
       if (f != null) throw f;
       long consumersEnd = System.nanoTime();
+      if (shardSet.readsSeen() >= 0) plan.requireReadsSeen(shardSet.readsSeen());
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
@@ -138,6 +143,9 @@ public final class StreamingCall {
       if (s.metrics != null) metrics.write(s.metrics);
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
+    } catch (ShardFailedException e) {
+      if (e.getCause() instanceof InputException bad) throw bad; // a shard found bad input: say what
+      throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted");

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * The one line a shard worker process prints on stdout when it finishes, so the parent can count
- * examples and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
- * reads=N cpu_seconds=S wall_seconds=S}.
+ * examples, reads and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
+ * reads=N seen=N cpu_seconds=S wall_seconds=S} (reads: passing the filters; seen: all).
  */
 public final class WorkerStats {
   static final String PREFIX = "fastpipe-worker ";
@@ -19,8 +19,8 @@ public final class WorkerStats {
     double cpu = 0;
     var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) cpu = sun.getProcessCpuTime() / 1e9;
-    return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d cpu_seconds=%.3f wall_seconds=%.3f",
-        st.examples, st.reads, cpu, st.seconds());
+    return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f",
+        st.examples, st.reads, st.readsSeen(), cpu, st.seconds());
   }
 
   static double field(String line, String name) {
@@ -45,5 +45,13 @@ public final class WorkerStats {
 
   static long sumExamples(ShardProcesses p) {
     return (long) sum(p, "examples");
+  }
+
+  /** The workers' reads seen; -1 when a worker printed no stats line. */
+  static long sumReadsSeen(ShardProcesses p) {
+    for (int i = 0; i < p.processes().size(); i++) {
+      if (p.stdout(i).stream().noneMatch(l -> l.startsWith(PREFIX + "examples="))) return -1;
+    }
+    return (long) sum(p, "seen");
   }
 }

@@ -62,6 +62,9 @@ class BedFileTest {
     e = assertThrows(InputException.class, () -> BedFile.read(bed));
     assertEquals(bed + ":1: start and end must be integers", e.getMessage());
     assertEquals(bed + ":7: no such contig", new BedInterval("chr1", 0, 5, bed, 7).problem("no such contig").getMessage());
+    Files.writeString(bed, "chr1\t0\t5\nchr1\t500\t100\n");
+    e = assertThrows(InputException.class, () -> BedFile.read(bed));
+    assertEquals(bed + ":2: the start 500 is after the end 100", e.getMessage());
     Path missing = dir.resolve("missing.bed");
     e = assertThrows(InputException.class, () -> BedFile.read(missing));
     assertEquals(missing + ": BED file not found", e.getMessage());

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,5 +34,37 @@ class RegionsTest {
     Files.writeString(bed, "chrA\t0\t10\nchrZ\t0\t10\n");
     InputException e = assertThrows(InputException.class, () -> Regions.readBed(DICT, bed));
     assertEquals(bed + ":2: contig chrZ is not in the reference", e.getMessage());
+  }
+
+  static String fault(String spec) {
+    return assertThrows(InputException.class, () -> Regions.parse(DICT, spec)).getMessage();
+  }
+
+  @Test
+  void eachBadRegionSaysWhatIsWrongWithIt() {
+    assertEquals(new Region(0, "chrB", 9, 20), Regions.parse(DICT, "chrB:10-20"));
+    assertEquals(new Region(1, "chrA", 0, 50), Regions.parse(DICT, "chrA"));
+    assertEquals("--regions chrB:50-10: the start 50 is after the end 10", fault("chrB:50-10"));
+    assertEquals("--regions chrB:0-10: positions are 1-based; the start must be at least 1", fault("chrB:0-10"));
+    assertEquals("--regions chrB:90-101: the end 101 is past the end of contig chrB (length 100)", fault("chrB:90-101"));
+    assertEquals("--regions chrB:10-x: expected chr:start-end", fault("chrB:10-x"));
+    assertEquals("--regions chrB:5--3: the start 5 is after the end -3", fault("chrB:5--3"));
+    assertEquals("--regions chrZ:1-10: contig chrZ is not in the reference", fault("chrZ:1-10"));
+    assertEquals("--regions '': empty; expected chr or chr:start-end", fault(""));
+  }
+
+  @Test
+  void aRegionOnAContigTheReadsLackIsAnError() throws IOException {
+    Path reads = dir.resolve("reads.bam");
+    InputException e = assertThrows(InputException.class,
+        () -> Regions.resolve(DICT, Set.of("chrB"), reads, List.of("chrA:1-10"), null));
+    assertEquals("--regions chrA:1-10: contig chrA is in the reference but not in the header of " + reads
+        + ", so no read can be there", e.getMessage());
+    Path bed = Files.writeString(dir.resolve("r.bed"), "chrB\t0\t10\nchrA\t0\t10\n");
+    e = assertThrows(InputException.class, () -> Regions.resolve(DICT, Set.of("chrB"), reads, List.of(), bed));
+    assertEquals(bed + ":2: contig chrA is in the reference but not in the header of " + reads
+        + ", so no read can be there", e.getMessage());
+    assertEquals(List.of(new Region(0, "chrB", 0, 100)), Regions.resolve(DICT, Set.of("chrB"), reads, List.of(), null),
+        "by default, the contigs of both");
   }
 }

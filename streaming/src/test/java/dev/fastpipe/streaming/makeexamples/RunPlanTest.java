@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,8 +25,7 @@ class RunPlanTest {
 
   @BeforeAll
   static void files() throws IOException {
-    TestGenome g = new TestGenome("chrT", 12_000, 7);
-    for (int s = 0; s < 11_800; s += 50) g.add(g.refRead(s, 100));
+    TestGenome g = TestGenome.tiled("chrT", 12_000, 7, 0, 50);
     fasta = g.writeFasta(dir);
     bam = g.writeBam(dir, "reads");
   }
@@ -130,6 +130,7 @@ class RunPlanTest {
           : t == double.class ? (Object) ((double) f.get(defaults) + 0.125)
           : t == boolean.class ? (Object) !(boolean) f.get(defaults)
           : t == Path.class ? (Object) other
+          : t == String.class ? (Object) "S1"
           : null;
       if (v == null) throw new AssertionError("no test value for " + f.getName() + " of " + t);
       f.set(o, v);
@@ -163,5 +164,36 @@ class RunPlanTest {
     o.regions = new ArrayList<>();
     var e = assertThrows(InputException.class, () -> tasks(o), "an empty BED selects nothing");
     assertTrue(e.getMessage().contains("regions are empty"), e.getMessage());
+  }
+
+  @Test
+  void aRunOverWholeContigsMustReadWhatTheIndexCounts() {
+    RunPlan whole = tasks(request(1, 1000));
+    assertEquals(236, whole.readsExpected(), "placed reads on chrT per the index");
+    whole.requireReadsSeen(236);
+    var e = assertThrows(InputException.class, () -> whole.requireReadsSeen(200));
+    assertEquals(bam + ": make_examples read 200 reads on the regions' contigs, but its index reads.bai counts 236 there:"
+        + " the file is damaged or the index is not its own (check it with samtools quickcheck -v " + bam
+        + "; re-index with samtools index)", e.getMessage());
+    RunPlan part = tasks(request(1, 1000, "chrT:101-9000"));
+    assertEquals(-1, part.readsExpected(), "a part of a contig: no count");
+    assertNull(part.readsAt(), "no 16 kb bin lies inside 9 kb");
+    part.requireReadsSeen(0);
+    assertEquals(whole, RunPlan.fromText(whole.toText()));
+  }
+
+  @Test
+  void aRunThatReadsNothingWhereTheIndexPlacesReadsIsAnIndexOfAnotherFile() throws IOException {
+    TestGenome g = TestGenome.tiled("chrL", 40_000, 8, 0, 50);
+    Path sub = Files.createDirectories(dir.resolve("long"));
+    MakeExamplesOptions o = request(1, 1000, "chrL:1-20000");
+    o.reference = g.writeFasta(sub);
+    o.reads = g.writeBam(sub, "long.bam");
+    RunPlan plan = tasks(o);
+    assertEquals("chrL:1-16384", plan.readsAt(), "the first 16 kb bin lies inside the region");
+    plan.requireReadsSeen(1);
+    var e = assertThrows(InputException.class, () -> plan.requireReadsSeen(0));
+    assertEquals(sub.resolve("long.bai") + " does not index " + o.reads + ": it places reads at chrL:1-16384 but"
+        + " make_examples read none in the regions; re-index with samtools index " + o.reads, e.getMessage());
   }
 }

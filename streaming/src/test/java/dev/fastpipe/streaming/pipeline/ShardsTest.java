@@ -10,6 +10,7 @@ import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.Transports;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
@@ -116,6 +117,7 @@ class ShardsTest {
         assertNotNull(f, kind);
         assertTrue(f.getMessage().startsWith("shard 0") || f.getMessage().startsWith("shard 1"), f.getMessage());
         assertTrue(f.getMessage().contains("gone.bam"), f.getMessage());
+        assertTrue(f.getCause() instanceof InputException, kind + ": bad input found by a shard stays bad input");
       }
     }
   }

@@ -38,6 +38,16 @@ public final class TestGenome {
     header.setSortOrder(SAMFileHeader.SortOrder.coordinate);
   }
 
+  /**
+   * A genome whose reads match the reference: 100 bp, one every {@code step} bases from {@code from}
+   * to 200 bases before the contig's end.
+   */
+  public static TestGenome tiled(String contig, int length, long seed, int from, int step) {
+    TestGenome g = new TestGenome(contig, length, seed);
+    for (int s = from; s < length - 200; s += step) g.add(g.refRead(s, 100));
+    return g;
+  }
+
   public String refString(int start0, int end0) {
     return new String(ref, start0, end0 - start0, StandardCharsets.US_ASCII);
   }
@@ -82,6 +92,14 @@ public final class TestGenome {
     Files.writeString(dir.resolve(contig + ".fa.fai"),
         contig + "\t" + ref.length + "\t" + offset + "\t" + lineLen + "\t" + (lineLen + 1) + "\n");
     return fa;
+  }
+
+  /** A FASTA (+.fai) and a sorted, indexed BAM of one genome. */
+  public record Written(Path fasta, Path bam) {}
+
+  /** Writes the FASTA and the reads as {@code dir/bamName}. */
+  public Written write(Path dir, String bamName) throws IOException {
+    return new Written(writeFasta(dir), writeBam(dir, bamName));
   }
 
   /** Writes the reads as a sorted, indexed BAM {@code dir/name}; returns its path. */

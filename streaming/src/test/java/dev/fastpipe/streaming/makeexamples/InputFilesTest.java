@@ -1,0 +1,152 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.testing.CapturingProducer;
+import dev.fastpipe.streaming.testing.TestGenome;
+import htsjdk.samtools.SAMFileHeader;
+import htsjdk.samtools.SAMFileWriterFactory;
+import htsjdk.samtools.SAMRecord;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reads that cannot be used are one-line errors naming the file before any work; damage found while
+ * reading is one too, naming the file and the root cause.
+ */
+class InputFilesTest {
+  @TempDir static Path dir;
+  static TestGenome g;
+  static Path fasta;
+  static Path bam;
+
+  @BeforeAll
+  static void files() throws IOException {
+    g = TestGenome.tiled("chrT", 12_000, 3, 0, 4);
+    fasta = g.writeFasta(dir);
+    bam = g.writeBam(dir, "reads.bam");
+  }
+
+  static String fault(Path reads) {
+    return assertThrows(InputException.class, () -> new InputFiles(fasta, reads).close()).getMessage();
+  }
+
+  static MakeExamplesOptions options(Path reads) {
+    MakeExamplesOptions o = new MakeExamplesOptions();
+    o.reference = fasta;
+    o.reads = reads;
+    return o;
+  }
+
+  /** A copy of the reads and their index under {@code name}. */
+  static Path copy(String name) throws IOException {
+    Path to = dir.resolve(name);
+    Files.copy(bam, to, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(dir.resolve("reads.bai"), Path.of(to + ".bai"), StandardCopyOption.REPLACE_EXISTING);
+    return to;
+  }
+
+  @Test
+  void whatIsNotACompleteBamOrCramIsNamed() throws IOException {
+    Path missing = dir.resolve("missing.bam");
+    assertEquals(missing + ": no such reads file", fault(missing));
+    assertEquals(dir + ": is a directory, not a BAM or CRAM file", fault(dir));
+    Path empty = Files.createFile(dir.resolve("empty.bam"));
+    assertEquals(empty + ": empty file (0 bytes), not a BAM or CRAM", fault(empty));
+    Path truncated = copy("truncated.bam");
+    byte[] b = Files.readAllBytes(truncated);
+    Files.write(truncated, Arrays.copyOf(b, b.length - 100));
+    assertEquals(truncated + ": truncated: it does not end with the BGZF end-of-file block (an interrupted copy,"
+        + " or a file still being written)", fault(truncated));
+    Path sam = Files.writeString(dir.resolve("reads.sam"), "@HD\tVN:1.6\tSO:coordinate\n");
+    assertTrue(fault(sam).startsWith(sam + ": SAM text, not BAM or CRAM; sort, compress and index it"), fault(sam));
+    assertEquals(fasta + ": not a BAM or CRAM file: a FASTA file (it starts with \">chrT\\x0a" + g.refString(0, 10) + "\")",
+        fault(fasta));
+    Path vcf = dir.resolve("calls.vcf.gz");
+    try (var out = new htsjdk.samtools.util.BlockCompressedOutputStream(vcf.toFile())) {
+      out.write("##fileformat=VCFv4.2\n".getBytes());
+    }
+    assertTrue(fault(vcf).startsWith(vcf + ": not a BAM or CRAM file: bgzipped data that is not BAM"), fault(vcf));
+  }
+
+  @Test
+  void readsNotSortedByCoordinateAreNamed() throws IOException {
+    SAMFileHeader byName = g.header.clone();
+    byName.setSortOrder(SAMFileHeader.SortOrder.queryname);
+    Path named = dir.resolve("byname.bam");
+    try (var w = new SAMFileWriterFactory().makeBAMWriter(byName, false, named)) {
+      for (SAMRecord r : g.reads) w.addAlignment(r);
+    }
+    Files.copy(dir.resolve("reads.bai"), Path.of(named + ".bai"), StandardCopyOption.REPLACE_EXISTING);
+    assertEquals(named + ": sorted by read name (@HD SO:queryname), not by coordinate; sort it with samtools sort,"
+        + " then index it", fault(named));
+    SAMFileHeader unsorted = g.header.clone();
+    unsorted.setSortOrder(SAMFileHeader.SortOrder.unsorted);
+    Path plain = dir.resolve("unsorted.bam");
+    try (var w = new SAMFileWriterFactory().makeBAMWriter(unsorted, false, plain)) {
+      for (SAMRecord r : g.reads) w.addAlignment(r);
+    }
+    assertEquals(plain + ": not sorted by coordinate (@HD SO:unsorted) and not indexed; sort it with samtools sort,"
+        + " then index it", fault(plain));
+  }
+
+  @Test
+  void aBamWithoutReadsIsNamed() {
+    Path reads = new TestGenome("chrT", 12_000, 3).writeBam(dir, "noreads.bam");
+    assertEquals(reads + ": no aligned reads (its index noreads.bai places none on any contig)", fault(reads));
+  }
+
+  @Test
+  void anIndexOlderThanItsReadsIsAWarning() throws IOException {
+    Path reads = copy("stale.bam");
+    Files.setLastModifiedTime(Path.of(reads + ".bai"), FileTime.fromMillis(Files.getLastModifiedTime(reads).toMillis() - 60_000));
+    try (InputFiles in = new InputFiles(fasta, reads)) {
+      assertEquals(List.of(reads + ".bai is older than " + reads + ": if the reads changed after indexing,"
+          + " re-index them with samtools index"), in.warnings);
+    }
+  }
+
+  @Test
+  void aCramOfAnotherReferenceIsNamed() throws IOException {
+    Path cram = dir.resolve("reads.cram");
+    List<SAMRecord> sorted = g.reads.stream().sorted(Comparator.comparingInt(SAMRecord::getAlignmentStart)).toList();
+    try (var w = new SAMFileWriterFactory().makeCRAMWriter(g.header, true, cram, fasta)) {
+      for (SAMRecord r : sorted) w.addAlignment(r);
+    }
+    try (var in = new htsjdk.samtools.seekablestream.SeekablePathStream(cram);
+        var out = Files.newOutputStream(Path.of(cram + ".crai"))) {
+      htsjdk.samtools.CRAMCRAIIndexer.writeIndex(in, out);
+    }
+    Path otherDir = Files.createDirectories(dir.resolve("other"));
+    Path other = new TestGenome("chrT", 12_000, 99).writeFasta(otherDir); // same name and length, other bases
+    String m = assertThrows(InputException.class, () -> RunPlan.forTasks(options(cram), new InputFiles(other, cram)))
+        .getMessage();
+    assertTrue(m.startsWith(cram + " was not encoded against " + other + ": The MD5 for the reference failed"), m);
+  }
+
+  /** Damage in the middle of the reads that htsjdk reports is named with the file and its root cause. */
+  @Test
+  void damageFoundWhileReadingIsNamedWithItsCause() throws IOException {
+    Path damaged = copy("damaged.bam");
+    try (RandomAccessFile f = new RandomAccessFile(damaged.toFile(), "rw")) {
+      f.seek(f.length() / 2);
+      f.write(new byte[4096]);
+    }
+    String m = assertThrows(InputException.class, () -> MakeExamples.run(options(damaged), new CapturingProducer()))
+        .getMessage();
+    assertTrue(m.matches("\\Q" + damaged + "\\E: cannot read the reads at chrT:\\d+-\\d+: Unexpected compressed block length: 1"), m);
+  }
+}
