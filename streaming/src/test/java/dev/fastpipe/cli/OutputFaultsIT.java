@@ -99,8 +99,10 @@ class OutputFaultsIT {
     List<ProcessHandle> shards = new ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (shards.size() < 2 && System.nanoTime() < deadline && parent.isAlive()) {
+      // The worker JVMs (the launcher execs java in the same pid; its subshells are not workers).
       shards = parent.toHandle().descendants()
-          .filter(h -> h.info().commandLine().orElse("").contains("shard-worker")).toList();
+          .filter(h -> h.info().commandLine().orElse("").contains("dev.fastpipe.cli.Main shard-worker"))
+          .toList();
       Thread.sleep(20);
     }
     assertEquals(2, shards.size(), "shards never started: " + Files.readString(dir.resolve("killed.err")));

@@ -116,7 +116,7 @@ class ShardFaultsIT {
       Path ring = null;
       while (System.nanoTime() < deadline && call.isAlive()) {
         shard = call.toHandle().descendants()
-            .filter(h -> h.info().commandLine().orElse("").contains("shard-worker --task 1"))
+            .filter(h -> h.info().commandLine().orElse("").contains("dev.fastpipe.cli.Main shard-worker --task 1"))
             .findFirst();
         ring = ringsOf(call.pid()).stream().filter(p -> p.getFileName().toString().endsWith("-1")).findFirst().orElse(null);
         if (shard.isPresent() && ring != null && header(ring, ShmRingDescriptor.PRODUCER_HEARTBEAT_OFFSET) > 0) break;
