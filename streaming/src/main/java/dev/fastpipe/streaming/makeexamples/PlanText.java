@@ -17,8 +17,8 @@ import java.util.Properties;
  * A {@link RunPlan} as {@code java.util.Properties} text, the form a shard process reads on stdin:
  *
  * <pre>
- *   format=1
- *   shards=2   partitionSize=100000   readsEstimate=41210   readsExpected=-1
+ *   format=2
+ *   readsEstimate=41210   readsExpected=-1        (shard count and partition size are settings.*)
  *   readsAt=chr20:1-16384                       (when the index places reads in the regions)
  *   contigs=chr1\tchr2\t...                     (tab-separated: contig names hold no whitespace)
  *   partition.contig / .start / .end / .shard = comma-separated ints, one per partition
@@ -32,7 +32,7 @@ import java.util.Properties;
  */
 final class PlanText {
   /** Bumped when the layout changes, so a worker of another build refuses a plan it would misread. */
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
 
   private static final String SETTING = "settings.";
 
@@ -41,8 +41,6 @@ final class PlanText {
   static String write(RunPlan p) {
     Properties t = new Properties();
     t.setProperty("format", Integer.toString(FORMAT));
-    t.setProperty("shards", Integer.toString(p.shards()));
-    t.setProperty("partitionSize", Integer.toString(p.partitionSize()));
     t.setProperty("readsEstimate", Long.toString(p.readsEstimate()));
     t.setProperty("readsExpected", Long.toString(p.readsExpected()));
     if (p.readsAt() != null) t.setProperty("readsAt", p.readsAt());
@@ -91,8 +89,7 @@ final class PlanText {
         throw new InputException("run plan: partition arrays differ in length");
       }
       String contigs = required(t, "contigs");
-      return new RunPlan(s, Integer.parseInt(required(t, "shards")), Integer.parseInt(required(t, "partitionSize")),
-          contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
+      return new RunPlan(s, contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
           Long.parseLong(required(t, "readsEstimate")), t.getProperty("readsAt"),
           Long.parseLong(t.getProperty("readsExpected", "-1"))); // optional: only the planner checks it
     } catch (NumberFormatException e) {

@@ -15,8 +15,8 @@ import java.util.List;
  * table, so the two cannot disagree.
  *
  * <pre>
- *   settings    inputs, read filters, candidate thresholds, image shape and channels (= the model's)
- *   shards      how many tasks share the partitions
+ *   settings    inputs, read filters, candidate thresholds, image shape and channels (= the model's),
+ *               and the shard count and partition size the table was cut with
  *   partitions  the regions cut into pieces of partitionSize, in reference order; partition i is
  *               (contig[i], start[i], end[i]) 0-based half-open, run by shard[i] (round robin,
  *               as DeepVariant's --task)
@@ -37,8 +37,6 @@ public final class RunPlan {
   static final int MAX_AUTO_PARTITION = 100_000;
 
   private final MakeExamplesOptions settings;
-  private final int shards;
-  private final int partitionSize;
   private final List<String> contigNames;
   private final int[] contig;
   private final int[] start;
@@ -48,11 +46,9 @@ public final class RunPlan {
   private final String readsAt;
   private final long readsExpected;
 
-  RunPlan(MakeExamplesOptions settings, int shards, int partitionSize, List<String> contigNames,
-      int[] contig, int[] start, int[] end, int[] shard, long readsEstimate, String readsAt, long readsExpected) {
+  RunPlan(MakeExamplesOptions settings, List<String> contigNames, int[] contig, int[] start, int[] end, int[] shard,
+      long readsEstimate, String readsAt, long readsExpected) {
     this.settings = settings;
-    this.shards = shards;
-    this.partitionSize = partitionSize;
     this.contigNames = List.copyOf(contigNames);
     this.contig = contig;
     this.start = start;
@@ -127,7 +123,7 @@ public final class RunPlan {
     settings.shards = shards;
     settings.partitionSize = size;
     in.probeReadsIndex(regions);
-    return new RunPlan(settings, shards, size, names, contig, start, end, shard, in.alignedReadsOn(regions),
+    return new RunPlan(settings, names, contig, start, end, shard, in.alignedReadsOn(regions),
         in.readsWithin(regions), in.readsOnWholeContigs(regions));
   }
 
@@ -151,11 +147,11 @@ public final class RunPlan {
   }
 
   public int shards() {
-    return shards;
+    return settings.shards;
   }
 
   public int partitionSize() {
-    return partitionSize;
+    return settings.partitionSize;
   }
 
   public int partitions() {
@@ -173,7 +169,7 @@ public final class RunPlan {
 
   /** Task {@code task}'s partitions, in reference order. */
   public List<Partition> partitionsOf(int task) {
-    if (task < 0 || task >= shards) throw new IllegalArgumentException("task " + task + " is not in [0, " + shards + ")");
+    if (task < 0 || task >= shards()) throw new IllegalArgumentException("task " + task + " is not in [0, " + shards() + ")");
     List<Partition> mine = new ArrayList<>();
     for (int i = 0; i < shard.length; i++) if (shard[i] == task) mine.add(partition(i));
     return mine;
@@ -241,11 +237,11 @@ public final class RunPlan {
     return shard;
   }
 
-  /** Same settings (field by field) and the same partition table. */
+  /** Same settings (field by field, shard count and partition size included) and the same partition table. */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof RunPlan p)) return false;
-    if (shards != p.shards || partitionSize != p.partitionSize || readsEstimate != p.readsEstimate
+    if (readsEstimate != p.readsEstimate
         || !java.util.Objects.equals(readsAt, p.readsAt) || readsExpected != p.readsExpected
         || !contigNames.equals(p.contigNames) || !Arrays.equals(contig, p.contig) || !Arrays.equals(start, p.start)
         || !Arrays.equals(end, p.end) || !Arrays.equals(shard, p.shard)) {

@@ -152,7 +152,7 @@ class RunPlanTest {
     assertTrue(e.getMessage().contains("format 999"), e.getMessage());
     e = assertThrows(InputException.class, () -> RunPlan.fromText("not a plan"));
     assertTrue(e.getMessage().contains("no format"), e.getMessage());
-    e = assertThrows(InputException.class, () -> RunPlan.fromText("format=1\n"));
+    e = assertThrows(InputException.class, () -> RunPlan.fromText("format=" + PlanText.FORMAT + "\n"));
     assertTrue(e.getMessage().startsWith("run plan: no "), e.getMessage());
   }
 
