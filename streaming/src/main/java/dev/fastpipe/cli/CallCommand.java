@@ -1,6 +1,6 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
+import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
@@ -90,7 +90,7 @@ public final class CallCommand implements Callable<Integer> {
     s.channels = modelOptions.channels();
     s.consumers = consumers;
     s.metrics = metrics;
-    InputFiles.referenceDictionary(input.ref); // a missing reference or .fai is named before anything reads it
+    ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual = minQual;
     s.progress = !noProgress;
     s.shardTimeout = shardTimeout;

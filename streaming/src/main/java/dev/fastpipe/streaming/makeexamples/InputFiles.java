@@ -209,14 +209,6 @@ public final class InputFiles implements AutoCloseable {
     return total;
   }
 
-  /**
-   * The reference's contig dictionary, {@link ReferenceIndex#dictionary}: contig index = position in
-   * it. Here for callers that check the reference before opening the inputs.
-   */
-  public static SAMSequenceDictionary referenceDictionary(Path referencePath) {
-    return ReferenceIndex.dictionary(referencePath);
-  }
-
   /** Uppercased reference bases of [start, end) (0-based), clipped to the contig. */
   public byte[] bases(String contig, int start, int end) {
     byte[] b;
