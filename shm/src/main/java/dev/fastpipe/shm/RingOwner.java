@@ -1,7 +1,6 @@
 package dev.fastpipe.shm;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -9,11 +8,7 @@ import java.nio.file.Path;
  * Who created a ring file, as recorded in its header: the pid, which the kernel reuses, plus what
  * tells two holders of one pid apart: the process's start time and its pid namespace.
  *
- * <p>The start time is {@code /proc/PID/stat} field 22 (clock ticks after boot): fixed for the
- * life of a process and read the same by every reader. Not {@code ProcessHandle.info().startInstant()}:
- * the JDK derives that from the boot time in {@code /proc/stat}, which it reads once per JVM and
- * which moves when the wall clock is stepped, so two JVMs could disagree about a live process.
- * The pid namespace is the inode of {@code /proc/self/ns/pid}: a pid seen from another namespace
+ * <p>The start time is {@code /proc/PID/stat} field 22 ({@link ProcessStat}). The pid namespace is the inode of {@code /proc/self/ns/pid}: a pid seen from another namespace
  * (a container sharing {@code /dev/shm}) means nothing here. 0 in either field means unknown.
  *
  * @param pid the creator's pid; 0 = no owner recorded
@@ -50,16 +45,9 @@ record RingOwner(long pid, long startTicks, long pidNamespace) {
         : "owner pid " + pid + " has exited";
   }
 
-  /** Field 22 of {@code /proc/PID/stat}, or 0 when there is no such process or no /proc. */
+  /** The process's start time ({@link ProcessStat#startTicks}), or 0 when unknown. */
   static long startTicks(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-      // "pid (comm) state ppid ...": comm may hold spaces and ')', so count fields after the last ')'.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[22 - 3]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return ProcessStat.startTicks(pid);
   }
 
   private static long pidNamespaceOfThisProcess() {

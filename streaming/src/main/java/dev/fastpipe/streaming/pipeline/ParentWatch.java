@@ -1,9 +1,6 @@
 package dev.fastpipe.streaming.pipeline;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
+import dev.fastpipe.shm.ProcessStat;
 
 /**
  * Lets a shard worker process end itself when the process that started it is gone, so a killed
@@ -22,13 +19,12 @@ public final class ParentWatch {
    * zombie its own parent has not reaped yet, and so does a pid reused by another process.
    */
   public static void start(long parentPid, int exitCode) {
-    Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
-    Optional<java.time.Instant> started = parent.flatMap(p -> p.info().startInstant());
+    long startTicks = ProcessStat.startTicks(parentPid);
     Thread t =
         new Thread(
             () -> {
               while (true) {
-                if (!alive(parent, started)) {
+                if (!alive(parentPid, startTicks)) {
                   System.err.println("fastpipe shard-worker: parent process " + parentPid + " is gone; stopping");
                   // exit, not Runtime.halt: shutdown hooks still run. fastpipe registers none in a
                   // worker (ShmFiles' hook belongs to the side that creates the transport's files), so none can hang.
@@ -46,22 +42,8 @@ public final class ParentWatch {
     t.start();
   }
 
-  static boolean alive(Optional<ProcessHandle> parent, Optional<java.time.Instant> started) {
-    if (parent.isEmpty() || !parent.get().isAlive()) return false;
-    if (isZombie(parent.get().pid())) return false;
-    Optional<java.time.Instant> now = parent.get().info().startInstant();
-    return started.isEmpty() || now.isEmpty() || started.equals(now);
-  }
-
-  /** True when /proc says the process has exited and waits to be reaped (state Z or X). */
-  static boolean isZombie(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      int close = stat.lastIndexOf(')');
-      char state = close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
-      return state == 'Z' || state == 'X';
-    } catch (IOException | RuntimeException e) {
-      return false; // no /proc (not Linux): rely on isAlive
-    }
+  /** True while {@code pid} runs the process that started at {@code startTicks} ({@link ProcessStat}). */
+  static boolean alive(long pid, long startTicks) {
+    return !ProcessStat.gone(pid, startTicks);
   }
 }

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fastpipe.shm.ProcessStat;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class ParentWatchTest {
   void aLiveProcessIsAliveAndAnUnreapedOneIsNot() throws Exception {
     assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
     ProcessHandle me = ProcessHandle.current();
-    assertTrue(ParentWatch.alive(Optional.of(me), me.info().startInstant()));
+    assertTrue(ParentWatch.alive(me.pid(), ProcessStat.startTicks(me.pid())));
     // bash starts a short sleep, then becomes a long sleep that never reaps it: a zombie.
     Process p = new ProcessBuilder("bash", "-c", "sleep 0.2 & exec sleep 30").start();
     try {
@@ -28,15 +28,15 @@ class ParentWatchTest {
         Thread.sleep(20);
       }
       assertTrue(child != null, "no child");
-      Optional<java.time.Instant> started = child.info().startInstant();
+      long started = ProcessStat.startTicks(child.pid());
       boolean zombie = false;
       while (!zombie && System.nanoTime() < deadline) {
-        zombie = ParentWatch.isZombie(child.pid());
+        zombie = ProcessStat.exited(child.pid());
         Thread.sleep(20);
       }
       assertTrue(zombie, "the short sleep never became a zombie");
       assertTrue(child.isAlive(), "the JDK still calls an unreaped process alive");
-      assertFalse(ParentWatch.alive(Optional.of(child), started));
+      assertFalse(ParentWatch.alive(child.pid(), started));
     } finally {
       p.destroyForcibly();
     }
@@ -45,7 +45,7 @@ class ParentWatchTest {
   @Test
   void aReusedPidIsNotTheParent() {
     ProcessHandle me = ProcessHandle.current();
-    assertFalse(ParentWatch.alive(Optional.of(me), Optional.of(java.time.Instant.EPOCH)));
-    assertFalse(ParentWatch.alive(Optional.empty(), Optional.empty()));
+    assertFalse(ParentWatch.alive(me.pid(), ProcessStat.startTicks(me.pid()) - 1));
+    assertFalse(ParentWatch.alive(Long.MAX_VALUE, 0), "no such process");
   }
 }

@@ -1,0 +1,63 @@
+package dev.fastpipe.shm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What {@code /proc/PID/stat} says of a process, for telling "the process I knew is still running"
+ * from "it exited" or "its pid now belongs to another": a ring file's owner ({@link RingOwner}) and
+ * a shard worker's parent are both judged this way.
+ *
+ * <p>The start time is field 22 (clock ticks after boot): fixed for the life of a process and read
+ * the same by every reader. Not {@code ProcessHandle.info().startInstant()}: the JDK derives that
+ * from the boot time in {@code /proc/stat}, which it reads once per JVM and which moves when the
+ * wall clock is stepped, so two readers could disagree about one live process.
+ */
+public final class ProcessStat {
+  private ProcessStat() {}
+
+  /** Field 22 of {@code /proc/PID/stat}, or 0 when there is no such process or no /proc. */
+  public static long startTicks(long pid) {
+    String[] f = fieldsAfterComm(pid);
+    try {
+      return f == null ? 0 : Long.parseLong(f[22 - 3]);
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * True when the process has exited: the JDK says it is not running, or /proc says it waits to
+   * be reaped (state Z or X: killed, its parent not yet told), which {@link ProcessHandle#isAlive}
+   * still calls alive.
+   */
+  public static boolean exited(long pid) {
+    if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) return true;
+    String[] f = fieldsAfterComm(pid);
+    return f != null && (f[0].equals("Z") || f[0].equals("X"));
+  }
+
+  /**
+   * True when {@code pid} no longer runs the process that had {@code startTicks} (0: not known, so
+   * only an exit counts): it exited, or the pid was reused by a process started at another time.
+   */
+  public static boolean gone(long pid, long startTicks) {
+    if (exited(pid)) return true;
+    long now = startTicks(pid);
+    return startTicks != 0 && now != 0 && now != startTicks;
+  }
+
+  /** The fields of {@code /proc/PID/stat} from field 3 (state) on; null without such a process or /proc. */
+  private static String[] fieldsAfterComm(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+      // "pid (comm) state ppid ...": comm may hold spaces and ')', so count fields after the last ')'.
+      int close = stat.lastIndexOf(')');
+      return close < 0 ? null : stat.substring(close + 2).split(" ");
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}
