@@ -2,7 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.ModelSignatureException;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RootCause;
 import dev.fastpipe.streaming.ShardFailedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -69,7 +69,7 @@ public final class Main implements Runnable {
    */
   static String oneLine(Throwable ex) {
     String msg = ex.getMessage() == null || ex.getMessage().isBlank() ? ex.toString() : ex.getMessage();
-    String root = OutputFiles.rootCause(ex);
+    String root = RootCause.of(ex);
     boolean domain = ex instanceof UserError || ex instanceof InputException || ex instanceof ShardFailedException;
     if (!domain && !msg.contains(root)) msg += " (" + root + ")";
     return msg.replace('\n', ' ').strip();

@@ -18,28 +18,10 @@ public class InputException extends RuntimeException {
 
   /**
    * A failure of a library (htsjdk, java.io) while reading {@code file}, as one line:
-   * {@code FILE: WHAT: root cause}. The root cause is the innermost message of the chain, with the
-   * file's own name dropped where the library repeats it.
+   * {@code FILE: WHAT: root cause} ({@link RootCause}).
    */
   public static InputException reading(Path file, String what, Throwable e) {
     if (e instanceof InputException ie) return ie;
-    return new InputException(file + ": " + what + ": " + rootCause(e, file), e);
-  }
-
-  /** The innermost message of {@code e}'s cause chain (its class name where there is none), on one line. */
-  public static String rootCause(Throwable e, Path file) {
-    Throwable t = e;
-    String message = null;
-    for (int depth = 0; t != null && depth < 20; t = t.getCause(), depth++) {
-      if (t.getMessage() != null && !t.getMessage().isBlank()) message = t.getMessage();
-      else if (message == null) message = t.getClass().getSimpleName();
-    }
-    String m = message.replaceAll("\\s+", " ").replaceAll("[.\\s]+$", "").strip();
-    if (file != null) {
-      for (String name : new String[] {file.toAbsolutePath().toString(), file.toString()}) {
-        m = m.replace(" for " + name, "").replace(": " + name, "").replace(name + ": ", "");
-      }
-    }
-    return m;
+    return new InputException(file + ": " + what + ": " + RootCause.of(e, file), e);
   }
 }

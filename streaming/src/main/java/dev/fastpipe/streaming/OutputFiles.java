@@ -30,7 +30,7 @@ public final class OutputFiles {
       Path probe = Files.createTempFile(dir, "." + abs.getFileName() + ".probe-", "");
       Files.delete(probe);
     } catch (IOException | SecurityException e) {
-      throw new InputException(option + " " + out + ": cannot create a file in " + dir + " (" + rootCause(e) + ")", e);
+      throw new InputException(option + " " + out + ": cannot create a file in " + dir + " (" + RootCause.of(e) + ")", e);
     }
   }
 
@@ -61,16 +61,5 @@ public final class OutputFiles {
       return removed; // best effort: a leftover is untidy, not wrong
     }
     return removed;
-  }
-
-  /** The innermost cause's message (or class name), for a one-line error. */
-  public static String rootCause(Throwable t) {
-    Throwable r = t;
-    while (r.getCause() != null && r.getCause() != r) r = r.getCause();
-    String m = r.getMessage();
-    if (r instanceof java.nio.file.NoSuchFileException) return "no such file or directory: " + m;
-    if (r instanceof java.nio.file.AccessDeniedException) return "permission denied: " + m;
-    if (r instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) return fse.getReason();
-    return m == null || m.isBlank() ? r.getClass().getSimpleName() : m;
   }
 }

@@ -61,6 +61,6 @@ class OutputFilesTest {
   void rootCauseIsTheInnermostMessage() {
     var e = new RuntimeException("Write error; BinaryCodec in writemode",
         new IllegalStateException("wrapped", new IOException("No space left on device")));
-    assertEquals("No space left on device", OutputFiles.rootCause(e));
+    assertEquals("No space left on device", RootCause.of(e));
   }
 }

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RootCause;
 import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMRecordIterator;
 import htsjdk.samtools.SAMSequenceRecord;
@@ -307,7 +308,7 @@ public final class ReadsIndex {
       try (SAMRecordIterator it = reader.queryOverlapping(name, (int) s[i] + 1, (int) s[i + 1])) {
         found = it.hasNext();
       } catch (RuntimeException e) {
-        String why = InputException.rootCause(e, reads);
+        String why = RootCause.of(e, reads);
         if (why.contains("MD5") && why.contains("reference")) {
           throw new InputException(reads + " was not encoded against " + reference + ": " + why, e);
         }

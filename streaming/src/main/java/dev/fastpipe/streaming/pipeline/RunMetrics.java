@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RootCause;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,7 +111,7 @@ public final class RunMetrics {
       Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       Files.deleteIfExists(tmp);
-      throw new IOException(path + ": cannot write the metrics (" + OutputFiles.rootCause(e) + ")", e);
+      throw new IOException(path + ": cannot write the metrics (" + RootCause.of(e) + ")", e);
     }
   }
 

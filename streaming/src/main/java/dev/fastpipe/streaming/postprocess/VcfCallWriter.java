@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.postprocess;
 
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RootCause;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.GenotypeBuilder;
@@ -57,7 +58,7 @@ public final class VcfCallWriter implements AutoCloseable {
     try {
       Files.createFile(tmp); // the real reason (read-only, no space, no such directory), before htsjdk hides it
     } catch (IOException e) {
-      throw new UncheckedIOException(output + ": cannot write (" + OutputFiles.rootCause(e) + ")", e);
+      throw new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")", e);
     }
     VariantContextWriter w = null;
     try {
@@ -80,7 +81,7 @@ public final class VcfCallWriter implements AutoCloseable {
 
   /** A write failure as one line naming the output and the root cause (e.g. No space left on device). */
   private UncheckedIOException failure(RuntimeException e) {
-    return new UncheckedIOException(output + ": cannot write (" + OutputFiles.rootCause(e) + ")",
+    return new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")",
         e.getCause() instanceof IOException io ? io : new IOException(e));
   }
 
