@@ -42,7 +42,6 @@ public final class MakeExamples {
   private final int pad;
   /** Reference confidence for gVCF blocks; null unless {@code o.gvcf}. */
   private final ReferenceConfidence confidence;
-  private final int[] pl = new int[3];
   private final int[] blockPl = new int[3];
   private boolean[] inCandidate = new boolean[0];
 
@@ -279,18 +278,17 @@ public final class MakeExamples {
     int blockGq = 0;
     int blockDp = 0;
     for (int pos = p.start(); pos < p.end(); pos++) {
-      byte base = ref[pos - refStart];
       int depth = counter.depth(pos);
-      int r = AlleleCounter.baseCode(base) < 0
-          ? ReferenceConfidence.uncallable(pl)
-          : confidence.evaluate(Math.min(counter.refSupport(pos), depth), depth, pl);
+      int refReads = Math.min(counter.refSupport(pos), depth);
+      boolean callable = AlleleCounter.baseCode(ref[pos - refStart]) >= 0;
+      int r = callable ? confidence.evaluate(refReads, depth) : 0;
       int key = ReferenceConfidence.bin(r) | (ReferenceConfidence.called(r) ? 1 << 8 : 0);
       int gq = ReferenceConfidence.gq(r);
       boolean alone = inCandidate[pos - p.start()];
       if (blockStart >= 0 && !alone && key == blockKey && !inCandidate[pos - 1 - p.start()]) {
         if (gq < blockGq) {
           blockGq = gq;
-          System.arraycopy(pl, 0, blockPl, 0, 3);
+          likelihoods(callable, refReads, depth);
         }
         blockDp = Math.min(blockDp, depth);
         continue;
@@ -300,9 +298,15 @@ public final class MakeExamples {
       blockKey = key;
       blockGq = gq;
       blockDp = depth;
-      System.arraycopy(pl, 0, blockPl, 0, 3);
+      likelihoods(callable, refReads, depth);
     }
     if (blockStart >= 0) emitRefBlock(p, blockStart, p.end(), blockGq, blockDp, blockKey, ref[blockStart - refStart]);
+  }
+
+  /** The block's PL: those of this position (all 0 where the reference base is not A, C, G or T). */
+  private void likelihoods(boolean callable, int refReads, int depth) {
+    if (callable) confidence.pl(refReads, depth, blockPl);
+    else ReferenceConfidence.uncallable(blockPl);
   }
 
   private void emitRefBlock(Partition p, int start, int end, int minGq, int minDp, int key, byte refBase) {

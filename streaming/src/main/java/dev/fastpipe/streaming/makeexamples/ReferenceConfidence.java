@@ -67,20 +67,34 @@ public final class ReferenceConfidence {
   }
 
   /**
-   * The confidence for {@code refReads} of {@code depth} reads: returns {@link #gq}, {@link #bin}
-   * and {@link #called} packed in one int, and writes the PLs of 0/0, 0/<*>, <*>/<*> into
-   * {@code pl}.
+   * The confidence for {@code refReads} of {@code depth} reads: {@link #gq}, {@link #bin} and
+   * {@link #called} packed in one int ({@link #pl} gives the likelihoods).
    */
+  public int evaluate(int refReads, int depth) {
+    check(refReads, depth);
+    return depth <= TABLE_DEPTH ? packed[index(depth, refReads)] : compute(refReads, depth, new int[3]);
+  }
+
+  /** The PLs of 0/0, 0/<*>, <*>/<*> for {@code refReads} of {@code depth} reads, into {@code pl}. */
+  public void pl(int refReads, int depth, int[] pl) {
+    check(refReads, depth);
+    if (depth <= TABLE_DEPTH) {
+      System.arraycopy(pls, 3 * index(depth, refReads), pl, 0, 3);
+    } else {
+      compute(refReads, depth, pl);
+    }
+  }
+
+  /** {@link #evaluate} and {@link #pl} in one call. */
   public int evaluate(int refReads, int depth, int[] pl) {
+    pl(refReads, depth, pl);
+    return evaluate(refReads, depth);
+  }
+
+  private static void check(int refReads, int depth) {
     if (refReads < 0 || refReads > depth) {
       throw new IllegalArgumentException("reference reads " + refReads + " outside [0, " + depth + "]");
     }
-    if (depth <= TABLE_DEPTH) {
-      int i = index(depth, refReads);
-      System.arraycopy(pls, 3 * i, pl, 0, 3);
-      return packed[i];
-    }
-    return compute(refReads, depth, pl);
   }
 
   /** GQ of a packed result. */
