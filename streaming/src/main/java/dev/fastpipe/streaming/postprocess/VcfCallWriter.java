@@ -6,9 +6,15 @@ import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.GenotypeBuilder;
 import htsjdk.variant.variantcontext.VariantContextBuilder;
-import htsjdk.variant.variantcontext.writer.Options;
+import htsjdk.samtools.util.BlockCompressedOutputStream;
+import htsjdk.tribble.Feature;
+import htsjdk.tribble.index.Index;
+import htsjdk.tribble.index.tabix.TabixFormat;
+import htsjdk.tribble.index.tabix.TabixIndexCreator;
+import htsjdk.variant.variantcontext.VariantContext;
 import htsjdk.variant.variantcontext.writer.VariantContextWriter;
 import htsjdk.variant.variantcontext.writer.VariantContextWriterBuilder;
+import htsjdk.variant.vcf.VCFEncoder;
 import htsjdk.variant.vcf.VCFFilterHeaderLine;
 import htsjdk.variant.vcf.VCFFormatHeaderLine;
 import htsjdk.variant.vcf.VCFHeader;
@@ -17,6 +23,7 @@ import htsjdk.variant.vcf.VCFHeaderLineCount;
 import htsjdk.variant.vcf.VCFHeaderLineType;
 import htsjdk.variant.vcf.VCFInfoHeaderLine;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +35,9 @@ import java.util.Set;
 
 /**
  * Writes {@link GenotypeCall}s, in sorted order, to a bgzipped VCF with a tabix index built on
- * the fly (htsjdk). Everything goes to a temporary name beside the output ({@code .NAME.tmp-PID.vcf.gz}
+ * the fly (htsjdk's header writer, {@link VCFEncoder} for the records, its BGZF stream and tabix
+ * index creator: the bytes htsjdk's own VCF writer makes, without its per-record overhead where
+ * it is not needed). Everything goes to a temporary name beside the output ({@code .NAME.tmp-PID.vcf.gz}
  * and its {@code .tbi}); {@link #close()} renames both into place, {@link #abort()} deletes them,
  * so a failed run leaves nothing under the final name.
  *
@@ -50,7 +59,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   private final Path tmp;
   private final SAMSequenceDictionary dictionary;
   private final String sample;
-  private final VariantContextWriter writer;
+  private final BlockCompressedOutputStream bgzf;
+  private final TabixIndexCreator index;
+  private final VCFEncoder encoder;
+  private final StringBuilder line = new StringBuilder(256);
   private final boolean gvcf;
   private long blocks;
   private int lastContig = -1;
@@ -80,38 +92,61 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     } catch (IOException e) {
       throw new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")", e);
     }
-    VariantContextWriter w = null;
+    BlockCompressedOutputStream out = null;
     try {
-      w = new VariantContextWriterBuilder()
-          .setOutputPath(tmp)
-          .setOutputFileType(VariantContextWriterBuilder.OutputType.BLOCK_COMPRESSED_VCF)
-          .setReferenceDictionary(dictionary)
-          .setOption(Options.INDEX_ON_THE_FLY)
-          .unsetOption(Options.DO_NOT_WRITE_GENOTYPES)
-          .build();
-      w.writeHeader(header(dictionary, sample, minQual, gvcf));
-    } catch (RuntimeException e) {
-      if (w != null) closeQuietly(w);
+      out = new BlockCompressedOutputStream(tmp, BlockCompressedOutputStream.getDefaultCompressionLevel(),
+          BlockCompressedOutputStream.getDefaultDeflaterFactory());
+      VCFHeader h = header(dictionary, sample, minQual, gvcf);
+      out.write(headerText(h));
+      this.encoder = new VCFEncoder(h, false, false);
+      this.index = new TabixIndexCreator(dictionary, TabixFormat.VCF);
+    } catch (IOException | RuntimeException e) {
+      if (out != null) closeQuietly(out);
       deleteQuietly(tmp);
       deleteQuietly(indexOf(tmp));
       throw failure(e);
     }
-    this.writer = w;
+    this.bgzf = out;
+  }
+
+  /** The header's lines as htsjdk's VCF writer writes them. */
+  private static byte[] headerText(VCFHeader header) {
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    VariantContextWriter w = new VariantContextWriterBuilder().setOutputVCFStream(text)
+        .unsetOption(htsjdk.variant.variantcontext.writer.Options.INDEX_ON_THE_FLY).build();
+    w.writeHeader(header);
+    w.close();
+    return text.toByteArray();
   }
 
   /** A write failure as one line naming the output and the root cause (e.g. No space left on device). */
-  private UncheckedIOException failure(RuntimeException e) {
+  private UncheckedIOException failure(Exception e) {
     return new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")",
-        e.getCause() instanceof IOException io ? io : new IOException(e));
+        e instanceof IOException io ? io : e.getCause() instanceof IOException io ? io : new IOException(e));
   }
 
-  private static void closeQuietly(VariantContextWriter w) {
+  private static void closeQuietly(BlockCompressedOutputStream out) {
     try {
-      w.close();
-    } catch (RuntimeException ignored) {
+      out.close();
+    } catch (IOException | RuntimeException ignored) {
       // the file is deleted anyway
     }
   }
+
+  /** Writes the record in {@link #line} (no newline yet) and indexes it as [start, end], 1-based. */
+  private void emit(String contig, int start, int end) {
+    line.append('\n');
+    try {
+      long at = bgzf.getFilePointer();
+      bgzf.write(line.toString().getBytes(StandardCharsets.UTF_8));
+      index.addFeature(new Span(contig, start, end), at);
+    } catch (IOException | RuntimeException e) {
+      throw failure(e);
+    }
+  }
+
+  /** A record's extent, for the tabix index. */
+  private record Span(String getContig, int getStart, int getEnd) implements Feature {}
 
   static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
     Set<VCFHeaderLine> lines = new LinkedHashSet<>();
@@ -168,11 +203,14 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
             .genotypes(g.make());
     if (GenotypeCall.PASS.equals(call.filter())) vc.passFilters();
     else vc.filter(call.filter());
+    VariantContext v = vc.make();
+    line.setLength(0);
     try {
-      writer.add(vc.make());
-    } catch (RuntimeException e) {
+      encoder.write(line, v);
+    } catch (IOException e) {
       throw failure(e);
     }
+    emit(contig, v.getStart(), v.getEnd());
     written++;
     if (GenotypeCall.PASS.equals(call.filter())) pass++;
     else if (GenotypeCall.REF_CALL.equals(call.filter())) refCall++;
@@ -198,18 +236,13 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     String contig = inOrder(block.contigIndex(), block.start());
     byte base = block.refBase();
     if (base >= 'a' && base <= 'z') base -= 32;
-    List<Allele> alleles = List.of(Allele.create(new byte[] {base}, true), NON_REF);
-    List<Allele> gt = block.called() ? List.of(alleles.get(0), alleles.get(0)) : List.of(Allele.NO_CALL, Allele.NO_CALL);
-    GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(block.minGq()).PL(block.pl()).attribute("MIN_DP", block.minDp());
-    VariantContextBuilder vc = new VariantContextBuilder("fastpipe", contig, block.start() + 1L, block.end(), alleles)
-        .attribute("END", block.end())
-        .log10PError(0.0)
-        .genotypes(g.make());
-    try {
-      writer.add(vc.make());
-    } catch (RuntimeException e) {
-      throw failure(e);
-    }
+    int[] pl = block.pl();
+    line.setLength(0);
+    line.append(contig).append('\t').append(block.start() + 1).append("\t.\t").append((char) base)
+        .append("\t<*>\t0\t.\tEND=").append(block.end()).append("\tGT:GQ:MIN_DP:PL\t")
+        .append(block.called() ? "0/0:" : "./.:").append(block.minGq()).append(':').append(block.minDp()).append(':')
+        .append(pl[0]).append(',').append(pl[1]).append(',').append(pl[2]);
+    emit(contig, block.start() + 1, block.end());
     written++;
     blocks++;
   }
@@ -250,8 +283,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public void finish() {
     if (finished || closed) return;
     try {
-      writer.close();
-    } catch (RuntimeException e) {
+      Index idx = index.finalizeIndex(bgzf.getFilePointer());
+      bgzf.close(); // the BGZF end-of-file block
+      idx.write(indexOf(tmp));
+    } catch (IOException | RuntimeException e) {
       abort();
       throw failure(e);
     }
@@ -285,13 +320,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public void abort() {
     if (closed) return;
     closed = true;
-    if (!finished) {
-      try {
-        writer.close();
-      } catch (RuntimeException ignored) {
-        // the partial file is deleted below either way
-      }
-    }
+    if (!finished) closeQuietly(bgzf); // the partial file is deleted below either way
     deleteQuietly(tmp);
     deleteQuietly(indexOf(tmp));
   }
