@@ -22,7 +22,7 @@ public final class OrderedRelease {
   private final PartitionFrontier frontier;
   private final SiteAssembler assembler;
   private final VcfCallWriter writer;
-  private long nanos;
+  private volatile long nanos; // written under this object's lock, read live by the run's sampler
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
     this.plan = plan;
@@ -66,6 +66,11 @@ public final class OrderedRelease {
   /** Partitions done and in total, for progress. */
   public PartitionFrontier frontier() {
     return frontier;
+  }
+
+  /** Nanoseconds spent assembling and writing sites so far (without taking the lock). */
+  long nanos() {
+    return nanos;
   }
 
   /** Seconds spent assembling and writing sites. */

@@ -42,7 +42,7 @@ public final class VcfCallWriter implements AutoCloseable {
   private final VariantContextWriter writer;
   private int lastContig = -1;
   private int lastPosition = -1;
-  private long written;
+  private volatile long written; // read live by the run's sampler
   private long pass;
   private long refCall;
   private boolean closed;
