@@ -21,6 +21,7 @@ final class RunObservation implements AutoCloseable {
   private final PrintStream err;
   private final MetricsEndpoint endpoint;
   private RunSampler sampler;
+  private long startNanos;
   private boolean closed;
 
   private RunObservation(CallSettings settings, PrintStream err, MetricsEndpoint endpoint) {
@@ -42,9 +43,15 @@ final class RunObservation implements AutoCloseable {
   /** Starts sampling {@code probe}, when anything wants the samples. */
   void start(RunProbe probe) {
     if (!settings.sampled()) return;
+    startNanos = probe.startNanos();
     sampler = new RunSampler(probe, settings.metricsInterval, snapshot -> {
       if (endpoint != null) endpoint.publish(snapshot);
     }).start();
+  }
+
+  /** Notes a moment of the run ({@link System#nanoTime()} {@code atNanos}) that the report's charts mark. */
+  void mark(String label, long atNanos) {
+    if (sampler != null && atNanos != 0) sampler.series().mark(label, atNanos - startNanos);
   }
 
   /** Takes the final sample and stops sampling; the series, or null when the run was not sampled. */

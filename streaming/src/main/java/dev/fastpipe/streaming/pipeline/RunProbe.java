@@ -45,6 +45,11 @@ final class RunProbe implements Supplier<RunSnapshot> {
         ? sun : null;
   }
 
+  /** {@link System#nanoTime()} when the run started. */
+  long startNanos() {
+    return startNanos;
+  }
+
   /** The consumers, once they run (examples called is 0 before). */
   void consumers(CallVariantsConsumers c) {
     this.consumers = c;

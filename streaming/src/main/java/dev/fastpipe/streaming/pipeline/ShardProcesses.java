@@ -56,6 +56,7 @@ public final class ShardProcesses implements Shards {
   private HeartbeatMonitor heartbeats;
   private ShmTransport rings;
   private long[] lastCpuNanos = new long[0];
+  private boolean[] cpuFinal = new boolean[0]; // the worker's own figure has been read
   private ShardFailedException silent; // the shard stopped for sending no heartbeat
 
   /** Workers with the {@link #DEFAULT_SHARD_TIMEOUT}. */
@@ -99,6 +100,7 @@ public final class ShardProcesses implements Shards {
       }
       rings = shm;
       lastCpuNanos = new long[plan.shards()];
+      cpuFinal = new boolean[plan.shards()];
       heartbeats = new HeartbeatMonitor(shm, System.nanoTime()); // silence counts from the start: a hung JVM start is a hung shard
     } finally {
       Files.deleteIfExists(planFile); // each worker holds it open as its stdin
@@ -248,7 +250,7 @@ public final class ShardProcesses implements Shards {
    */
   @Override
   public synchronized long cpuNanos(int shard) {
-    if (shard >= processes.size()) return 0;
+    if (shard >= processes.size() || cpuFinal[shard]) return shard < lastCpuNanos.length ? lastCpuNanos[shard] : 0;
     long now = ProcessStat.cpuNanos(processes.get(shard).pid());
     if (now >= 0) {
       lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], now);
@@ -258,6 +260,7 @@ public final class ShardProcesses implements Shards {
           lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], (long) (WorkerStats.field(l, "cpu_seconds") * 1e9));
         }
       }
+      cpuFinal[shard] = true;
     }
     return lastCpuNanos[shard];
   }

@@ -112,6 +112,7 @@ public final class StreamingCall {
       long producersStart = System.nanoTime();
       shardSet.start(plan, transport);
       observation.start(probe);
+      observation.mark("shards start", producersStart);
       model = modelLoader.get(); // loads while the shards start up
       if (model.channels() != plan.settings().channels) {
         throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
@@ -120,6 +121,7 @@ public final class StreamingCall {
       metrics.settings.put("model", model.describe());
 
       long consumersStart = System.nanoTime();
+      observation.mark("call_variants starts", consumersStart);
       consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
       probe.consumers(consumers);
@@ -148,6 +150,7 @@ public final class StreamingCall {
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
       long producersEnd = shardSet.endNanos() != 0 ? shardSet.endNanos() : consumersEnd;
+      observation.mark("make_examples ends", producersEnd);
       metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEnd - producersStart) / 1e9, producerCpu));
       metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
       metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));

@@ -59,13 +59,19 @@ public final class HtmlReport {
     b.append("</div>\n");
 
     b.append("<div class=\"charts\">\n");
-    for (Chart c : charts(series)) {
+    List<Chart> charts = charts(series);
+    for (var mark : series.marks().entrySet()) {
+      for (Chart c : charts) c.svg.mark(mark.getKey(), mark.getValue() / 1e9);
+    }
+    for (Chart c : charts) {
       b.append("<figure>\n").append(c.svg.render(CHART_WIDTH, CHART_HEIGHT)).append("<figcaption>")
           .append(esc(c.caption)).append("</figcaption>\n</figure>\n");
     }
     b.append("</div>\n");
-    b.append(String.format(Locale.ROOT, "<p class=\"foot\">%d samples, every %d ms (neighbours merged past %d samples).</p>%n",
-        series.size(), series.intervalNanos() / 1_000_000, RunSeries.MAX_SAMPLES));
+    b.append(String.format(Locale.ROOT,
+        "<p class=\"foot\">%d samples, every %d ms (neighbours merged past %d samples); the sampler used %s of CPU.</p>%n",
+        series.size(), series.intervalNanos() / 1_000_000, RunSeries.MAX_SAMPLES,
+        series.samplerCpuNanos() < 0 ? "an unknown amount" : String.format(Locale.ROOT, "%.0f ms", series.samplerCpuNanos() / 1e6)));
     b.append("</body>\n</html>\n");
     return b.toString();
   }
@@ -218,6 +224,8 @@ public final class HtmlReport {
       svg.chart .frame { fill: none; stroke: #bbb; }
       svg.chart .grid { stroke: #eee; }
       svg.chart .tick { stroke: #bbb; }
+      svg.chart .mark { stroke: #888; stroke-dasharray: 2 3; }
+      svg.chart .marklabel { fill: #666; font-size: 10px; }
       .foot { color: #777; font-size: 12px; margin-top: 18px; }
       """;
 }

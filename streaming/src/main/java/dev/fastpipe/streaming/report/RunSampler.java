@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.report;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,8 @@ public final class RunSampler implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      series.samplerCpuNanos(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
   }
 

@@ -1,7 +1,9 @@
 package dev.fastpipe.streaming.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 
@@ -21,6 +23,8 @@ public final class RunSeries {
   private final long intervalNanos;
   private final int maxSamples;
   private final List<RunSnapshot> samples = new ArrayList<>();
+  private final Map<String, Long> marks = new LinkedHashMap<>();
+  private volatile long samplerCpuNanos = -1;
 
   /** An empty series sampled every {@code intervalNanos}. */
   public RunSeries(long intervalNanos) {
@@ -50,6 +54,25 @@ public final class RunSeries {
     if (i < samples.size()) kept.add(samples.get(i));
     samples.clear();
     samples.addAll(kept);
+  }
+
+  /** Notes a moment of the run ("call_variants started"), {@code nanos} after its start; charts draw it. */
+  public synchronized void mark(String label, long nanos) {
+    marks.put(label, nanos);
+  }
+
+  /** The moments noted, in the order noted: label to nanoseconds after the start. */
+  public synchronized Map<String, Long> marks() {
+    return new LinkedHashMap<>(marks);
+  }
+
+  /** CPU time the sampler thread used, or -1 when not known (yet). */
+  public long samplerCpuNanos() {
+    return samplerCpuNanos;
+  }
+
+  void samplerCpuNanos(long nanos) {
+    this.samplerCpuNanos = nanos;
   }
 
   /** The nominal sampling interval the sampler was given. */
@@ -178,6 +201,15 @@ public final class RunSeries {
     b.append(in).append("\"interval_ms\": ").append(intervalNanos / 1_000_000).append(",\n");
     b.append(in).append("\"samples\": ").append(size()).append(",\n");
     List<RunSnapshot> s = samples();
+    b.append(in).append("\"sampler_cpu_ms\": ")
+        .append(samplerCpuNanos < 0 ? "null" : String.format(Locale.ROOT, "%.3f", samplerCpuNanos / 1e6)).append(",\n");
+    b.append(in).append("\"marks\": {");
+    int m = 0;
+    for (var e : marks().entrySet()) {
+      b.append(m++ == 0 ? "" : ", ").append('"').append(e.getKey().replace("\\", "\\\\").replace("\"", "\\\""))
+          .append("\": ").append(String.format(Locale.ROOT, "%.3f", e.getValue() / 1e9));
+    }
+    b.append("},\n");
     b.append(in).append("\"partitions_total\": ").append(s.isEmpty() ? 0 : s.get(s.size() - 1).partitions()).append(",\n");
     b.append(in).append("\"t_seconds\": ").append(array(seconds(), 3)).append(",\n");
     b.append(in).append("\"examples_made\": ").append(longs(s, RunSnapshot::examplesMade)).append(",\n");

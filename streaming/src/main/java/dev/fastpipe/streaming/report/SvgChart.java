@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A line chart drawn as inline SVG (no script, no external reference): lines of y over x, axes with
@@ -25,6 +26,7 @@ final class SvgChart {
   private final String title;
   private final String yLabel;
   private final List<Line> lines = new ArrayList<>();
+  private final List<Map.Entry<String, Double>> marks = new ArrayList<>();
   private boolean percent;
   private String note;
 
@@ -43,6 +45,12 @@ final class SvgChart {
   /** A line of small text under the title (what the chart cannot show, say). */
   SvgChart note(String text) {
     this.note = text;
+    return this;
+  }
+
+  /** A moment of the run, drawn as a labelled vertical line at {@code x}. */
+  SvgChart mark(String label, double x) {
+    marks.add(Map.entry(label, x));
     return this;
   }
 
@@ -103,6 +111,12 @@ final class SvgChart {
         plotW / 2, plotH + 36));
     b.append(String.format(Locale.ROOT,
         "<text transform=\"translate(-48,%d) rotate(-90)\" class=\"ylabel\">%s</text>%n", plotH / 2, esc(yLabel)));
+    for (int i = 0; i < marks.size(); i++) {
+      double x = Math.min(marks.get(i).getValue(), xMax) / xMax * plotW;
+      b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" class=\"mark\"/>", x, x, plotH));
+      b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"marklabel\">%s</text>%n", x + 3, 11 + 12 * (i % 3),
+          esc(marks.get(i).getKey())));
+    }
     for (Line l : lines) {
       for (String points : segments(l, xMax, yMax, plotW, plotH)) {
         b.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"%s\"/>%n",
@@ -160,6 +174,7 @@ final class SvgChart {
   private double max(boolean x) {
     double m = 0;
     for (Line l : lines) for (double v : x ? l.x : l.y) if (Double.isFinite(v)) m = Math.max(m, v);
+    if (x && m > 0) for (var mark : marks) m = Math.max(m, mark.getValue());
     return m;
   }
 

@@ -61,7 +61,9 @@ class HtmlReportTest {
 
   @Test
   void thePageIsWellFormedAndHoldsEveryChartTablesAndEscapedSettings() throws Exception {
-    String html = render(series(2, 1, 16 << 20));
+    RunSeries s = series(2, 1, 16 << 20);
+    s.mark("call_variants starts", 3_000 * MS);
+    String html = render(s);
     Document doc = parse(html); // throws unless well-formed
     NodeList svgs = doc.getElementsByTagName("svg");
     assertEquals(CHARTS.size(), svgs.getLength(), "one inline SVG per chart");
@@ -74,6 +76,8 @@ class HtmlReportTest {
     assertTrue(html.contains("/models/&lt;odd &amp; &quot;quoted&quot;&gt;"), "settings are escaped");
     assertTrue(html.contains("<td>10.250</td>") && html.contains("<td>17.250</td>"), "final figures and stages");
     assertTrue(html.contains("50 samples, every 200 ms"), html);
+    assertEquals(CHARTS.size(), html.split("class=\"mark\"", -1).length - 1, "the moment is marked on every chart");
+    assertTrue(html.contains(">call_variants starts</text>"), html);
   }
 
   @Test

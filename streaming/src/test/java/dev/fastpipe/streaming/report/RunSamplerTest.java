@@ -56,6 +56,7 @@ class RunSamplerTest {
     assertSame(told.get(told.size() - 1), sampler.latest());
     assertFalse(Thread.getAllStackTraces().keySet().stream()
         .anyMatch(t -> t.getName().equals("fastpipe-sampler") && t.isAlive()), "the sampler thread has ended");
+    assertTrue(series.samplerCpuNanos() > 0, "the sampler's own CPU is known");
     assertSame(series, sampler.stop(), "stop is idempotent");
     assertEquals(reads, source.reads.get(), "and samples nothing more");
   }

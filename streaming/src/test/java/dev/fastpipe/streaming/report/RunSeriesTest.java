@@ -76,8 +76,11 @@ class RunSeriesTest {
   void jsonHasOneValuePerSampleInEveryColumn() {
     RunSeries s = new RunSeries(200 * MS);
     for (int i = 1; i <= 5; i++) s.add(at(200L * i, 10L * i, 8L * i, 20 * MS * i, 0, 100));
+    s.mark("call_variants starts", 300 * MS);
     String json = s.toJson("  ");
     assertTrue(json.contains("\"interval_ms\": 200"), json);
+    assertTrue(json.contains("\"marks\": {\"call_variants starts\": 0.300}"), json);
+    assertTrue(json.contains("\"sampler_cpu_ms\": null"), "not known for a series no sampler filled: " + json);
     assertTrue(json.contains("\"samples\": 5"), json);
     assertTrue(json.contains("\"partitions_total\": 100"), json);
     assertTrue(json.contains("\"cpu_cores\": {\"make_examples\": ["), json);
