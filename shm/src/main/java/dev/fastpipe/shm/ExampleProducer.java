@@ -27,6 +27,13 @@ public interface ExampleProducer extends AutoCloseable {
   /** Abandons the record claimed last. */
   void abort();
 
+  /**
+   * Publishes a running count of the work this producer has done (fastpipe's shards: examples made),
+   * for live metrics read from any process ({@link ShmTransport#progress}). Optional: the default
+   * publishes nothing; a call costs one ordered store where it is implemented.
+   */
+  default void progress(long units) {}
+
   /** No more records from this producer. Idempotent. */
   void endOfStream();
 

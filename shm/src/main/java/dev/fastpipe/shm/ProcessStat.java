@@ -29,6 +29,26 @@ public final class ProcessStat {
   }
 
   /**
+   * The unit of the CPU times in {@code /proc/PID/stat}: USER_HZ, which the kernel fixes at 100 for
+   * user space on every architecture it runs on now (x86, arm, riscv, ...).
+   */
+  static final long TICKS_PER_SECOND = 100;
+
+  /**
+   * CPU time the process has used, user plus system, over all its threads (fields 14 and 15 of
+   * {@code /proc/PID/stat}), in nanoseconds at the kernel's 10 ms resolution; -1 when there is no
+   * such process (or no /proc).
+   */
+  public static long cpuNanos(long pid) {
+    String[] f = fieldsAfterComm(pid);
+    try {
+      return f == null ? -1 : (Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3])) * (1_000_000_000L / TICKS_PER_SECOND);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
    * True when the process has exited: the JDK says it is not running, or /proc says it waits to
    * be reaped (state Z or X: killed, its parent not yet told), which {@link ProcessHandle#isAlive}
    * still calls alive.

@@ -62,6 +62,8 @@ public final class ShmProducer implements ExampleProducer {
       while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) {
         idle.idle();
         beat(); // waiting for a slow consumer is healthy
+        // the stall so far, so that a reader sees a long wait while it lasts (costs nothing: we wait)
+        ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos + System.nanoTime() - t0);
       }
       stallNanos += System.nanoTime() - t0;
       ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
@@ -84,6 +86,11 @@ public final class ShmProducer implements ExampleProducer {
       maxFill = fill;
       ring.header.putLongOrdered(MAX_FILL_OFFSET, fill);
     }
+  }
+
+  @Override
+  public void progress(long units) {
+    ring.header.putLongOrdered(PRODUCER_PROGRESS_OFFSET, units);
   }
 
   @Override

@@ -17,8 +17,10 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *       the pid alone does not identify a process);
  *   <li>producer pid: any process that attaches a producer, by compare-and-set from 0 or from a
  *       dead process's pid, so two processes racing for one shard cannot both win;
- *   <li>end of stream, producer stall, records committed, max fill, heartbeat: the producer
- *       alone, with volatile or ordered stores. The heartbeat counts up on every claim and commit
+ *   <li>end of stream, producer stall, records committed, max fill, heartbeat, progress: the
+ *       producer alone, with volatile or ordered stores. Stall time is published while the producer
+ *       waits, not only when the wait ends, so live metrics see a long stall as it happens; progress
+ *       is a count the producer's user chooses ({@link ExampleProducer#progress}: examples made). The heartbeat counts up on every claim and commit
  *       and all the time a producer waits on a full ring (waiting for a slow consumer is healthy),
  *       so a producer that stops without dying (SIGSTOP, a hang) is seen by its counter standing;
  *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: every
@@ -66,6 +68,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+ 152
  *  |               Producer heartbeat (counts up)                  |
  *  +---------------------------------------------------------------+ 160
+ *  |            Producer progress (units the user counts)          |
+ *  +---------------------------------------------------------------+ 168
  *  |                     Reserved to byte 192                     ...
  *  +---------------------------------------------------------------+ 192  consumer's line
  *  |                   Consumer idle nanoseconds                   |
@@ -97,6 +101,7 @@ public final class ShmRingDescriptor {
   public static final int RECORDS_COMMITTED_OFFSET = 136;
   public static final int MAX_FILL_OFFSET = 144;
   public static final int PRODUCER_HEARTBEAT_OFFSET = 152;
+  public static final int PRODUCER_PROGRESS_OFFSET = 160;
   public static final int CONSUMER_IDLE_NS_OFFSET = 192;
   public static final int RECORDS_CONSUMED_OFFSET = 200;
   public static final int HEADER_LENGTH = 4096;

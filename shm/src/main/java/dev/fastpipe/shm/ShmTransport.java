@@ -212,6 +212,9 @@ public final class ShmTransport implements ExampleTransport {
   /** The producer heartbeat of one shard ({@link ShmRingDescriptor}): it counts up while the producer lives. */
   public long heartbeat(int shard) { return rings[shard].heartbeat(); }
 
+  /** The progress the producer of {@code shard} last published ({@link ExampleProducer#progress}); 0 before any. */
+  public long progress(int shard) { return rings[shard].header.getLongVolatile(PRODUCER_PROGRESS_OFFSET); }
+
   /** True once the producer of {@code shard} has marked the end of its stream (its heartbeat may stop). */
   public boolean endOfStream(int shard) { return rings[shard].endOfStream(); }
 

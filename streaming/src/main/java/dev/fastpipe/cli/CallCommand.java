@@ -57,6 +57,20 @@ public final class CallCommand implements Callable<Integer> {
       description = "Write per-stage wall/CPU seconds, examples/s and per-ring fill, stall and idle figures as JSON.")
   Path metrics;
 
+  @Option(names = "--report", paramLabel = "run.html",
+      description = "Write a self-contained HTML page: settings, final figures and charts over time of examples/s"
+          + " per stage, ring fill, producer stall, consumer idle and CPU per stage.")
+  Path report;
+
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Serve live metrics in Prometheus text format at http://127.0.0.1:PORT/metrics while the run"
+          + " lasts (0: any free port, named on stderr).")
+  Integer metricsPort;
+
+  @Option(names = "--metrics-interval", defaultValue = "200ms", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "How often --metrics, --report and --metrics-port sample the run: 100ms, 1s (default ${DEFAULT-VALUE}).")
+  Duration metricsInterval;
+
   @Option(names = "--min-qual", defaultValue = "1.0", paramLabel = "Q",
       description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
   double minQual;
@@ -100,6 +114,9 @@ public final class CallCommand implements Callable<Integer> {
     s.channels = modelOptions.channels();
     s.consumers = consumers;
     s.metrics = metrics;
+    s.report = report;
+    s.metricsPort = metricsPort;
+    s.metricsInterval = metricsInterval;
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual = minQual;
     s.progress = !noProgress;

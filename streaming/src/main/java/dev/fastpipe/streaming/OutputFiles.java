@@ -1,9 +1,11 @@
 package dev.fastpipe.streaming;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +33,25 @@ public final class OutputFiles {
       Files.delete(probe);
     } catch (IOException | SecurityException e) {
       throw new InputException(option + " " + out + ": cannot create a file in " + dir + " (" + RootCause.of(e) + ")", e);
+    }
+  }
+
+  /**
+   * Writes {@code text} (UTF-8) to {@code out} the way every output is written: under
+   * {@link #temporary} (with {@code suffix}), renamed into place once complete; temporaries of dead
+   * runs are removed first. On failure nothing is left under either name and the exception says
+   * "OUT: cannot write the WHAT (cause)".
+   */
+  public static void writeString(Path out, String suffix, String text, String what) throws IOException {
+    Path abs = out.toAbsolutePath();
+    Path tmp = temporary(abs, suffix);
+    removeDeadTemporaries(abs);
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.deleteIfExists(tmp);
+      throw new IOException(out + ": cannot write the " + what + " (" + RootCause.of(e) + ")", e);
     }
   }
 

@@ -63,6 +63,8 @@ class OutputFaultsIT {
     Path out = dir.resolve("calls.vcf.gz");
     assertOneLine(run(call(out, "--metrics", dir.resolve("no/such/run.json").toString())), "does not exist");
     assertFalse(Files.exists(out), "the VCF must not be written when the metrics cannot be");
+    assertOneLine(run(call(out, "--report", dir.resolve("no/such/run.html").toString())), "--report");
+    assertFalse(Files.exists(out), "nor when the report cannot be");
 
     assertOneLine(run(call(Path.of("/proc/fastpipe-test.vcf.gz"))), "cannot create a file in /proc");
     assertEquals(List.of("out.vcf.gz"), names(dir));

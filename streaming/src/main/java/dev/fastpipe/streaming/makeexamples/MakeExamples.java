@@ -344,6 +344,7 @@ public final class MakeExamples {
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
       stats.examples++;
+      out.progress(stats.examples); // live metrics: examples made so far
       stats.bytesWritten += len;
     }
     for (int a = 0; a < c.alts.length; a++) {

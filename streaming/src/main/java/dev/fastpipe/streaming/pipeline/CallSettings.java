@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -20,6 +21,18 @@ public final class CallSettings {
   public int batchSize = 256;
   public int consumers = 1;
   public Path metrics;
+  /** The HTML run report ({@code --report}), or null. */
+  public Path report;
+  /**
+   * Serve live metrics in Prometheus text format on 127.0.0.1 at this port ({@code --metrics-port};
+   * 0: any free port, named on stderr), or null: none.
+   */
+  public Integer metricsPort;
+  /** How often the run's live figures are sampled for {@link #metrics}, {@link #report} and {@link #metricsPort}. */
+  public Duration metricsInterval = DEFAULT_METRICS_INTERVAL;
+
+  /** {@code --metrics-interval}'s default. */
+  public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofMillis(200);
   /**
    * The sample name written in the VCF; null: the sample called ({@code examples.sample}, else the
    * reads' only one).
@@ -66,5 +79,15 @@ public final class CallSettings {
       OutputFiles.checkWritable(gvcf, "--gvcf");
     }
     if (metrics != null) OutputFiles.checkWritable(metrics, "--metrics");
+    if (report != null) OutputFiles.checkWritable(report, "--report");
+    if (metricsInterval.compareTo(RunSampler.MIN_INTERVAL) < 0 || metricsInterval.compareTo(RunSampler.MAX_INTERVAL) > 0) {
+      throw new InputException("--metrics-interval " + metricsInterval.toMillis() + "ms: must be between "
+          + RunSampler.MIN_INTERVAL.toMillis() + "ms and " + RunSampler.MAX_INTERVAL.toSeconds() + "s");
+    }
+  }
+
+  /** True when the run's live figures are wanted: for the metrics JSON, the report or the endpoint. */
+  boolean sampled() {
+    return metrics != null || report != null || metricsPort != null;
   }
 }

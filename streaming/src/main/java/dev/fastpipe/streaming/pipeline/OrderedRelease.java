@@ -30,7 +30,7 @@ public final class OrderedRelease {
   private final VcfCallWriter writer;
   private final GvcfAssembler blocks; // null without a gVCF
   private final VcfCallWriter gvcfWriter;
-  private long nanos;
+  private volatile long nanos; // written under this object's lock, read live by the run's sampler
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
     this(plan, assembler, writer, null);
@@ -90,6 +90,11 @@ public final class OrderedRelease {
   /** Partitions done and in total, for progress. */
   public PartitionFrontier frontier() {
     return frontier;
+  }
+
+  /** Nanoseconds spent assembling and writing sites so far (without taking the lock). */
+  long nanos() {
+    return nanos;
   }
 
   /** Seconds spent assembling and writing sites. */

@@ -2,11 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.streaming.OutputFiles;
-import dev.fastpipe.streaming.RootCause;
+import dev.fastpipe.streaming.report.RunSeries;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +14,8 @@ import java.util.Map;
 /**
  * What one {@code fastpipe call} run did, written as JSON by {@code --metrics}: per-stage wall and
  * CPU seconds, examples made and called, examples/s, and per ring its capacity, mean and max
- * fill, producer stall and consumer idle time.
+ * fill, producer stall and consumer idle time; and, when the run was sampled, its time series
+ * ({@link RunSeries}).
  */
 public final class RunMetrics {
 
@@ -58,6 +57,8 @@ public final class RunMetrics {
   public long gvcfRecords = -1;
   public long gvcfBlocks = -1;
   public double wallSeconds;
+  /** The run's live figures over time, or null when it was not sampled. */
+  public RunSeries series;
 
   public synchronized void sampleRings(List<TransportStats> stats) {
     while (rings.size() < stats.size()) rings.add(new RingSamples(rings.size()));
@@ -104,22 +105,15 @@ public final class RunMetrics {
           .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
           .append("}");
     }
-    b.append("\n  ]\n}\n");
+    b.append("\n  ]");
+    if (series != null) b.append(",\n  \"series\": ").append(series.toJson("  "));
+    b.append("\n}\n");
     return b.toString();
   }
 
   /** Writes the JSON under a temporary name, then renames it into place. */
   public void write(Path path) throws IOException {
-    Path abs = path.toAbsolutePath();
-    Path tmp = OutputFiles.temporary(abs, ".json");
-    OutputFiles.removeDeadTemporaries(abs);
-    try {
-      Files.writeString(tmp, toJson());
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(tmp);
-      throw new IOException(path + ": cannot write the metrics (" + RootCause.of(e) + ")", e);
-    }
+    OutputFiles.writeString(path, ".json", toJson(), "metrics");
   }
 
   private static String value(Object v) {

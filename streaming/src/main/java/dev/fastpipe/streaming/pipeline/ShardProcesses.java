@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.HeartbeatMonitor;
+import dev.fastpipe.shm.ProcessStat;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
@@ -53,6 +54,9 @@ public final class ShardProcesses implements Shards {
   private final Duration shardTimeout;
   private long endNanos;
   private HeartbeatMonitor heartbeats;
+  private ShmTransport rings;
+  private long[] lastCpuNanos = new long[0];
+  private boolean[] cpuFinal = new boolean[0]; // the worker's own figure has been read
   private ShardFailedException silent; // the shard stopped for sending no heartbeat
 
   /** Workers with the {@link #DEFAULT_SHARD_TIMEOUT}. */
@@ -94,6 +98,9 @@ public final class ShardProcesses implements Shards {
         start(i, List.of(WORKER_COMMAND, "--task", Integer.toString(i), "--ring-file", shm.path(i).toString(),
             "--parent-pid", parent), planFile);
       }
+      rings = shm;
+      lastCpuNanos = new long[plan.shards()];
+      cpuFinal = new boolean[plan.shards()];
       heartbeats = new HeartbeatMonitor(shm, System.nanoTime()); // silence counts from the start: a hung JVM start is a hung shard
     } finally {
       Files.deleteIfExists(planFile); // each worker holds it open as its stdin
@@ -230,6 +237,32 @@ public final class ShardProcesses implements Shards {
   @Override
   public double cpuSeconds() {
     return WorkerStats.sumCpuSeconds(this);
+  }
+
+  @Override
+  public long examplesMade(int shard) {
+    return rings == null ? 0 : rings.progress(shard);
+  }
+
+  /**
+   * The worker's CPU from /proc while its process exists; once it is gone, the last figure read or
+   * the one it reported itself on exit ({@link WorkerStats}), whichever is larger.
+   */
+  @Override
+  public synchronized long cpuNanos(int shard) {
+    if (shard >= processes.size() || cpuFinal[shard]) return shard < lastCpuNanos.length ? lastCpuNanos[shard] : 0;
+    long now = ProcessStat.cpuNanos(processes.get(shard).pid());
+    if (now >= 0) {
+      lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], now);
+    } else if (!processes.get(shard).isAlive()) {
+      for (String l : stdout(shard)) {
+        if (l.startsWith(WorkerStats.PREFIX)) {
+          lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], (long) (WorkerStats.field(l, "cpu_seconds") * 1e9));
+        }
+      }
+      cpuFinal[shard] = true;
+    }
+    return lastCpuNanos[shard];
   }
 
   @Override

@@ -53,6 +53,18 @@ public interface Shards extends AutoCloseable {
   /** CPU seconds the shards used (known once they have ended). */
   double cpuSeconds();
 
+  /**
+   * Examples shard {@code shard} has made so far, read live: what it last published through its
+   * producer ({@link dev.fastpipe.shm.ExampleProducer#progress}); 0 before it has started.
+   */
+  long examplesMade(int shard);
+
+  /**
+   * CPU nanoseconds shard {@code shard} has used so far, read live (a process from /proc, a thread
+   * from the JVM); the last figure known once it has ended; 0 before it has started.
+   */
+  long cpuNanos(int shard);
+
   /** True when the shards run in other processes (their CPU is not this process's). */
   boolean inProcesses();
 

@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  *   <li>{@link CallVariantsConsumers}: consumer threads classifying examples as they arrive;
  *   <li>{@link OrderedRelease}: sites written in reference order as soon as every partition
  *       before them is done;
- *   <li>{@link RunMetrics} and {@link ProgressReporter}.
+ *   <li>{@link RunMetrics} and {@link ProgressReporter}; {@link RunObservation} (the sampled time
+ *       series, the HTML report, the live metrics endpoint), which only reads.
  * </ol>
  * Nothing but the VCF reaches the disk (except with {@code --transport disk}, the classic
  * baseline, whose files are removed). Errors are domain exceptions
@@ -63,6 +64,13 @@ public final class StreamingCall {
   public static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
     long t0 = System.nanoTime();
     s.validate();
+    try (RunObservation observation = RunObservation.open(s, err)) { // a metrics port in use: before any work
+      return run(s, modelLoader, err, t0, observation);
+    }
+  }
+
+  private static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, long t0,
+      RunObservation observation) {
     RunPlan plan;
     SAMSequenceDictionary dict;
     String sample;
@@ -105,12 +113,15 @@ public final class StreamingCall {
       if (gvcfWriter != null) gvcfWriter.abort();
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
+    RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.consumers, shards));
     GenotypeModel model = null;
     boolean ok = false;
     CallVariantsConsumers consumers = null;
     try {
       long producersStart = System.nanoTime();
       shardSet.start(plan, transport);
+      observation.start(probe);
+      observation.mark("shards start", producersStart);
       model = modelLoader.get(); // loads while the shards start up
       if (model.channels() != plan.settings().channels) {
         throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
@@ -119,8 +130,10 @@ public final class StreamingCall {
       metrics.settings.put("model", model.describe());
 
       long consumersStart = System.nanoTime();
+      observation.mark("call_variants starts", consumersStart);
       consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
+      probe.consumers(consumers);
       CallVariantsConsumers running = consumers;
       try (ProgressReporter progress =
           new ProgressReporter(err, release.frontier(), running::examplesCalled, s.progress)) {
@@ -150,10 +163,13 @@ public final class StreamingCall {
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
       long producersEnd = shardSet.endNanos() != 0 ? shardSet.endNanos() : consumersEnd;
+      observation.mark("make_examples ends", producersEnd);
       metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEnd - producersStart) / 1e9, producerCpu));
       metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
       metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));
+      metrics.series = observation.finish();
       if (s.metrics != null) metrics.write(s.metrics);
+      observation.writeReport(metrics, writer, metrics.series);
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
     } catch (ShardFailedException e) {
@@ -167,6 +183,7 @@ public final class StreamingCall {
     } finally {
       failure.compareAndSet(null, new CancellationException("the run stopped"));
       if (consumers != null) consumers.join(); // they stop at once on the failure set above
+      observation.close(); // no more samples of what is about to be closed
       try {
         Runtime.getRuntime().removeShutdownHook(onSignal);
       } catch (IllegalStateException shuttingDown) {

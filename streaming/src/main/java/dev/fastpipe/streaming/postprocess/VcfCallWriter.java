@@ -67,7 +67,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   private long blocks;
   private int lastContig = -1;
   private int lastPosition = -1;
-  private long written;
+  private volatile long written; // read live by the run's sampler
   private long pass;
   private long refCall;
   private boolean finished; // the file is complete under its temporary name

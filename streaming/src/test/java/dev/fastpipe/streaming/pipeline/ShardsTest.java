@@ -81,6 +81,12 @@ class ShardsTest {
       assertTrue(shards.allEnded());
       assertTrue(shards.endNanos() > 0);
       assertEquals(SNPS.length, shards.examples());
+      long made = 0;
+      for (int i = 0; i < plan.shards(); i++) {
+        made += shards.examplesMade(i);
+        assertTrue(shards.cpuNanos(i) > 0, "no CPU time for shard " + i + " (" + shards.getClass().getSimpleName() + ")");
+      }
+      assertEquals(SNPS.length, made, "the examples the shards published as they went, for live metrics");
     }
     return seen;
   }

@@ -1,0 +1,95 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import dev.fastpipe.streaming.report.HtmlReport;
+import dev.fastpipe.streaming.report.MetricsEndpoint;
+import dev.fastpipe.streaming.report.RunSampler;
+import dev.fastpipe.streaming.report.RunSeries;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What watches a {@code call} run from outside its data path: the {@link RunSampler} (for
+ * {@code --metrics}, {@code --report} and {@code --metrics-port}), the live {@link MetricsEndpoint}
+ * and the {@link HtmlReport}. Opened before any work (so a port in use stops the run at once),
+ * started once the shards run, finished when the run is done; closing it stops everything.
+ */
+final class RunObservation implements AutoCloseable {
+  private final CallSettings settings;
+  private final PrintStream err;
+  private final MetricsEndpoint endpoint;
+  private RunSampler sampler;
+  private long startNanos;
+  private boolean closed;
+
+  private RunObservation(CallSettings settings, PrintStream err, MetricsEndpoint endpoint) {
+    this.settings = settings;
+    this.err = err;
+    this.endpoint = endpoint;
+  }
+
+  /** Listens on the metrics port, if one is asked for, and says where. */
+  static RunObservation open(CallSettings s, PrintStream err) {
+    MetricsEndpoint endpoint = null;
+    if (s.metricsPort != null) {
+      endpoint = MetricsEndpoint.start(s.metricsPort);
+      err.println("fastpipe: live metrics at " + endpoint.url());
+    }
+    return new RunObservation(s, err, endpoint);
+  }
+
+  /** Starts sampling {@code probe}, when anything wants the samples. */
+  void start(RunProbe probe) {
+    if (!settings.sampled()) return;
+    startNanos = probe.startNanos();
+    sampler = new RunSampler(probe, settings.metricsInterval, snapshot -> {
+      if (endpoint != null) endpoint.publish(snapshot);
+    }).start();
+  }
+
+  /** Notes a moment of the run ({@link System#nanoTime()} {@code atNanos}) that the report's charts mark. */
+  void mark(String label, long atNanos) {
+    if (sampler != null && atNanos != 0) sampler.series().mark(label, atNanos - startNanos);
+  }
+
+  /** Takes the final sample and stops sampling; the series, or null when the run was not sampled. */
+  RunSeries finish() {
+    if (sampler == null) return null;
+    RunSeries series = sampler.stop();
+    if (sampler.error() != null) {
+      err.println("fastpipe: warning: some samples of the run's figures were skipped: " + sampler.error());
+    }
+    return series;
+  }
+
+  /** Writes {@code --report}, if asked for, from the final figures and the series. */
+  void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series) throws IOException {
+    if (settings.report == null || series == null) return;
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("output", settings.output.toAbsolutePath());
+    figures.put("wall seconds", m.wallSeconds);
+    figures.put("examples made", m.examplesMade);
+    figures.put("examples called", m.examplesCalled);
+    figures.put("examples/s", m.wallSeconds > 0 ? m.examplesCalled / m.wallSeconds : 0.0);
+    figures.put("sites written", m.sitesWritten);
+    figures.put("PASS / RefCall / LowQual", writer.pass() + " / " + writer.refCall() + " / " + writer.lowQual());
+    figures.put("model batches", m.batches);
+    figures.put("padding images", m.paddingImages);
+    var stages = m.stages.stream()
+        .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
+    String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
+        .withNano(0);
+    HtmlReport.write(settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
+  }
+
+  /** Stops the sampler and the endpoint. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) return;
+    closed = true;
+    if (sampler != null) sampler.stop();
+    if (endpoint != null) endpoint.close();
+  }
+}
