@@ -42,11 +42,12 @@ public final class ReadsIndex {
   /** Windows of {@link #bytesIn} for a CRAM, whose index has no bins: 16 kb, as BAI's finest bins. */
   private static final int CRAI_WINDOW_SHIFT = 14;
   /**
-   * Compressed bytes per uncompressed byte, for the part of a virtual file offset that lies inside a
-   * BGZF block: an estimate (BAM compresses about 3 to 4 times), used only to weigh the reads of
-   * places that share a block.
+   * Compressed bytes per uncompressed byte assumed when the file's own blocks cannot be measured
+   * ({@link #bgzfRatio}); BAM compresses about 3 to 4 times.
    */
   static final double BGZF_RATIO = 0.3;
+  /** BGZF blocks measured for the ratio of compressed to uncompressed bytes. */
+  private static final int RATIO_BLOCKS = 8;
 
   public final Path reads;
   public final Path path;
@@ -134,10 +135,15 @@ public final class ReadsIndex {
     long[] aligned = new long[nRef];
     long[] placed = new long[nRef];
     long[][] spans = new long[nRef][];
+    // Bytes per window in two parts, combined once the file's compression ratio is known: compressed
+    // bytes between the blocks where chunks begin and end, and uncompressed bytes inside blocks.
     double[][] bytes = new double[nRef][];
+    double[][] inBlocks = new double[nRef][];
+    List<Long> blocks = new ArrayList<>();
     for (int ref = 0; ref < nRef; ref++) {
       SAMSequenceRecord contig = header.getSequence(ref);
       bytes[ref] = new double[windows(contig.getSequenceLength(), minShift)];
+      inBlocks[ref] = new double[bytes[ref].length];
       int nBin = b.getInt();
       aligned[ref] = nBin == 0 ? 0 : -1; // a contig without bins holds no read; else the statistics bin says
       placed[ref] = aligned[ref];
@@ -157,17 +163,21 @@ public final class ReadsIndex {
           continue;
         }
         if (bin >= pseudoBin) throw corrupt(index, reads, "bin " + bin + " beyond the index's levels");
-        double binBytes = 0;
+        double compressed = 0;
+        double inBlock = 0;
         for (int c = 0; c < nChunk; c++) {
           long begin = b.getLong();
           long end = b.getLong();
           offsetsInside(index, reads, readsLength, begin, end);
-          binBytes += bytesBetween(begin, end);
+          compressed += (end >>> 16) - (begin >>> 16);
+          inBlock += (end & 0xffff) - (begin & 0xffff);
+          if (blocks.size() < 1 << 16) blocks.add(begin >>> 16);
         }
         if (nChunk > 0) {
           long[] span = binSpan(index, reads, contig, (int) bin, minShift, depth);
           found.add(span);
-          spread(bytes[ref], minShift, span[0], span[1], binBytes);
+          spread(bytes[ref], minShift, span[0], span[1], compressed);
+          spread(inBlocks[ref], minShift, span[0], span[1], inBlock);
         }
       }
       if (!csi) {
@@ -183,22 +193,42 @@ public final class ReadsIndex {
       }
       spans[ref] = sorted(found);
     }
+    double ratio = bgzfRatio(reads, readsLength, blocks);
+    for (int ref = 0; ref < nRef; ref++) {
+      for (int w = 0; w < bytes[ref].length; w++) bytes[ref][w] = Math.max(0, bytes[ref][w] + ratio * inBlocks[ref][w]);
+    }
     return new ReadsIndex(reads, index, header, aligned, placed, spans, minShift, bytes);
+  }
+
+  /**
+   * Compressed bytes per uncompressed byte of the reads' BGZF blocks, measured on up to
+   * {@link #RATIO_BLOCKS} blocks where the index's chunks begin, spread over the file (a block's
+   * header gives its compressed size, its last four bytes its uncompressed size); {@link #BGZF_RATIO}
+   * when none can be read. It weighs the part of a chunk that lies inside one block.
+   */
+  private static double bgzfRatio(Path reads, long readsLength, List<Long> blocks) {
+    long compressed = 0;
+    long uncompressed = 0;
+    int n = Math.min(RATIO_BLOCKS, blocks.size());
+    for (int i = 0; i < n; i++) {
+      long at = blocks.get((int) ((long) i * blocks.size() / n));
+      if (at + 18 > readsLength) continue;
+      byte[] h = FileFormat.raw(reads, at, 18);
+      if ((h[0] & 0xff) != 0x1f || (h[1] & 0xff) != 0x8b || h[12] != 'B' || h[13] != 'C') continue;
+      int size = ((h[16] & 0xff) | (h[17] & 0xff) << 8) + 1;
+      if (at + size > readsLength) continue;
+      byte[] t = FileFormat.raw(reads, at + size - 4, 4);
+      long isize = (t[0] & 0xffL) | (t[1] & 0xffL) << 8 | (t[2] & 0xffL) << 16 | (t[3] & 0xffL) << 24;
+      if (isize == 0) continue;
+      compressed += size;
+      uncompressed += isize;
+    }
+    return uncompressed == 0 ? BGZF_RATIO : (double) compressed / uncompressed;
   }
 
   /** Windows of 2^shift bases that cover {@code length} bases. */
   private static int windows(long length, int shift) {
     return (int) Math.max(1, (length + (1L << shift) - 1) >>> shift);
-  }
-
-  /**
-   * Estimated bytes of the file from virtual offset {@code begin} to {@code end}: the compressed
-   * bytes between their blocks, plus the difference of their places inside a block scaled by
-   * {@link #BGZF_RATIO} (so that reads sharing one block still weigh by their size); at least 0.
-   */
-  static double bytesBetween(long begin, long end) {
-    double d = (end >>> 16) - (begin >>> 16) + ((end & 0xffff) - (begin & 0xffff)) * BGZF_RATIO;
-    return Math.max(0, d);
   }
 
   /** Adds {@code amount} to the windows of [start, end), each in proportion to its overlap. */
