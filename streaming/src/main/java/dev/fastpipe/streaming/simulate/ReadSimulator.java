@@ -50,14 +50,15 @@ final class ReadSimulator {
   private long records;
 
   ReadSimulator(SAMFileHeader header, long readsSeed, double coverage, boolean sequencingErrors, String namePrefix,
-      int nameWidth) {
+      int nameWidth, int windowBases) {
     this.header = header;
     this.readsSeed = readsSeed;
     this.coverage = coverage;
     this.sequencingErrors = sequencingErrors;
     this.namePrefix = namePrefix;
     this.nameWidth = nameWidth;
-    this.windowBases = windowBases(coverage);
+    if (windowBases < MAX_FRAGMENT) throw new IllegalArgumentException("windows of " + windowBases + " bp are shorter than a fragment");
+    this.windowBases = windowBases;
   }
 
   /** About 20,000 pairs a window: 100 kb at 30x, between 10 kb and 1 Mb. */

@@ -128,10 +128,8 @@ final class SimulatedContig {
     return b == 'A' || b == 'C' || b == 'G' || b == 'T';
   }
 
-  /** SplitMix64's finaliser: a well-spread 64-bit value from any input. */
+  /** A well-spread 64-bit value from any input (SplittableRandom's first output for that seed: SplitMix64). */
   static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return new SplittableRandom(z).nextLong();
   }
 }

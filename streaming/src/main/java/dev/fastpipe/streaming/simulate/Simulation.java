@@ -91,9 +91,10 @@ public final class Simulation {
   private final Path reference;
   private final long seed;
   private final double coverage;
-  private final boolean sequencingErrors;
+  private boolean sequencingErrors;
   private final String commandLine;
   private final String namePrefix;
+  private int windowBases;
 
   private Simulation(List<Contig> contigs, IntFunction<SimulatedContig> load, IntFunction<byte[]> syntheticBases,
       Path reference, long seed, double coverage, boolean sequencingErrors, String commandLine, String namePrefix) {
@@ -106,6 +107,19 @@ public final class Simulation {
     this.sequencingErrors = sequencingErrors;
     this.commandLine = commandLine;
     this.namePrefix = namePrefix;
+    this.windowBases = ReadSimulator.windowBases(coverage);
+  }
+
+  /** Reads without sequencing errors (qualities are still drawn): for tests of the alignment. */
+  Simulation withoutSequencingErrors() {
+    this.sequencingErrors = false;
+    return this;
+  }
+
+  /** Draws reads in windows of {@code bases} instead of the default for the coverage (tests of the window seams). */
+  Simulation withWindowBases(int bases) {
+    this.windowBases = bases;
+    return this;
   }
 
   /** A synthetic genome of {@code n} contigs and {@code totalLength} bases in all ({@link #layout}). */
@@ -317,7 +331,7 @@ public final class Simulation {
     long maxPairs = 0;
     for (Contig c : contigs) maxPairs += ReadSimulator.pairsFor(coverage, c.simulatedBases());
     ReadSimulator reads = new ReadSimulator(header, readsSeed, coverage, sequencingErrors, namePrefix,
-        Long.toString(maxPairs).length());
+        Long.toString(maxPairs).length(), windowBases);
     long snps = 0;
     long indels = 0;
     int withReads = 0;

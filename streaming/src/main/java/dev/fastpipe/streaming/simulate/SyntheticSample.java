@@ -48,6 +48,7 @@ public final class SyntheticSample {
   private final SimulatedContig contig;
   private final double coverage;
   private boolean sequencingErrors = true;
+  private int windowBases;
 
   private SyntheticSample(long seed, SimulatedContig contig, double coverage) {
     this.seed = seed;
@@ -72,6 +73,12 @@ public final class SyntheticSample {
   /** Reads without sequencing errors (qualities are still drawn): for tests of the alignment. */
   SyntheticSample withoutSequencingErrors() {
     sequencingErrors = false;
+    return this;
+  }
+
+  /** Reads drawn in windows of {@code bases} (0: the default for the coverage): for tests of the window seams. */
+  SyntheticSample withWindowBases(int bases) {
+    windowBases = bases;
     return this;
   }
 
@@ -124,6 +131,8 @@ public final class SyntheticSample {
 
   /** Writes the sample into {@code dir}; each file appears under its final name only when complete. */
   public Files writeTo(Path dir) throws IOException {
-    return Simulation.of(seed, contig, coverage, sequencingErrors).writeTo(dir).files();
+    Simulation sim = Simulation.of(seed, contig, coverage, sequencingErrors);
+    if (windowBases > 0) sim.withWindowBases(windowBases);
+    return sim.writeTo(dir).files();
   }
 }
