@@ -1,11 +1,13 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.makeexamples.Region;
 import dev.fastpipe.streaming.scatter.ChunkPlanner;
 import dev.fastpipe.streaming.scatter.SampleSheet;
 import dev.fastpipe.streaming.scatter.ScatterPlan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -59,6 +61,11 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--bed", paramLabel = "BED", description = "Regions to split (default: every contig in both reads and reference).")
   Path bed;
 
+  @Option(names = "--exclude-contigs", split = ",", paramLabel = "PATTERN",
+      description = "Leave out contigs whose whole name matches, as call --exclude-contigs: a preset ("
+          + ContigExclusion.PRESET_LIST + ") or a regular expression; comma-separated, repeatable. Default: none.")
+  List<String> excludeContigs = new ArrayList<>();
+
   @Option(names = "--chunks", required = true, paramLabel = "N", description = "Number of chunks.")
   int chunks;
 
@@ -75,7 +82,7 @@ public final class PlanCommand implements Callable<Integer> {
     List<SampleSheet.Sample> samples = input.samples != null
         ? SampleSheet.read(input.samples)
         : List.of(new SampleSheet.Sample(input.one.sample, input.one.reads.toAbsolutePath(), 0));
-    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, bed, chunks);
+    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, bed, ContigExclusion.of(excludeContigs), chunks);
     PrintWriter err = spec.commandLine().getErr();
     for (String w : plan.warnings()) err.println("fastpipe plan: warning: " + w);
     err.flush();

@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.scatter;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RootCause;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.ReadsIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
@@ -39,10 +40,12 @@ public final class ScatterPlan {
 
   /**
    * Checks every sample, sums their reads' bytes over the regions ({@code bed}, or every contig of
-   * the reference the reads have) and cuts them into {@code chunks}. A sample's name may be null
-   * (reads called under their own sample name, as {@code call} without --sample).
+   * the reference the reads have, less what {@code exclude} leaves out, as {@code call} resolves
+   * them) and cuts them into {@code chunks}. A sample's name may be null (reads called under their
+   * own sample name, as {@code call} without --sample).
    */
-  public static Result plan(Path reference, List<SampleSheet.Sample> samples, Path bed, int chunks) {
+  public static Result plan(Path reference, List<SampleSheet.Sample> samples, Path bed, ContigExclusion exclude,
+      int chunks) {
     if (chunks < 1) throw new InputException("--chunks must be at least 1, got " + chunks);
     ChunkPlanner planner = null;
     SampleSheet.Sample first = null;
@@ -52,7 +55,7 @@ public final class ScatterPlan {
       try (InputFiles in = new InputFiles(reference, s.reads())) {
         SAMFileHeader header = in.reads.getFileHeader();
         SampleNames.select(in.readsPath, header, s.name());
-        List<Region> regions = Regions.resolve(in.dictionary, in.readContigs, in.readsPath, List.of(), bed);
+        List<Region> regions = Regions.resolve(in.dictionary, in.readContigs, in.readsPath, List.of(), bed, exclude);
         if (regions.isEmpty()) throw new InputException((bed != null ? bed + ": " : "") + "no region to call: the regions are empty");
         Set<String> contigs = contigs(regions);
         if (first == null) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.BedFile;
 import dev.fastpipe.streaming.genome.BedInterval;
 import dev.fastpipe.streaming.makeexamples.Region;
@@ -68,7 +69,7 @@ class ScatterPlanTest {
   }
 
   static String fault(Path reference, List<SampleSheet.Sample> samples, Path bed, int chunks) {
-    return assertThrows(InputException.class, () -> ScatterPlan.plan(reference, samples, bed, chunks)).getMessage();
+    return assertThrows(InputException.class, () -> ScatterPlan.plan(reference, samples, bed, ContigExclusion.none(), chunks)).getMessage();
   }
 
   @Test
@@ -78,7 +79,7 @@ class ScatterPlanTest {
     TestGenome bReads = TestGenome.tiled("chrT", 40_000, 3, 0, 50);
     Path b = bam(bReads, "b.bam", "B", chrU);
     List<SampleSheet.Sample> samples = List.of(new SampleSheet.Sample("A", a, 2), new SampleSheet.Sample("B", b, 3));
-    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, null, 3);
+    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, null, ContigExclusion.none(), 3);
     assertEquals(List.of(new Region(0, "chrT", 0, 40_000), new Region(1, "chrU", 0, 20_000)), plan.regions());
     List<Path> files = ScatterPlan.write(dir.resolve("plan"), plan.chunks());
     assertEquals(List.of("chunk-0001-of-0003.bed", "chunk-0002-of-0003.bed", "chunk-0003-of-0003.bed"),
@@ -130,5 +131,13 @@ class ScatterPlanTest {
     Path bed = Files.writeString(dir.resolve("small.bed"), "chrT\t100\t2500\n");
     assertEquals("--chunks 4: the regions (2400 bp in 1 interval) can be cut into at most 3 chunks (a cut falls"
         + " between intervals or on a multiple of 1000 bp)", fault(ref, List.of(new SampleSheet.Sample("A", a, 2)), bed, 4));
+  }
+
+  @Test
+  void excludedContigsAreLeftOutAsCallLeavesThemOut() {
+    Path a = bam(TestGenome.tiled("chrT", 40_000, 3, 0, 25), "excl.bam", null, chrU);
+    ScatterPlan.Result plan = ScatterPlan.plan(ref, List.of(new SampleSheet.Sample("A", a, 2)), null,
+        ContigExclusion.of(List.of("chrU")), 2);
+    assertEquals(List.of(new Region(0, "chrT", 0, 40_000)), plan.regions());
   }
 }
