@@ -32,6 +32,11 @@ public final class CallCommand implements Callable<Integer> {
       description = "The VCF (bgzipped, with OUT.vcf.gz.tbi); appears only when the run succeeds.")
   Path output;
 
+  @Option(names = "--gvcf", paramLabel = "OUT.g.vcf.gz",
+      description = "Also write a gVCF (bgzipped, with .tbi) in the same pass: the VCF's sites with <*> added, and"
+          + " reference blocks with GQ, MIN_DP and PL for every other base of the regions. Appears only with the VCF.")
+  Path gvcf;
+
   @Option(names = "--shards", paramLabel = "N", description = "make_examples shards (default: CPU count, ${DEFAULT-VALUE}).")
   int shards = Runtime.getRuntime().availableProcessors();
 
@@ -73,6 +78,10 @@ public final class CallCommand implements Callable<Integer> {
               + " (%.0f examples/s) via %s, %d shards -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
           r.examples() / Math.max(r.seconds(), 1e-9), transport, s.examples.shards, output);
+      if (gvcf != null) {
+        System.err.printf("fastpipe call: gVCF %d records (%d reference blocks) -> %s%n", r.metrics().gvcfRecords,
+            r.metrics().gvcfBlocks, gvcf);
+      }
     }
     return 0;
   }
@@ -84,6 +93,7 @@ public final class CallCommand implements Callable<Integer> {
     s.examples.shards = shards;
     s.autoPartitionSize = !input.partitionSizeGiven();
     s.output = output;
+    s.gvcf = gvcf;
     s.transport = transport;
     s.ringBytes = parseSize("--ring-size", ringSize);
     s.batchSize = modelOptions.batchSize();

@@ -72,6 +72,11 @@ public final class ExampleInputOptions {
   @Option(names = "--indel-min-fraction", defaultValue = "0.06", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
   double indelMinFraction;
 
+  @Option(names = "--gvcf-gq-binsize", defaultValue = "5", paramLabel = "N",
+      description = "gVCF: neighbouring positions share a reference block while their GQ stays in one bin of N"
+          + " (DeepVariant's gvcf_gq_binsize; default ${DEFAULT-VALUE}; 1 = a block per GQ value).")
+  int gvcfGqBinSize;
+
   /** True when the user chose --partition-size. */
   public boolean partitionSizeGiven() {
     return partitionSize != null;
@@ -95,6 +100,7 @@ public final class ExampleInputOptions {
     o.snpMinFraction = snpMinFraction;
     o.indelMinCount = indelMinCount;
     o.indelMinFraction = indelMinFraction;
+    o.gvcfGqBinSize = gvcfGqBinSize;
     return o;
   }
 }

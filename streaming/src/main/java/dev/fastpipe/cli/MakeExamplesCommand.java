@@ -45,6 +45,10 @@ public final class MakeExamplesCommand implements Callable<Integer> {
   @Option(names = "--candidates-vcf", description = "Also write every candidate alt allele, sites only, as C.vcf.gz + .tbi.")
   Path candidatesVcf;
 
+  @Option(names = "--gvcf-blocks", paramLabel = "BLOCKS.tfrecord.gz",
+      description = "Also write this task's reference blocks (gVCF reference confidence) for postprocess --gvcf.")
+  Path gvcfBlocks;
+
   @Option(names = "--channels", defaultValue = "6", description = "6, or 7 to add insert size (default ${DEFAULT-VALUE}).")
   int channels;
 
@@ -57,12 +61,21 @@ public final class MakeExamplesCommand implements Callable<Integer> {
     o.confidentBed = confidentBed;
     o.candidatesVcf = candidatesVcf;
     o.channels = channels;
+    o.gvcf = gvcfBlocks != null;
     try {
       o.validate();
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
     TfRecordExampleWriter writer = new TfRecordExampleWriter(output);
+    if (gvcfBlocks != null) {
+      try {
+        writer.withRefBlocks(gvcfBlocks);
+      } catch (RuntimeException e) {
+        writer.discard();
+        throw e;
+      }
+    }
     MakeExamplesStats stats;
     try {
       stats = MakeExamples.run(o, writer);

@@ -6,10 +6,14 @@ import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.RefBlock;
+import dev.fastpipe.streaming.postprocess.RefBlockFile;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,6 +39,14 @@ public final class PostprocessCommand implements Callable<Integer> {
   @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz", description = "Output VCF (bgzipped; a .tbi is written beside it).")
   Path output;
 
+  @Option(names = "--gvcf", paramLabel = "OUT.g.vcf.gz",
+      description = "Also write a gVCF (bgzipped, with .tbi) from --gvcf-blocks: the same file call --gvcf makes.")
+  Path gvcf;
+
+  @Option(names = "--gvcf-blocks", arity = "1..*", paramLabel = "BLOCKS.tfrecord.gz",
+      description = "Reference blocks from make-examples --gvcf-blocks (every task's file); needed by --gvcf.")
+  List<Path> gvcfBlocks = new ArrayList<>();
+
   @Option(names = "--sample", paramLabel = "NAME",
       description = "Sample name. Default: the one recorded in CALLS, else the SM of --reads, else SAMPLE.")
   String sample;
@@ -56,6 +68,18 @@ public final class PostprocessCommand implements Callable<Integer> {
     String name = output.getFileName().toString();
     if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
     OutputFiles.checkWritable(output, "--output");
+    if (gvcf != null) {
+      if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new UserError(gvcf + ": --gvcf must end with .g.vcf.gz");
+      if (gvcfBlocks.isEmpty()) throw new UserError("--gvcf needs --gvcf-blocks (make-examples --gvcf-blocks of every task)");
+      if (gvcf.toAbsolutePath().normalize().equals(output.toAbsolutePath().normalize())) {
+        throw new UserError(gvcf + ": --gvcf and --output name the same file");
+      }
+      OutputFiles.checkWritable(gvcf, "--gvcf");
+    } else if (!gvcfBlocks.isEmpty()) {
+      throw new UserError("--gvcf-blocks needs --gvcf (where the gVCF goes)");
+    }
+    List<RefBlock> blocks = new ArrayList<>();
+    for (Path p : gvcfBlocks) blocks.addAll(RefBlockFile.read(p));
     SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
     CallsFile.Contents contents;
     try {
@@ -71,10 +95,11 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (sampleName == null) sampleName = "SAMPLE";
 
     ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
-        minQual, minHomRefGq);
+        minQual, minHomRefGq, gvcf, blocks);
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
         r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(),
         r.incompleteSites() > 0 ? ", " + r.incompleteSites() + " sites missing examples" : "", sampleName, output);
+    if (gvcf != null) System.err.printf("postprocess: %d reference blocks in -> %s%n", blocks.size(), gvcf);
     return 0;
   }
 }

@@ -6,6 +6,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.postprocess.CallResult;
+import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -19,6 +20,8 @@ import java.util.function.Consumer;
  * classified and delivered (so a sink that sees a marker has every result it covers). A marker
  * does not force a partial batch: it waits for the batch it follows, so batches stay full while
  * the stream is busy; {@link #flush()} (end of stream, or an idle ring) delivers the rest.
+ * REF_BLOCK records (gVCF runs) need no model: they go to {@link #onRefBlock} at once, which is
+ * before their partition's marker.
  *
  * <p>One per consumer thread (the batch and header arrays are not shared); the model is shared.
  */
@@ -35,6 +38,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final ImageBatch batch;
   private final Consumer<CallResult> sink;
   private final PartitionListener partitions;
+  private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
   /** Partitions whose markers arrived after examples still in the batch. */
@@ -59,9 +63,19 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     this.probabilities = new float[batchSize * GenotypeModel.GENOTYPES];
   }
 
+  /** Where REF_BLOCK records go; without one they are dropped (a run without a gVCF has none). */
+  public ExampleClassifier onRefBlock(Consumer<RefBlock> sink) {
+    this.refBlocks = sink;
+    return this;
+  }
+
   @Override
   public void onRecord(int shard, org.agrona.DirectBuffer buffer, int offset, int length) {
     record.wrap(buffer, offset);
+    if (record.isRefBlock()) {
+      if (refBlocks != null) refBlocks.accept(RefBlock.of(record));
+      return;
+    }
     if (record.isPartitionDone()) {
       if (partitions == null) return;
       if (batch.isEmpty()) {

@@ -47,6 +47,45 @@ public final class ExampleRecord {
     return kind() == KIND_PARTITION_DONE;
   }
 
+  public boolean isRefBlock() {
+    return kind() == KIND_REF_BLOCK;
+  }
+
+  /** REF_BLOCK: the block's end (0-based, exclusive); its start is {@link #position()}. */
+  public int blockEnd() {
+    return buffer.getInt(offset + BLOCK_END_OFFSET, LITTLE_ENDIAN);
+  }
+
+  /** REF_BLOCK: the lowest hom-ref GQ of the block's positions. */
+  public int blockMinGq() {
+    return buffer.getInt(offset + BLOCK_MIN_GQ_OFFSET, LITTLE_ENDIAN);
+  }
+
+  /** REF_BLOCK: the lowest depth of the block's positions. */
+  public int blockMinDp() {
+    return buffer.getInt(offset + BLOCK_MIN_DP_OFFSET, LITTLE_ENDIAN);
+  }
+
+  /** REF_BLOCK: PL of genotype {@code g} (0 = 0/0, 1 = 0/<*>, 2 = <*>/<*>) at the block's first position of min GQ. */
+  public int blockPl(int g) {
+    return buffer.getInt(offset + BLOCK_PL_OFFSET + 4 * g, LITTLE_ENDIAN);
+  }
+
+  /** REF_BLOCK: the GQ bin every position of the block falls in. */
+  public int blockGqBin() {
+    return buffer.getByte(offset + BLOCK_GQ_BIN_OFFSET) & 0xFF;
+  }
+
+  /** REF_BLOCK: true for GT 0/0, false for ./. . */
+  public boolean blockCalled() {
+    return buffer.getByte(offset + BLOCK_CALLED_OFFSET) != 0;
+  }
+
+  /** REF_BLOCK: the ASCII reference base at the block's start. */
+  public byte blockRefBase() {
+    return buffer.getByte(offset + BLOCK_REF_BASE_OFFSET);
+  }
+
   public int length() {
     return buffer.getInt(offset + LENGTH_OFFSET, LITTLE_ENDIAN);
   }
@@ -176,6 +215,11 @@ public final class ExampleRecord {
 
   @Override
   public String toString() {
+    if (isRefBlock()) {
+      return "REF_BLOCK{contig=" + contigIndex() + ", start=" + position() + ", end=" + blockEnd() + ", gq=" + blockMinGq()
+          + ", bin=" + blockGqBin() + ", called=" + blockCalled() + ", minDp=" + blockMinDp() + ", partition="
+          + partition() + "}";
+    }
     if (isPartitionDone()) {
       return "PARTITION_DONE{contig=" + contigIndex() + ", end=" + position() + ", partition="
           + partition() + ", shard=" + shard() + ", seq=" + sequence() + "}";
@@ -263,5 +307,28 @@ public final class ExampleRecord {
     buf.putInt(offset + LABEL_OFFSET, -1, LITTLE_ENDIAN);
     buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
     buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
+  }
+
+  /** Writes a REF_BLOCK record (length {@link ExampleRecordDescriptor#REF_BLOCK_LENGTH}). */
+  public static void encodeRefBlock(
+      MutableDirectBuffer buf, int offset, int contigIndex, int start, int end, int shard, long sequence,
+      long partition, int minGq, int minDp, int[] pl, int gqBin, boolean called, byte refBase) {
+    if (end <= start) throw new IllegalArgumentException("empty block [" + start + ", " + end + ")");
+    if (gqBin < 0 || gqBin > 255) throw new IllegalArgumentException("GQ bin out of range: " + gqBin);
+    buf.putInt(offset + KIND_OFFSET, KIND_REF_BLOCK, LITTLE_ENDIAN);
+    buf.putInt(offset + LENGTH_OFFSET, REF_BLOCK_LENGTH, LITTLE_ENDIAN);
+    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
+    buf.putInt(offset + POSITION_OFFSET, start, LITTLE_ENDIAN);
+    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
+    buf.putInt(offset + BLOCK_END_OFFSET, end, LITTLE_ENDIAN);
+    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
+    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
+    buf.putInt(offset + BLOCK_MIN_GQ_OFFSET, minGq, LITTLE_ENDIAN);
+    buf.putInt(offset + BLOCK_MIN_DP_OFFSET, minDp, LITTLE_ENDIAN);
+    for (int g = 0; g < 3; g++) buf.putInt(offset + BLOCK_PL_OFFSET + 4 * g, pl[g], LITTLE_ENDIAN);
+    buf.putByte(offset + BLOCK_GQ_BIN_OFFSET, (byte) gqBin);
+    buf.putByte(offset + BLOCK_CALLED_OFFSET, (byte) (called ? 1 : 0));
+    buf.putByte(offset + BLOCK_REF_BASE_OFFSET, refBase);
+    buf.putByte(offset + BLOCK_REF_BASE_OFFSET + 1, (byte) 0);
   }
 }

@@ -55,12 +55,59 @@ package dev.fastpipe.streaming.example;
  * A PARTITION_DONE marker is the bare 64-byte header: contig index, position = the partition's
  * end (exclusive, 0-based), partition index, shard and sequence; label -1, everything else 0.
  * It tells a consumer that this shard has emitted everything before that position.
+ *
+ * <p>A REF_BLOCK record (only when the run makes a gVCF) is the reference confidence of a run of
+ * positions [start, end) of one partition that share one GQ bin and one genotype (0/0 or ./.).
+ * It is 64 bytes, and its first 40 have the example header's meaning except that offset 20
+ * holds the block's end instead of a label. A shard emits a partition's blocks before the
+ * partition's PARTITION_DONE marker, so a consumer that sees the marker has every block of it.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                  Kind (3 = REF_BLOCK)                         |  0
+ *  +---------------------------------------------------------------+
+ *  |                  Length of the whole record (64)              |  4
+ *  +---------------------------------------------------------------+
+ *  |                  Contig index (reference dictionary)          |  8
+ *  +---------------------------------------------------------------+
+ *  |                  Start (0-based, inclusive)                   | 12
+ *  +---------------------------------------------------------------+
+ *  |                  Shard                                        | 16
+ *  +---------------------------------------------------------------+
+ *  |                  End (0-based, exclusive)                     | 20
+ *  +---------------------------------------------------------------+
+ *  |                  Sequence (per shard, from 0, all records)    | 24
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                  Partition index (global, in reference order) | 32
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                  Min GQ (hom-ref GQ, lowest in the block)     | 40
+ *  +---------------------------------------------------------------+
+ *  |                  Min DP (lowest depth in the block)           | 44
+ *  +---------------------------------------------------------------+
+ *  |                  PL 0/0 (at the first position of min GQ)     | 48
+ *  +---------------------------------------------------------------+
+ *  |                  PL 0/<*>                                     | 52
+ *  +---------------------------------------------------------------+
+ *  |                  PL <*>/<*>                                   | 56
+ *  +---------------+---------------+---------------+---------------+
+ *  | GQ bin (u8)   | Called (u8)   | Ref base (u8) |   reserved    | 60
+ *  +---------------+---------------+---------------+---------------+
+ * </pre>
+ *
+ * GQ bin is the blocks' merge key (DeepVariant's quantised GQ); Called is 1 for GT 0/0 and 0
+ * for ./. (no coverage, a non-ACGT reference base, or counts that favour a non-reference
+ * genotype); Ref base is the ASCII reference base at Start.
  */
 public final class ExampleRecordDescriptor {
   private ExampleRecordDescriptor() {}
 
   public static final int KIND_EXAMPLE = 1;
   public static final int KIND_PARTITION_DONE = 2;
+  public static final int KIND_REF_BLOCK = 3;
 
   public static final int KIND_OFFSET = 0;
   public static final int LENGTH_OFFSET = 4;
@@ -113,4 +160,14 @@ public final class ExampleRecordDescriptor {
   }
 
   public static final int PARTITION_DONE_LENGTH = HEADER_LENGTH;
+
+  /** REF_BLOCK fields (the shared header fields keep their offsets above). */
+  public static final int BLOCK_END_OFFSET = LABEL_OFFSET;
+  public static final int BLOCK_MIN_GQ_OFFSET = 40;
+  public static final int BLOCK_MIN_DP_OFFSET = 44;
+  public static final int BLOCK_PL_OFFSET = 48;
+  public static final int BLOCK_GQ_BIN_OFFSET = 60;
+  public static final int BLOCK_CALLED_OFFSET = 61;
+  public static final int BLOCK_REF_BASE_OFFSET = 62;
+  public static final int REF_BLOCK_LENGTH = 64;
 }

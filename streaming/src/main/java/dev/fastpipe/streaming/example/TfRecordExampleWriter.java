@@ -24,6 +24,8 @@ import org.tensorflow.proto.Int64List;
  * tf.Example protos, one per EXAMPLE record ({@link TfExampleFeatures} names the features),
  * framed and compressed by {@link TfRecordWriter#gzipped}.
  * PARTITION_DONE markers are counted but not written (a file is complete by definition).
+ * REF_BLOCK records (gVCF runs) go, as their raw 64 bytes, one per TFRecord, to a second gzipped
+ * file named by {@link #withRefBlocks}, which is written and renamed alongside the examples.
  *
  * <p>As an {@link ExampleProducer}: {@code claim} hands out the start of a private staging
  * buffer, {@code commit} encodes the record into the file. The file is written under
@@ -39,6 +41,11 @@ public final class TfRecordExampleWriter implements ExampleProducer {
   private final UnsafeBuffer staging;
   private final ExampleRecord record = new ExampleRecord();
   private int claimed = -1;
+  private Path blocksTarget;
+  private Path blocksTemp;
+  private TfRecordWriter blocksOut;
+  private final byte[] blockBytes = new byte[ExampleRecordDescriptor.REF_BLOCK_LENGTH];
+  private long refBlocks;
   private boolean ended;
   private long examples;
   private long markers;
@@ -70,6 +77,21 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     this.staging = new UnsafeBuffer(bb);
   }
 
+  /** Also writes the REF_BLOCK records (reference confidence for a gVCF) to {@code target}. */
+  public TfRecordExampleWriter withRefBlocks(Path target) {
+    if (blocksOut != null) throw new IllegalStateException("reference blocks go to " + blocksTarget + " already");
+    Path temp = OutputFiles.temporary(target, ".tfrecord.gz");
+    OutputFiles.removeDeadTemporaries(target);
+    try {
+      blocksOut = TfRecordWriter.gzipped(temp, DEFAULT_GZIP_LEVEL);
+    } catch (IOException e) {
+      throw new UncheckedIOException(target + ": cannot create (" + e.getMessage() + ")", e);
+    }
+    blocksTarget = target;
+    blocksTemp = temp;
+    return this;
+  }
+
   @Override
   public int maxRecordLength() {
     return staging.capacity();
@@ -97,6 +119,17 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     record.wrap(staging, 0);
     if (record.isPartitionDone()) {
       markers++;
+      return;
+    }
+    if (record.isRefBlock()) {
+      if (blocksOut == null) throw new IllegalStateException(target + ": a REF_BLOCK record but no file for reference blocks");
+      staging.getBytes(0, blockBytes);
+      try {
+        blocksOut.write(blockBytes, 0, blockBytes.length);
+      } catch (IOException e) {
+        throw new UncheckedIOException(blocksTemp + ": write failed (" + e.getMessage() + ")", e);
+      }
+      refBlocks++;
       return;
     }
     try {
@@ -168,7 +201,11 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     ended = true;
     try {
       out.close();
+      if (blocksOut != null) blocksOut.close();
       Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      if (blocksOut != null) {
+        Files.move(blocksTemp, blocksTarget, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(target + ": cannot finish (" + e.getMessage() + ")", e);
     }
@@ -180,11 +217,13 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     ended = true;
     try {
       out.close();
+      if (blocksOut != null) blocksOut.close();
     } catch (IOException ignored) {
-      // the file is being deleted anyway
+      // the files are being deleted anyway
     }
     try {
       Files.deleteIfExists(temp);
+      if (blocksTemp != null) Files.deleteIfExists(blocksTemp);
     } catch (IOException ignored) {
       // best effort
     }
@@ -192,6 +231,11 @@ public final class TfRecordExampleWriter implements ExampleProducer {
 
   public long examplesWritten() {
     return examples;
+  }
+
+  /** REF_BLOCK records written to the blocks file. */
+  public long refBlocksWritten() {
+    return refBlocks;
   }
 
   public long markersSeen() {

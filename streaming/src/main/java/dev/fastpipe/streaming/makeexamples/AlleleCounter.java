@@ -95,6 +95,11 @@ public final class AlleleCounter {
     return depth[pos - start];
   }
 
+  /** Reads whose base at {@code pos} (quality >= min) is the reference base (indel anchors excluded). */
+  public int refSupport(int pos) {
+    return refSupport[pos - start];
+  }
+
   /** Counts one (already filtered) read; {@code readIndex} names it in candidates' support lists. */
   public void add(SAMRecord read, int readIndex) {
     if (readIndex > READ_MASK) return;

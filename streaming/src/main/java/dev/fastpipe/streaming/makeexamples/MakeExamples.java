@@ -40,6 +40,10 @@ public final class MakeExamples {
   private final CandidateVcfWriter candidatesVcf;
   private final int halfWidth;
   private final int pad;
+  /** Reference confidence for gVCF blocks; null unless {@code o.gvcf}. */
+  private final ReferenceConfidence confidence;
+  private final int[] blockPl = new int[3];
+  private boolean[] inCandidate = new boolean[0];
 
   private final ArrayList<SAMRecord> reads = new ArrayList<>();
   private final ArrayList<SAMRecord> window = new ArrayList<>();
@@ -65,6 +69,7 @@ public final class MakeExamples {
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
     this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
     this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
+    this.confidence = o.gvcf ? new ReferenceConfidence(o.gvcfGqBinSize) : null;
     rowReads = new SAMRecord[o.height];
     rowSupport = new int[o.height];
   }
@@ -229,7 +234,8 @@ public final class MakeExamples {
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
     for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);
 
-    for (Candidate c : counter.candidates()) {
+    List<Candidate> candidates = counter.candidates();
+    for (Candidate c : candidates) {
       stats.candidates++;
       stats.candidateAlleles += c.alts.length;
       if (candidatesVcf != null) candidatesVcf.write(c);
@@ -243,11 +249,73 @@ public final class MakeExamples {
       }
       emitExamples(c, p, ref, refStart);
     }
+    if (confidence != null) emitRefBlocks(p, candidates, ref, refStart);
 
     int at = out.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
     ExampleRecord.encodePartitionDone(out.buffer(), at, p.contigIndex(), p.end(), task, sequence++, p.index());
     out.commit();
     stats.bytesWritten += ExampleRecordDescriptor.PARTITION_DONE_LENGTH;
+  }
+
+  /**
+   * The partition's reference confidence as REF_BLOCK records: maximal runs of positions with one
+   * GQ bin and one genotype (0/0 or ./.). Every position of a candidate's reference span is a
+   * block of its own, so that the postprocess can drop exactly the positions a variant record
+   * covers and merge the rest: the blocks it writes then do not depend on where candidates or
+   * partitions fell.
+   */
+  private void emitRefBlocks(Partition p, List<Candidate> candidates, byte[] ref, int refStart) {
+    int n = p.end() - p.start();
+    if (inCandidate.length < n) inCandidate = new boolean[Math.max(n, 2 * inCandidate.length)];
+    Arrays.fill(inCandidate, 0, n, false);
+    for (Candidate c : candidates) {
+      int from = Math.max(c.position, p.start());
+      int to = Math.min(c.position + c.ref.length(), p.end());
+      for (int pos = from; pos < to; pos++) inCandidate[pos - p.start()] = true;
+    }
+    int blockStart = -1;
+    int blockKey = -1;
+    int blockGq = 0;
+    int blockDp = 0;
+    for (int pos = p.start(); pos < p.end(); pos++) {
+      int depth = counter.depth(pos);
+      int refReads = Math.min(counter.refSupport(pos), depth);
+      boolean callable = AlleleCounter.baseCode(ref[pos - refStart]) >= 0;
+      int r = callable ? confidence.evaluate(refReads, depth) : 0;
+      int key = ReferenceConfidence.bin(r) | (ReferenceConfidence.called(r) ? 1 << 8 : 0);
+      int gq = ReferenceConfidence.gq(r);
+      boolean alone = inCandidate[pos - p.start()];
+      if (blockStart >= 0 && !alone && key == blockKey && !inCandidate[pos - 1 - p.start()]) {
+        if (gq < blockGq) {
+          blockGq = gq;
+          likelihoods(callable, refReads, depth);
+        }
+        blockDp = Math.min(blockDp, depth);
+        continue;
+      }
+      if (blockStart >= 0) emitRefBlock(p, blockStart, pos, blockGq, blockDp, blockKey, ref[blockStart - refStart]);
+      blockStart = pos;
+      blockKey = key;
+      blockGq = gq;
+      blockDp = depth;
+      likelihoods(callable, refReads, depth);
+    }
+    if (blockStart >= 0) emitRefBlock(p, blockStart, p.end(), blockGq, blockDp, blockKey, ref[blockStart - refStart]);
+  }
+
+  /** The block's PL: those of this position (all 0 where the reference base is not A, C, G or T). */
+  private void likelihoods(boolean callable, int refReads, int depth) {
+    if (callable) confidence.pl(refReads, depth, blockPl);
+    else ReferenceConfidence.uncallable(blockPl);
+  }
+
+  private void emitRefBlock(Partition p, int start, int end, int minGq, int minDp, int key, byte refBase) {
+    int at = out.claim(ExampleRecordDescriptor.REF_BLOCK_LENGTH);
+    ExampleRecord.encodeRefBlock(out.buffer(), at, p.contigIndex(), start, end, task, sequence++, p.index(), minGq, minDp,
+        blockPl, key & 0xFF, (key >>> 8) != 0, refBase);
+    out.commit();
+    stats.refBlocks++;
+    stats.bytesWritten += ExampleRecordDescriptor.REF_BLOCK_LENGTH;
   }
 
   private void emitExamples(Candidate c, Partition p, byte[] ref, int refStart) {

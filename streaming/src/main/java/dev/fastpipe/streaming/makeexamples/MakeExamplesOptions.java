@@ -43,6 +43,10 @@ public final class MakeExamplesOptions implements Cloneable {
 
   // Pileup
   public int channels = 6;
+  /** Also emit REF_BLOCK records (reference confidence of every position) for a gVCF. */
+  public boolean gvcf = false;
+  /** gVCF blocks: positions merge while their hom-ref GQ falls in one bin of this size (DeepVariant's gvcf_gq_binsize). */
+  public int gvcfGqBinSize = ReferenceConfidence.DEFAULT_GQ_BIN_SIZE;
   public int height = ImageShape.DEFAULT_HEIGHT;
   public int width = ImageShape.DEFAULT_WIDTH;
   public long downsampleSeed = PileupConstants.RANDOM_SEED;
@@ -76,6 +80,9 @@ public final class MakeExamplesOptions implements Cloneable {
     }
     if (partitionSize < 1) throw new IllegalArgumentException("--partition-size must be >= 1");
     if (channels != 6 && channels != 7) throw new IllegalArgumentException("--channels must be 6 or 7");
+    if (gvcfGqBinSize < 1 || gvcfGqBinSize > ReferenceConfidence.MAX_GQ) {
+      throw new IllegalArgumentException("--gvcf-gq-binsize must be in [1, " + ReferenceConfidence.MAX_GQ + "], got " + gvcfGqBinSize);
+    }
     if ((truthVcf == null) != (confidentBed == null)) {
       throw new IllegalArgumentException("--truth-vcf and --confident-bed go together");
     }

@@ -12,6 +12,8 @@ public final class MakeExamplesStats {
   /** Candidate alt alleles (one per candidates-VCF record). */
   public long candidateAlleles;
   public long examples;
+  /** REF_BLOCK records emitted (gVCF runs only). */
+  public long refBlocks;
   public long skippedAtContigEdge;
   public long skippedNotConfident;
   public long bytesWritten;
@@ -33,6 +35,7 @@ public final class MakeExamplesStats {
         "partitions=%d reads=%d filtered=%d candidates=%d alleles=%d examples=%d"
             + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
         partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
-        skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s);
+        skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
+        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "");
   }
 }

@@ -13,6 +13,8 @@ public final class CallSettings {
   /** Inputs, regions, shard count and make_examples thresholds; task is set per shard. */
   public MakeExamplesOptions examples = new MakeExamplesOptions();
   public Path output;
+  /** Also write a gVCF here (bgzipped, tabix-indexed) in the same pass; null: none. */
+  public Path gvcf;
   public String transport = "shm";
   public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
   public int batchSize = 256;
@@ -43,6 +45,7 @@ public final class CallSettings {
     MakeExamplesOptions ex = examples;
     ex.channels = channels;
     ex.task = 0;
+    ex.gvcf = gvcf != null;
     try {
       ex.validate();
     } catch (IllegalArgumentException e) {
@@ -55,6 +58,13 @@ public final class CallSettings {
     }
     // Every output location, before any work: a bad one is found in a second, not after the run.
     OutputFiles.checkWritable(output, "--output");
+    if (gvcf != null) {
+      if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new InputException(gvcf + ": --gvcf must end with .g.vcf.gz");
+      if (gvcf.toAbsolutePath().normalize().equals(output.toAbsolutePath().normalize())) {
+        throw new InputException(gvcf + ": --gvcf and --output name the same file");
+      }
+      OutputFiles.checkWritable(gvcf, "--gvcf");
+    }
     if (metrics != null) OutputFiles.checkWritable(metrics, "--metrics");
   }
 }

@@ -52,7 +52,7 @@ public final class CallVariantsConsumers {
         ExampleClassifier classifier = new ExampleClassifier(model, batchSize, r -> {
           release.add(r);
           examplesCalled.incrementAndGet();
-        }, release::partitionDone)) {
+        }, release::partitionDone).onRefBlock(release::addBlock)) {
       ConsumerLoop loop = new ConsumerLoop(batchSize, TransportConfig.backoff())
           .stopWhen(stop)
           .onDry(PARTIAL_BATCH_AFTER_NANOS, () -> {

@@ -4,6 +4,8 @@ import dev.fastpipe.streaming.makeexamples.Partition;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCall;
+import dev.fastpipe.streaming.postprocess.GvcfAssembler;
+import dev.fastpipe.streaming.postprocess.RefBlock;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import java.util.List;
@@ -14,6 +16,10 @@ import java.util.List;
  * Which site lies before which partition comes from the run's {@link RunPlan}, the same table the
  * shards ran, so release and make_examples cannot disagree.
  *
+ * <p>With a gVCF, the shards' reference blocks come in the same way ({@link #addBlock}) and the
+ * gVCF's records (the same sites, and the blocks between them: {@link GvcfAssembler}) are
+ * released in the same step as the VCF's.
+ *
  * <p>Thread-safe: {@link #add} may be called from every consumer; {@link #partitionDone} and
  * {@link #finish} hold this object's lock across release and write, so the VCF stays ordered.
  */
@@ -22,13 +28,27 @@ public final class OrderedRelease {
   private final PartitionFrontier frontier;
   private final SiteAssembler assembler;
   private final VcfCallWriter writer;
+  private final GvcfAssembler blocks; // null without a gVCF
+  private final VcfCallWriter gvcfWriter;
   private long nanos;
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
+    this(plan, assembler, writer, null);
+  }
+
+  /** A release that also writes a gVCF to {@code gvcfWriter} (a gVCF-mode writer), or none when null. */
+  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, VcfCallWriter gvcfWriter) {
     this.plan = plan;
     this.frontier = new PartitionFrontier(plan.partitions());
     this.assembler = assembler;
     this.writer = writer;
+    this.gvcfWriter = gvcfWriter;
+    this.blocks = gvcfWriter == null ? null : new GvcfAssembler();
+  }
+
+  /** One reference block (any thread); ignored without a gVCF. */
+  public void addBlock(RefBlock block) {
+    if (blocks != null) blocks.add(block);
   }
 
   /** One classified example (any thread). */
@@ -45,21 +65,25 @@ public final class OrderedRelease {
     int after = frontier.markDone((int) partition);
     if (after == before) return;
     long t0 = System.nanoTime();
-    List<GenotypeCall> calls;
+    int contig = Integer.MAX_VALUE;
+    int position = Integer.MAX_VALUE;
     if (after < plan.partitions()) {
       Partition next = plan.partition(after);
-      calls = assembler.completeBefore(next.contigIndex(), next.start());
-    } else {
-      calls = assembler.completeBefore(Integer.MAX_VALUE, Integer.MAX_VALUE);
+      contig = next.contigIndex();
+      position = next.start();
     }
+    List<GenotypeCall> calls = assembler.completeBefore(contig, position);
     for (GenotypeCall c : calls) writer.write(c);
+    if (blocks != null) blocks.completeBefore(contig, position, calls, gvcfWriter);
     nanos += System.nanoTime() - t0;
   }
 
   /** Writes whatever is left (end of the run). */
   public synchronized void finish() {
     long t0 = System.nanoTime();
-    for (GenotypeCall c : assembler.finish()) writer.write(c);
+    List<GenotypeCall> calls = assembler.finish();
+    for (GenotypeCall c : calls) writer.write(c);
+    if (blocks != null) blocks.finish(calls, gvcfWriter);
     nanos += System.nanoTime() - t0;
   }
 

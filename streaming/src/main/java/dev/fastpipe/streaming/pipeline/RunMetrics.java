@@ -54,6 +54,9 @@ public final class RunMetrics {
   public long batches;
   public long paddingImages;
   public long sitesWritten;
+  /** gVCF records written (sites and blocks) and blocks among them; -1 without a gVCF. */
+  public long gvcfRecords = -1;
+  public long gvcfBlocks = -1;
   public double wallSeconds;
 
   public synchronized void sampleRings(List<TransportStats> stats) {
@@ -74,6 +77,10 @@ public final class RunMetrics {
     b.append("  \"examples_called\": ").append(examplesCalled).append(",\n");
     b.append("  \"examples_per_second\": ").append(num(wallSeconds > 0 ? examplesCalled / wallSeconds : 0)).append(",\n");
     b.append("  \"sites_written\": ").append(sitesWritten).append(",\n");
+    if (gvcfRecords >= 0) {
+      b.append("  \"gvcf_records\": ").append(gvcfRecords).append(",\n");
+      b.append("  \"gvcf_blocks\": ").append(gvcfBlocks).append(",\n");
+    }
     b.append("  \"batches\": ").append(batches).append(",\n");
     b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
     b.append("  \"stages\": [");

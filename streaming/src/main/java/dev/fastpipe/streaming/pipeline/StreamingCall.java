@@ -88,8 +88,16 @@ public final class StreamingCall {
 
     ExampleTransport transport = openTransport(s, plan);
     VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
-    OrderedRelease release =
-        new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
+    VcfCallWriter gvcfWriter;
+    try {
+      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true);
+    } catch (RuntimeException e) {
+      writer.abort();
+      transport.close();
+      throw e;
+    }
+    OrderedRelease release = new OrderedRelease(plan,
+        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer, gvcfWriter);
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
@@ -97,6 +105,7 @@ public final class StreamingCall {
       failure.compareAndSet(null, new CancellationException("stopped by a signal"));
       shardSet.close();
       writer.abort();
+      if (gvcfWriter != null) gvcfWriter.abort();
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
     GenotypeModel model = null;
@@ -127,7 +136,7 @@ public final class StreamingCall {
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
-      writer.close();
+      publish(writer, gvcfWriter);
       ok = true;
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
@@ -135,6 +144,10 @@ public final class StreamingCall {
       metrics.batches = consumers.batches();
       metrics.paddingImages = consumers.paddingImages();
       metrics.sitesWritten = writer.written();
+      if (gvcfWriter != null) {
+        metrics.gvcfRecords = gvcfWriter.written();
+        metrics.gvcfBlocks = gvcfWriter.blocks();
+      }
       metrics.examplesMade = shardSet.examples();
       double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
@@ -164,8 +177,28 @@ public final class StreamingCall {
       }
       shardSet.close();
       transport.close();
-      if (!ok) writer.abort();
+      if (!ok) {
+        writer.abort();
+        if (gvcfWriter != null) gvcfWriter.abort();
+      }
       if (model != null) model.close();
+    }
+  }
+
+  /**
+   * Puts the VCF and the gVCF (if any) under their final names, both or neither: both files are
+   * finished first, and a gVCF that cannot be renamed into place takes the VCF back out.
+   */
+  private static void publish(VcfCallWriter vcf, VcfCallWriter gvcf) {
+    vcf.finish();
+    if (gvcf != null) gvcf.finish();
+    vcf.publish();
+    if (gvcf == null) return;
+    try {
+      gvcf.publish();
+    } catch (RuntimeException e) {
+      vcf.unpublish();
+      throw e;
     }
   }
 

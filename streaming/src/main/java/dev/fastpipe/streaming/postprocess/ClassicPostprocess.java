@@ -22,6 +22,16 @@ public final class ClassicPostprocess {
    */
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
       Path output, String sample, double minQual, int minHomRefGq) {
+    return write(results, source, dict, reference, output, sample, minQual, minHomRefGq, null, List.of());
+  }
+
+  /**
+   * As above, and with {@code gvcf} non-null also the gVCF from {@code blocks} (make_examples'
+   * reference blocks, any order): the same records as {@code call --gvcf} makes. Both files
+   * appear, or neither.
+   */
+  public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
+      Path output, String sample, double minQual, int minHomRefGq, Path gvcf, List<RefBlock> blocks) {
     SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq));
     for (CallResult r : results) {
       if (r.contigIndex() >= dict.size()) {
@@ -30,14 +40,41 @@ public final class ClassicPostprocess {
       }
       assembler.add(r);
     }
+    GvcfAssembler gvcfAssembler = new GvcfAssembler();
+    for (RefBlock b : blocks) {
+      if (b.contigIndex() >= dict.size()) {
+        throw new InputException("reference block at contig index " + b.contigIndex() + " is not in " + reference + " ("
+            + dict.size() + " contigs): blocks made from another reference?");
+      }
+      gvcfAssembler.add(b);
+    }
     VcfCallWriter writer = new VcfCallWriter(output, dict, sample, minQual);
+    VcfCallWriter gvcfWriter = null;
     boolean ok = false;
     try {
-      for (GenotypeCall c : assembler.finish()) writer.write(c);
+      gvcfWriter = gvcf == null ? null : new VcfCallWriter(gvcf, dict, sample, minQual, true);
+      List<GenotypeCall> calls = assembler.finish();
+      for (GenotypeCall c : calls) writer.write(c);
+      if (gvcfWriter != null) gvcfAssembler.finish(calls, gvcfWriter);
+      writer.finish();
+      if (gvcfWriter != null) gvcfWriter.finish();
+      writer.publish();
+      if (gvcfWriter != null) {
+        try {
+          gvcfWriter.publish();
+        } catch (RuntimeException e) {
+          writer.unpublish();
+          throw e;
+        }
+      }
       ok = true;
+    } catch (IllegalStateException e) {
+      throw new InputException((gvcf != null ? gvcf : output) + ": " + e.getMessage());
     } finally {
-      if (ok) writer.close();
-      else writer.abort();
+      if (!ok) {
+        writer.abort();
+        if (gvcfWriter != null) gvcfWriter.abort();
+      }
     }
     return new Summary(results.size(), writer.written(), writer.pass(), writer.refCall(), writer.lowQual(),
         assembler.incompleteSites());

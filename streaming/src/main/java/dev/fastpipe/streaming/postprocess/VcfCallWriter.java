@@ -15,6 +15,7 @@ import htsjdk.variant.vcf.VCFHeader;
 import htsjdk.variant.vcf.VCFHeaderLine;
 import htsjdk.variant.vcf.VCFHeaderLineCount;
 import htsjdk.variant.vcf.VCFHeaderLineType;
+import htsjdk.variant.vcf.VCFInfoHeaderLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -33,21 +34,40 @@ import java.util.Set;
  *
  * <p>Header: every contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT,
  * GQ, DP, AD, VAF, PL; one sample.
+ *
+ * <p>As a gVCF writer ({@link #gvcf}) it also writes {@link RefBlock}s ({@code REF <*>} with
+ * {@code END}, GT 0/0 or ./., GQ, MIN_DP, PL; QUAL 0, no FILTER), and every variant record gets the
+ * {@code <*>} allele appended to ALT, with AD and VAF 0 and PL 990 for the genotypes that carry it
+ * (DeepVariant's gVCF convention). The header then declares ALT {@code *}, INFO END and FORMAT
+ * MIN_DP too. Removing the {@code <*>} again gives exactly the VCF's record.
  */
-public final class VcfCallWriter implements AutoCloseable {
+public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
+  /** The PL of a genotype that carries the {@code <*>} allele at a variant record. */
+  public static final int NON_REF_PL = 990;
+  private static final Allele NON_REF = Allele.create("<*>", false);
+
   private final Path output;
   private final Path tmp;
   private final SAMSequenceDictionary dictionary;
   private final String sample;
   private final VariantContextWriter writer;
+  private final boolean gvcf;
+  private long blocks;
   private int lastContig = -1;
   private int lastPosition = -1;
   private long written;
   private long pass;
   private long refCall;
-  private boolean closed;
+  private boolean finished; // the file is complete under its temporary name
+  private boolean closed; // published or aborted
 
   public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual) {
+    this(output, dictionary, sample, minQual, false);
+  }
+
+  /** A VCF writer, or with {@code gvcf} a gVCF writer. */
+  public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
+    this.gvcf = gvcf;
     this.output = output.toAbsolutePath();
     this.dictionary = dictionary;
     this.sample = sample;
@@ -69,7 +89,7 @@ public final class VcfCallWriter implements AutoCloseable {
           .setOption(Options.INDEX_ON_THE_FLY)
           .unsetOption(Options.DO_NOT_WRITE_GENOTYPES)
           .build();
-      w.writeHeader(header(dictionary, sample, minQual));
+      w.writeHeader(header(dictionary, sample, minQual, gvcf));
     } catch (RuntimeException e) {
       if (w != null) closeQuietly(w);
       deleteQuietly(tmp);
@@ -93,9 +113,15 @@ public final class VcfCallWriter implements AutoCloseable {
     }
   }
 
-  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual) {
+  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
     Set<VCFHeaderLine> lines = new LinkedHashSet<>();
     lines.add(new VCFHeaderLine("source", "fastpipe"));
+    if (gvcf) {
+      lines.add(new VCFHeaderLine("ALT", "<ID=*,Description=\"Represents any possible alternative allele not already"
+          + " represented at this location by REF and ALT\">"));
+      lines.add(new VCFInfoHeaderLine("END", 1, VCFHeaderLineType.Integer, "Stop position of the interval"));
+      lines.add(new VCFFormatHeaderLine("MIN_DP", 1, VCFHeaderLineType.Integer, "Minimum DP observed within the GVCF block."));
+    }
     lines.add(new VCFFilterHeaderLine(GenotypeCall.REF_CALL, "Genotyping model thinks this site is reference."));
     lines.add(new VCFFilterHeaderLine(GenotypeCall.LOW_QUAL, "Confidence in this variant being real is below calling threshold (QUAL < " + minQual + ")."));
     lines.add(new VCFFormatHeaderLine("GT", 1, VCFHeaderLineType.String, "Genotype"));
@@ -110,32 +136,31 @@ public final class VcfCallWriter implements AutoCloseable {
   }
 
   /** Appends one call; calls must come sorted by contig index then position. */
+  @Override
   public void write(GenotypeCall call) {
-    if (call.contigIndex() < 0 || call.contigIndex() >= dictionary.size()) {
-      throw new IllegalArgumentException(
-          "contig index " + call.contigIndex() + " is not in the reference (" + dictionary.size() + " contigs)");
-    }
-    if (call.contigIndex() < lastContig || (call.contigIndex() == lastContig && call.position() < lastPosition)) {
-      throw new IllegalStateException("calls out of order at contig " + call.contigIndex() + " position " + call.position());
-    }
-    lastContig = call.contigIndex();
-    lastPosition = call.position();
-    String contig = dictionary.getSequence(call.contigIndex()).getSequenceName();
+    String contig = inOrder(call.contigIndex(), call.position());
     List<Allele> alleles = new ArrayList<>(1 + call.alts().size());
     alleles.add(Allele.create(call.ref(), true));
     for (String a : call.alts()) alleles.add(Allele.create(a, false));
     List<Allele> gt = new ArrayList<>(2);
     for (int i : call.genotype()) gt.add(i < 0 ? Allele.NO_CALL : alleles.get(i));
-    GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(call.gq()).DP(call.depth()).PL(call.pl());
+    int[] pl = call.pl();
+    if (gvcf) {
+      pl = java.util.Arrays.copyOf(pl, pl.length + alleles.size() + 1); // genotypes a/<*>, a = 0..<*>
+      java.util.Arrays.fill(pl, call.pl().length, pl.length, NON_REF_PL);
+    }
+    GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(call.gq()).DP(call.depth()).PL(pl);
     if (call.alleleDepths().length == alleles.size()) {
-      g.AD(call.alleleDepths());
+      g.AD(gvcf ? java.util.Arrays.copyOf(call.alleleDepths(), alleles.size() + 1) : call.alleleDepths());
       double[] vaf = call.variantAlleleFractions();
       if (vaf.length > 0) {
-        List<Double> rounded = new ArrayList<>(vaf.length);
+        List<Double> rounded = new ArrayList<>(vaf.length + 1);
         for (double v : vaf) rounded.add(Math.round(v * 1e4) / 1e4);
+        if (gvcf) rounded.add(0.0);
         g.attribute("VAF", rounded);
       }
     }
+    if (gvcf) alleles.add(NON_REF);
     int start = call.position() + 1;
     VariantContextBuilder vc =
         new VariantContextBuilder("fastpipe", contig, start, start + call.ref().length() - 1, alleles)
@@ -151,6 +176,47 @@ public final class VcfCallWriter implements AutoCloseable {
     written++;
     if (GenotypeCall.PASS.equals(call.filter())) pass++;
     else if (GenotypeCall.REF_CALL.equals(call.filter())) refCall++;
+  }
+
+  private String inOrder(int contigIndex, int position) {
+    if (contigIndex < 0 || contigIndex >= dictionary.size()) {
+      throw new IllegalArgumentException(
+          "contig index " + contigIndex + " is not in the reference (" + dictionary.size() + " contigs)");
+    }
+    if (contigIndex < lastContig || (contigIndex == lastContig && position < lastPosition)) {
+      throw new IllegalStateException("records out of order at contig " + contigIndex + " position " + position);
+    }
+    lastContig = contigIndex;
+    lastPosition = position;
+    return dictionary.getSequence(contigIndex).getSequenceName();
+  }
+
+  /** Appends one reference block (gVCF writers only), in order with the calls. */
+  @Override
+  public void write(RefBlock block) {
+    if (!gvcf) throw new IllegalStateException(output + ": reference blocks go to a gVCF writer only");
+    String contig = inOrder(block.contigIndex(), block.start());
+    byte base = block.refBase();
+    if (base >= 'a' && base <= 'z') base -= 32;
+    List<Allele> alleles = List.of(Allele.create(new byte[] {base}, true), NON_REF);
+    List<Allele> gt = block.called() ? List.of(alleles.get(0), alleles.get(0)) : List.of(Allele.NO_CALL, Allele.NO_CALL);
+    GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(block.minGq()).PL(block.pl()).attribute("MIN_DP", block.minDp());
+    VariantContextBuilder vc = new VariantContextBuilder("fastpipe", contig, block.start() + 1L, block.end(), alleles)
+        .attribute("END", block.end())
+        .log10PError(0.0)
+        .genotypes(g.make());
+    try {
+      writer.add(vc.make());
+    } catch (RuntimeException e) {
+      throw failure(e);
+    }
+    written++;
+    blocks++;
+  }
+
+  /** Reference blocks written (gVCF). */
+  public long blocks() {
+    return blocks;
   }
 
   /** Records written. */
@@ -176,13 +242,26 @@ public final class VcfCallWriter implements AutoCloseable {
   /** Finishes the file and index and renames them to the output name. */
   @Override
   public void close() {
-    if (closed) return;
+    finish();
+    publish();
+  }
+
+  /** Finishes the file and its index under the temporary name: nothing is under the output name yet. */
+  public void finish() {
+    if (finished || closed) return;
     try {
       writer.close();
     } catch (RuntimeException e) {
       abort();
       throw failure(e);
     }
+    finished = true;
+  }
+
+  /** Renames the {@link #finish finished} file and index to the output name. */
+  public void publish() {
+    if (closed) return;
+    if (!finished) throw new IllegalStateException(output + ": publish before finish");
     closed = true;
     try {
       Path idx = indexOf(tmp);
@@ -196,14 +275,22 @@ public final class VcfCallWriter implements AutoCloseable {
     }
   }
 
+  /** Removes a published output and its index: a file published with it could not be. */
+  public void unpublish() {
+    deleteQuietly(output);
+    deleteQuietly(indexOf(output));
+  }
+
   /** Drops the partial output (nothing appears under the final name). */
   public void abort() {
     if (closed) return;
     closed = true;
-    try {
-      writer.close();
-    } catch (RuntimeException ignored) {
-      // the partial file is deleted below either way
+    if (!finished) {
+      try {
+        writer.close();
+      } catch (RuntimeException ignored) {
+        // the partial file is deleted below either way
+      }
     }
     deleteQuietly(tmp);
     deleteQuietly(indexOf(tmp));
