@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * workflow/Snakefile run as a user runs it ({@code snakemake -s workflow/Snakefile --cores 2 --config
  * ...}), on a 3-contig simulated sample (90 kb: a contig with reads, one without, an unplaced
  * {@code chrUn_gl000220}): the gathered VCF of a 4-chunk scatter has exactly the records of one
- * {@code call}; a chunk that fails is retried, and a rerun runs only that chunk; bad inputs stop
- * the run before any job. Skipped where snakemake, bcftools or tabix is not installed.
+ * {@code call}, and its gVCF the same variant records and bases; a chunk that fails is retried, and
+ * a rerun runs only that chunk; two samples give a merged cohort gVCF; bad inputs stop the run
+ * before any job. Skipped where snakemake, bcftools or tabix is not installed.
  */
 class WorkflowIT {
   static final Path SNAKEFILE = Path.of("..", "workflow", "Snakefile").toAbsolutePath().normalize();
@@ -45,6 +46,7 @@ class WorkflowIT {
   static Path truth;
   static Path sheet;
   static List<String> whole;
+  static Path wholeGvcf;
 
   record Run(int exit, String output) {}
 
@@ -71,15 +73,17 @@ class WorkflowIT {
     reads = sim.resolve("reads.bam");
     truth = sim.resolve("truth.vcf.gz");
     sheet = Files.writeString(dir.resolve("samples.tsv"), "sample\treads\nDEMO\tsim/reads.bam\n");
-    whole = call(dir.resolve("whole.vcf.gz"), null);
+    wholeGvcf = dir.resolve("whole.g.vcf.gz");
+    whole = call(dir.resolve("whole.vcf.gz"), null, "--gvcf", wholeGvcf.toString());
     assertTrue(whole.size() > 50, "variants to compare: " + whole.size());
   }
 
   /** {@code bin/fastpipe call} over {@code bed} (null: the whole genome); the VCF's records. */
-  static List<String> call(Path out, Path bed) throws Exception {
+  static List<String> call(Path out, Path bed, String... more) throws Exception {
     List<String> args = new ArrayList<>(List.of("call", "--no-progress", "--shards", "2", "--ref", ref.toString(),
         "--reads", reads.toString(), "--output", out.toString()));
     if (bed != null) args.addAll(List.of("--bed", bed.toString()));
+    args.addAll(List.of(more));
     LauncherIT.Result r = LauncherIT.run(Map.of(), args.toArray(String[]::new));
     assertEquals(0, r.exit(), r.err());
     return records(out);
@@ -93,6 +97,35 @@ class WorkflowIT {
       for (String line; (line = in.readLine()) != null; ) if (!line.startsWith("#")) out.add(line);
     }
     return out;
+  }
+
+  /** A gVCF's variant records (ALT more than {@code <*>}). */
+  static List<String> variantRecords(Path gvcf) throws IOException {
+    return records(gvcf).stream().filter(l -> !l.split("\t")[4].equals("<*>")).toList();
+  }
+
+  /** The bases a gVCF states (records and blocks), as contig:start-end runs with touching ones joined. */
+  static List<String> basesStated(Path gvcf) throws IOException {
+    List<String> runs = new ArrayList<>();
+    String contig = null;
+    long start = -1;
+    long end = -1;
+    for (String l : records(gvcf)) {
+      String[] f = l.split("\t");
+      long pos = Long.parseLong(f[1]);
+      Matcher m = Pattern.compile("(?:^|;)END=(\\d+)").matcher(f[7]);
+      long last = m.find() ? Long.parseLong(m.group(1)) : pos + f[3].length() - 1;
+      if (f[0].equals(contig) && pos <= end + 1) {
+        end = Math.max(end, last);
+        continue;
+      }
+      if (contig != null) runs.add(contig + ":" + start + "-" + end);
+      contig = f[0];
+      start = pos;
+      end = last;
+    }
+    if (contig != null) runs.add(contig + ":" + start + "-" + end);
+    return runs;
   }
 
   /** snakemake on workflow/Snakefile in {@code workdir}, with {@code config} (key=value) and {@code more} options. */
@@ -138,7 +171,7 @@ class WorkflowIT {
     Path fail = Files.writeString(dir.resolve("flaky/FAIL"), "");
     Path calls = dir.resolve("flaky/calls.log");
     List<String> config = List.of("samples=" + sheet, "ref=" + ref, "chunks=4", "outdir=out", "threads=1",
-        "retries=1", "fastpipe=" + fake);
+        "retries=1", "gvcf=true", "fastpipe=" + fake);
 
     Run first = snakemake(work, config, "--keep-going");
     assertNotEquals(0, first.exit(), first.output());
@@ -161,6 +194,8 @@ class WorkflowIT {
     assertEquals(List.of("chunk-0003-of-0004.bed"), Files.readAllLines(calls), "only the missing chunk is called again");
     assertEquals(1, jobs(second, "call_chunk"), second.output());
     assertEquals(1, jobs(second, "gather"), second.output());
+    assertEquals(1, jobs(second, "gather_gvcf"), second.output());
+    assertEquals(0, jobs(second, "cohort"), "one sample, no cohort: " + second.output());
     assertEquals(0, jobs(second, "plan"), second.output());
     assertEquals(before, Files.getLastModifiedTime(chunks.resolve("chunk-0001-of-0004.vcf.gz")));
 
@@ -171,6 +206,12 @@ class WorkflowIT {
       for (var it = indexed.query("demo1", 1, 72_000); it.hasNext(); it.next()) n++;
       assertEquals(whole.stream().filter(l -> l.startsWith("demo1\t")).count(), n, "the .tbi finds demo1's records");
     }
+    // The gathered gVCF: the whole call's variant records and the same bases stated; a reference
+    // block that spans a cut is two blocks, split there.
+    Path gvcf = work.resolve("out/DEMO.g.vcf.gz");
+    assertTrue(Files.exists(Path.of(gvcf + ".tbi")));
+    assertEquals(variantRecords(wholeGvcf), variantRecords(gvcf));
+    assertEquals(basesStated(wholeGvcf), basesStated(gvcf));
     // Where the plan cut, for the record: the called variants closest to each cut.
     List<String> near = new ArrayList<>();
     for (int k = 1; k <= 3; k++) {
@@ -208,6 +249,41 @@ class WorkflowIT {
     assertTrue(gathered.stream().anyMatch(l -> l.startsWith("demo1\t" + snp.getStart() + "\t")), "the SNP is called");
     assertTrue(gathered.stream().anyMatch(l -> l.startsWith("demo1\t" + indel.getStart() + "\t")), "the indel is called");
     assertEquals(whole, gathered);
+  }
+
+  @Test
+  void twoSamplesGiveTheirGvcfsAndACohortMergedByBcftools() throws Exception {
+    // A second sample: the same reads under another name (SM), enough for the cohort rule's plumbing.
+    Path other = dir.resolve("sim/DEMO2.bam");
+    try (var in = htsjdk.samtools.SamReaderFactory.makeDefault().open(reads)) {
+      var header = in.getFileHeader().clone();
+      header.getReadGroups().forEach(rg -> rg.setSample("DEMO2"));
+      try (var out = new htsjdk.samtools.SAMFileWriterFactory().setCreateIndex(true).makeBAMWriter(header, true, other)) {
+        for (var r : in) out.addAlignment(r);
+      }
+    }
+    Files.move(dir.resolve("sim/DEMO2.bai"), Path.of(other + ".bai"));
+    Path two = Files.writeString(dir.resolve("two.tsv"), "sample\treads\nDEMO\tsim/reads.bam\nDEMO2\tsim/DEMO2.bam\n");
+    Path bed = Files.writeString(dir.resolve("cohort.bed"), "demo1\t10000\t30000\n");
+    Path work = dir.resolve("cohort");
+    Run r = snakemake(work, List.of("samples=" + two, "ref=" + ref, "bed=" + bed, "chunks=1", "outdir=out",
+        "threads=1", "gvcf=true"));
+    assertEquals(0, r.exit(), r.output());
+    assertEquals(2, jobs(r, "call_chunk"), r.output());
+    assertEquals(1, jobs(r, "cohort"), r.output());
+    Path cohort = work.resolve("out/cohort.g.vcf.gz");
+    try (VCFFileReader merged = new VCFFileReader(cohort, true)) {
+      assertEquals(List.of("DEMO", "DEMO2"), merged.getFileHeader().getGenotypeSamples());
+      int variants = 0;
+      for (VariantContext v : merged) {
+        if (v.getAlternateAlleles().size() > 1 || !v.getAlternateAllele(0).isSymbolic()) {
+          variants++;
+          assertEquals(v.getGenotype("DEMO").getGenotypeString(), v.getGenotype("DEMO2").getGenotypeString(),
+              "the same reads, the same genotype at " + v.getContig() + ":" + v.getStart());
+        }
+      }
+      assertEquals(variantRecords(work.resolve("out/DEMO.g.vcf.gz")).size(), variants, "one merged record per site");
+    }
   }
 
   /** Runs the workflow on bad input and checks it stops before any job with one line naming {@code named}. */
