@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +28,12 @@ public final class ExampleInputOptions {
   @Option(names = "--bed", paramLabel = "BED",
       description = "BED of regions, unioned with --regions. Default: every contig in both reads and reference.")
   Path bed;
+
+  @Option(names = "--exclude-contigs", split = ",", paramLabel = "PATTERN",
+      description = "Leave out contigs whose whole name matches: a preset (" + ContigExclusion.PRESET_LIST + ")"
+          + " or a regular expression; comma-separated, repeatable; applies to --regions and --bed too."
+          + " Default: none.")
+  List<String> excludeContigs = new ArrayList<>();
 
   @Option(names = "--sample", paramLabel = "NAME",
       description = "The sample to call: one the reads' read groups name (SM). Reads of several samples: only"
@@ -81,6 +88,7 @@ public final class ExampleInputOptions {
     o.reads = reads;
     o.regions = regions;
     o.regionsBed = bed;
+    o.excludeContigs = excludeContigs;
     o.sample = sample;
     if (partitionSize != null) o.partitionSize = partitionSize;
     o.minMappingQuality = minMapq;

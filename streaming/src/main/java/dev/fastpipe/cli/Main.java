@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       BenchTransportCommand.class,
       BenchInferenceCommand.class,
       SimulateCommand.class,
+      PlanCommand.class,
       CompareCommand.class,
       DoctorCommand.class,
       ShardWorkerCommand.class,

@@ -1,21 +1,33 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Writes the built-in synthetic sample (reference, aligned reads, truth) into a directory. */
+/** Writes a simulated sample (reference, aligned reads, truth) into a directory. */
 @Command(
     name = "simulate",
-    header = "Simulate a small diploid sample (reference, reads, truth) with a fixed seed.",
+    header = "Simulate a diploid sample (reference, reads, truth) with a fixed seed.",
     mixinStandardHelpOptions = true,
+    usageHelpWidth = 110,
     description = {
-      "Generate a small synthetic diploid sample with known variants, entirely in code:",
+      "Generate a synthetic diploid sample with known variants, entirely in code:",
       "ref.fa(+.fai,.dict), reads.bam(+.bai, 2x150 bp pairs aligned by construction),",
-      "truth.vcf.gz(+.tbi) and confident.bed. The same seed gives byte-identical files."
+      "truth.vcf.gz(+.tbi) and confident.bed. The same seed gives byte-identical files.",
+      "Reads are written in coordinate order as they are drawn: memory holds one contig's bases",
+      "(a byte a base) and a window of reads, whatever the length.",
+      "--contigs N: demo1..demo(N-1) of decreasing lengths and the short unplaced " + Simulation.UNPLACED + ";",
+      "  with N >= 3, demo2 has no reads. --length is the total.",
+      "--ref REF.fa: variants and reads on a real reference (plain or bgzipped with .fai and .gzi),",
+      "  on --regions/--bed (default: every contig); no ref.fa is written, call with --ref REF.fa.",
+      "  Fragments never cover an N; the confident BED leaves out 1 kb around N runs."
     })
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -27,31 +39,71 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
   long seed = SyntheticSample.DEFAULT_SEED;
 
-  @Option(names = "--length", paramLabel = "BP", description = "reference length in bp, >= 5000 (default: ${DEFAULT-VALUE})")
-  int length = SyntheticSample.DEFAULT_LENGTH;
+  @Option(names = "--length", paramLabel = "BP",
+      description = "synthetic genome length in bp, all contigs together, >= 5000 a contig (default: ${DEFAULT-VALUE})")
+  long length = SyntheticSample.DEFAULT_LENGTH;
 
   @Option(names = "--coverage", paramLabel = "X", description = "mean read depth (default: ${DEFAULT-VALUE})")
   double coverage = SyntheticSample.DEFAULT_COVERAGE;
 
+  @Option(names = "--contigs", paramLabel = "N", description = "synthetic contigs (default: ${DEFAULT-VALUE})")
+  int contigs = 1;
+
+  @Option(names = "--ref", paramLabel = "REF.fa", description = "simulate on this reference instead of a synthetic one")
+  Path ref;
+
+  @Option(names = "--regions", paramLabel = "REGION",
+      description = "with --ref: chr or chr:start-end (1-based, inclusive) to simulate; repeatable")
+  List<String> regions = new ArrayList<>();
+
+  @Option(names = "--bed", paramLabel = "BED", description = "with --ref: BED of regions to simulate, unioned with --regions")
+  Path bed;
+
+  @Option(names = "--quiet", description = "no line per contig on stderr")
+  boolean quiet;
+
   @Override
   public Integer call() throws Exception {
-    if (length < 5_000) throw new UserError("--length: must be at least 5000 bp, got " + length);
     if (!(coverage > 0) || coverage > 1000) throw new UserError("--coverage: must be in (0, 1000], got " + coverage);
     if (java.nio.file.Files.exists(output) && !java.nio.file.Files.isDirectory(output)) {
       throw new UserError(output + ": exists and is not a directory");
     }
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
+    Simulation sim;
+    if (ref != null) {
+      if (given.hasMatchedOption("--length") || given.hasMatchedOption("--contigs")) {
+        throw new UserError("--ref: the reference sets the contigs and lengths; drop --length and --contigs"
+            + " (choose the stretch with --regions or --bed)");
+      }
+      sim = Simulation.onReference(seed, ref, regions, bed, coverage);
+    } else {
+      if (!regions.isEmpty() || bed != null) throw new UserError("--regions and --bed go with --ref");
+      if (contigs < 1) throw new UserError("--contigs: must be at least 1, got " + contigs);
+      if (length < Simulation.MIN_LENGTH) throw new UserError("--length: must be at least 5000 bp, got " + length);
+      try {
+        sim = Simulation.synthetic(seed, contigs, length, coverage);
+      } catch (IllegalArgumentException e) {
+        throw new UserError((contigs > 1 ? "--length/--contigs: " : "--length: ") + e.getMessage());
+      }
+    }
     long t0 = System.nanoTime();
-    SyntheticSample sample = SyntheticSample.generate(seed, length, coverage);
-    SyntheticSample.Files files = sample.writeTo(output);
-    long snps = sample.variants().stream().filter(v -> v.isSnp()).count();
-    spec.commandLine().getOut().printf("wrote %s: %d bp, %d SNPs, %d indels, %.0fx 2x%d bp reads in %.1f s%n",
-        files.dir(), length, snps, sample.variants().size() - snps, coverage, SyntheticSample.READ_LENGTH,
-        (System.nanoTime() - t0) / 1e9);
-    spec.commandLine().getOut().println("  reference: " + files.reference());
-    spec.commandLine().getOut().println("  reads:     " + files.reads());
-    spec.commandLine().getOut().println("  truth:     " + files.truth());
-    spec.commandLine().getOut().println("  confident: " + files.confidentBed());
-    spec.commandLine().getOut().flush();
+    PrintWriter err = spec.commandLine().getErr();
+    Simulation.Result r = sim.writeTo(output, line -> {
+      if (!quiet) {
+        err.println("simulate: " + line);
+        err.flush();
+      }
+    });
+    long bases = sim.contigs().stream().mapToLong(Simulation.Contig::simulatedBases).sum();
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("wrote %s: %d bp on %d of %d contigs, %d SNPs, %d indels, %.0fx 2x%d bp reads (%d pairs, %d records) in %.1f s%n",
+        r.files().dir(), bases, r.contigsWithReads(), sim.contigs().size(), r.snps(), r.indels(), coverage,
+        SyntheticSample.READ_LENGTH, r.pairs(), r.records(), (System.nanoTime() - t0) / 1e9);
+    out.println("  reference: " + r.files().reference());
+    out.println("  reads:     " + r.files().reads());
+    out.println("  truth:     " + r.files().truth());
+    out.println("  confident: " + r.files().confidentBed());
+    out.flush();
     return 0;
   }
 }

@@ -31,13 +31,23 @@ import java.util.zip.GZIPInputStream;
  * holds lies inside the reads file; every place it puts reads lies inside its contig. Then
  * {@link #probe} reads, through htsjdk and this index, the first and last places of a contig where
  * the index says reads start, and finds them there. What the index promises is kept for the run:
- * per contig, the spans in which reads start ({@link #readsWithin}) and, for a BAM, the count of
- * aligned reads.
+ * per contig, the spans in which reads start ({@link #readsWithin}), for a BAM the count of aligned
+ * reads, and how many bytes of the file hold the reads of each stretch of a contig
+ * ({@link #bytesIn}, what {@code fastpipe plan} balances chunks by).
  */
 public final class ReadsIndex {
   /** BAI's bin layout: 16 kb finest bins, 5 levels (CSI gives its own). */
   private static final int BAI_MIN_SHIFT = 14;
   private static final int BAI_DEPTH = 5;
+  /** Windows of {@link #bytesIn} for a CRAM, whose index has no bins: 16 kb, as BAI's finest bins. */
+  private static final int CRAI_WINDOW_SHIFT = 14;
+  /**
+   * Compressed bytes per uncompressed byte assumed when the file's own blocks cannot be measured
+   * ({@link #bgzfRatio}); BAM compresses about 3 to 4 times.
+   */
+  static final double BGZF_RATIO = 0.3;
+  /** BGZF blocks measured for the ratio of compressed to uncompressed bytes. */
+  private static final int RATIO_BLOCKS = 8;
 
   public final Path reads;
   public final Path path;
@@ -48,14 +58,21 @@ public final class ReadsIndex {
   private final long[] placed;
   /** Per contig, 0-based half-open spans in which the index puts reads' starts, sorted by start then end. */
   private final long[][] spans;
+  /** Windows of {@link #bytes} are 2^windowShift bases. */
+  private final int windowShift;
+  /** Per contig and window, the estimated bytes of the file holding the reads that start there. */
+  private final double[][] bytes;
 
-  private ReadsIndex(Path reads, Path path, SAMFileHeader header, long[] aligned, long[] placed, long[][] spans) {
+  private ReadsIndex(Path reads, Path path, SAMFileHeader header, long[] aligned, long[] placed, long[][] spans,
+      int windowShift, double[][] bytes) {
     this.reads = reads;
     this.path = path;
     this.header = header;
     this.aligned = aligned;
     this.placed = placed;
     this.spans = spans;
+    this.windowShift = windowShift;
+    this.bytes = bytes;
   }
 
   /** The index htsjdk would use for {@code reads}, or an error saying there is none. */
@@ -118,8 +135,15 @@ public final class ReadsIndex {
     long[] aligned = new long[nRef];
     long[] placed = new long[nRef];
     long[][] spans = new long[nRef][];
+    // Bytes per window in two parts, combined once the file's compression ratio is known: compressed
+    // bytes between the blocks where chunks begin and end, and uncompressed bytes inside blocks.
+    double[][] bytes = new double[nRef][];
+    double[][] inBlocks = new double[nRef][];
+    List<Long> blocks = new ArrayList<>();
     for (int ref = 0; ref < nRef; ref++) {
       SAMSequenceRecord contig = header.getSequence(ref);
+      bytes[ref] = new double[windows(contig.getSequenceLength(), minShift)];
+      inBlocks[ref] = new double[bytes[ref].length];
       int nBin = b.getInt();
       aligned[ref] = nBin == 0 ? 0 : -1; // a contig without bins holds no read; else the statistics bin says
       placed[ref] = aligned[ref];
@@ -139,8 +163,22 @@ public final class ReadsIndex {
           continue;
         }
         if (bin >= pseudoBin) throw corrupt(index, reads, "bin " + bin + " beyond the index's levels");
-        for (int c = 0; c < nChunk; c++) offsetsInside(index, reads, readsLength, b.getLong(), b.getLong());
-        if (nChunk > 0) found.add(binSpan(index, reads, contig, (int) bin, minShift, depth));
+        double compressed = 0;
+        double inBlock = 0;
+        for (int c = 0; c < nChunk; c++) {
+          long begin = b.getLong();
+          long end = b.getLong();
+          offsetsInside(index, reads, readsLength, begin, end);
+          compressed += (end >>> 16) - (begin >>> 16);
+          inBlock += (end & 0xffff) - (begin & 0xffff);
+          if (blocks.size() < 1 << 16) blocks.add(begin >>> 16);
+        }
+        if (nChunk > 0) {
+          long[] span = binSpan(index, reads, contig, (int) bin, minShift, depth);
+          found.add(span);
+          spread(bytes[ref], minShift, span[0], span[1], compressed);
+          spread(inBlocks[ref], minShift, span[0], span[1], inBlock);
+        }
       }
       if (!csi) {
         int nIntervals = b.getInt();
@@ -155,7 +193,53 @@ public final class ReadsIndex {
       }
       spans[ref] = sorted(found);
     }
-    return new ReadsIndex(reads, index, header, aligned, placed, spans);
+    double ratio = bgzfRatio(reads, readsLength, blocks);
+    for (int ref = 0; ref < nRef; ref++) {
+      for (int w = 0; w < bytes[ref].length; w++) bytes[ref][w] = Math.max(0, bytes[ref][w] + ratio * inBlocks[ref][w]);
+    }
+    return new ReadsIndex(reads, index, header, aligned, placed, spans, minShift, bytes);
+  }
+
+  /**
+   * Compressed bytes per uncompressed byte of the reads' BGZF blocks, measured on up to
+   * {@link #RATIO_BLOCKS} blocks where the index's chunks begin, spread over the file (a block's
+   * header gives its compressed size, its last four bytes its uncompressed size); {@link #BGZF_RATIO}
+   * when none can be read. It weighs the part of a chunk that lies inside one block.
+   */
+  private static double bgzfRatio(Path reads, long readsLength, List<Long> blocks) {
+    long compressed = 0;
+    long uncompressed = 0;
+    int n = Math.min(RATIO_BLOCKS, blocks.size());
+    for (int i = 0; i < n; i++) {
+      long at = blocks.get((int) ((long) i * blocks.size() / n));
+      if (at + 18 > readsLength) continue;
+      byte[] h = FileFormat.raw(reads, at, 18);
+      if ((h[0] & 0xff) != 0x1f || (h[1] & 0xff) != 0x8b || h[12] != 'B' || h[13] != 'C') continue;
+      int size = ((h[16] & 0xff) | (h[17] & 0xff) << 8) + 1;
+      if (at + size > readsLength) continue;
+      byte[] t = FileFormat.raw(reads, at + size - 4, 4);
+      long isize = (t[0] & 0xffL) | (t[1] & 0xffL) << 8 | (t[2] & 0xffL) << 16 | (t[3] & 0xffL) << 24;
+      if (isize == 0) continue;
+      compressed += size;
+      uncompressed += isize;
+    }
+    return uncompressed == 0 ? BGZF_RATIO : (double) compressed / uncompressed;
+  }
+
+  /** Windows of 2^shift bases that cover {@code length} bases. */
+  private static int windows(long length, int shift) {
+    return (int) Math.max(1, (length + (1L << shift) - 1) >>> shift);
+  }
+
+  /** Adds {@code amount} to the windows of [start, end), each in proportion to its overlap. */
+  private static void spread(double[] windows, int shift, long start, long end, double amount) {
+    if (end <= start || amount == 0) return;
+    double perBase = amount / (end - start);
+    for (long w = start >>> shift; w < windows.length && (w << shift) < end; w++) {
+      long from = Math.max(start, w << shift);
+      long to = Math.min(end, (w + 1) << shift);
+      windows[(int) w] += perBase * (to - from);
+    }
   }
 
   /** The 0-based span of {@code bin}, clipped to the contig; a bin that starts past its end is a mismatch. */
@@ -190,7 +274,11 @@ public final class ReadsIndex {
       throws IOException {
     int nSeq = header.getSequenceDictionary().size();
     List<List<long[]>> found = new ArrayList<>();
-    for (int i = 0; i < nSeq; i++) found.add(new ArrayList<>());
+    double[][] bytes = new double[nSeq][];
+    for (int i = 0; i < nSeq; i++) {
+      found.add(new ArrayList<>());
+      bytes[i] = new double[windows(header.getSequence(i).getSequenceLength(), CRAI_WINDOW_SHIFT)];
+    }
     BufferedReader lines = new BufferedReader(new InputStreamReader(new java.io.ByteArrayInputStream(text), StandardCharsets.US_ASCII));
     String line;
     int n = 0;
@@ -220,13 +308,15 @@ public final class ReadsIndex {
         throw doesNotIndex(index, reads, "line " + n + " puts reads at " + contig.getSequenceName() + ":" + v[1]
             + ", outside " + contig.getSequenceName() + " (length " + contig.getSequenceLength() + ") in the reads' header");
       }
-      found.get(ref).add(new long[] {start, Math.min(start + v[2], contig.getSequenceLength())});
+      long end = Math.min(start + v[2], contig.getSequenceLength());
+      found.get(ref).add(new long[] {start, end});
+      spread(bytes[ref], CRAI_WINDOW_SHIFT, start, end, Math.max(0, v[5])); // the slice's bytes
     }
     long[] unknown = new long[nSeq];
     Arrays.fill(unknown, -1);
     long[][] spans = new long[nSeq][];
     for (int i = 0; i < nSeq; i++) spans[i] = sorted(found.get(i));
-    return new ReadsIndex(reads, index, header, unknown, unknown, spans);
+    return new ReadsIndex(reads, index, header, unknown, unknown, spans, CRAI_WINDOW_SHIFT, bytes);
   }
 
   /** Spans as one array, {start, end} pairs sorted by start, then end. */
@@ -254,6 +344,31 @@ public final class ReadsIndex {
   /** Reads placed on contig {@code ref}, aligned or flagged unaligned beside their mates; -1 when the index does not say. */
   public long placedOn(int ref) {
     return placed[ref];
+  }
+
+  /**
+   * The estimated bytes of the reads file that hold the reads starting in [{@code start}, {@code end})
+   * (0-based) of contig {@code ref}: from the index's chunks (BAI, CSI: each bin's chunks, spread
+   * evenly over the bin, so resolved to its finest bins, 16 kb for a BAI) or slices (CRAI: each
+   * slice's size over its span); a window only partly inside counts in proportion. What it costs
+   * to call a region grows with these bytes, not with its length.
+   */
+  public double bytesIn(int ref, long start, long end) {
+    double[] w = bytes[ref];
+    long length = header.getSequence(ref).getSequenceLength();
+    double sum = 0;
+    for (long i = Math.max(0, start) >>> windowShift; i < w.length && (i << windowShift) < end; i++) {
+      long windowEnd = Math.min(length, (i + 1) << windowShift); // the last window stops at the contig's end
+      long from = Math.max(start, i << windowShift);
+      long to = Math.min(end, windowEnd);
+      if (to > from) sum += w[(int) i] * (to - from) / (windowEnd - (i << windowShift));
+    }
+    return sum;
+  }
+
+  /** The size of the windows in which {@link #bytesIn} knows where reads start: 2^shift bases. */
+  public int windowShift() {
+    return windowShift;
   }
 
   /** True when the index is older than the reads: the reads may have changed after indexing. */

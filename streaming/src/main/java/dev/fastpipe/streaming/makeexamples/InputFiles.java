@@ -164,7 +164,7 @@ public final class InputFiles implements AutoCloseable {
    * Reads, through the index, where it says the {@code regions}' contigs (the first
    * {@link #MAX_PROBED_CONTIGS}) hold reads: an index of another file fails here, before any work.
    */
-  void probeReadsIndex(List<Region> regions) {
+  public void probeReadsIndex(List<Region> regions) {
     if (readsIndex == null) return;
     Set<String> contigs = new LinkedHashSet<>();
     for (Region r : regions) if (contigs.size() < MAX_PROBED_CONTIGS) contigs.add(r.contig());

@@ -19,6 +19,11 @@ public final class MakeExamplesOptions implements Cloneable {
   /** BED (0-based, half-open) of regions, unioned with {@link #regions}. */
   public Path regionsBed;
   /**
+   * Contigs left out of the regions ({@code --exclude-contigs}): presets of
+   * {@link dev.fastpipe.streaming.genome.ContigExclusion} or regular expressions; empty: none.
+   */
+  public List<String> excludeContigs = new ArrayList<>();
+  /**
    * The sample to call ({@code --sample}); null: the reads' only sample. On reads of several
    * samples only this one's read groups are used; it must be one the read groups name.
    */

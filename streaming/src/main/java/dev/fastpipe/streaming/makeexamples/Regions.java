@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.makeexamples;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.BedFile;
 import dev.fastpipe.streaming.genome.BedInterval;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import java.nio.file.Path;
@@ -22,6 +23,16 @@ public final class Regions {
    */
   public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads, Path reads,
       List<String> specs, Path bed) {
+    return resolve(dict, inReads, reads, specs, bed, ContigExclusion.none());
+  }
+
+  /**
+   * {@link #resolve(SAMSequenceDictionary, Set, Path, List, Path)} less every region on a contig that
+   * {@code exclude} leaves out (those of --regions and --bed too); when that leaves nothing, an error
+   * naming the exclusion.
+   */
+  public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads, Path reads,
+      List<String> specs, Path bed, ContigExclusion exclude) {
     List<Region> raw = new ArrayList<>();
     for (String s : specs) {
       Region r = parse(dict, s);
@@ -35,6 +46,15 @@ public final class Regions {
           raw.add(new Region(r.getSequenceIndex(), r.getSequenceName(), 0, r.getSequenceLength()));
         }
       }
+    }
+    if (!exclude.isEmpty() && !raw.isEmpty()) {
+      List<Region> kept = new ArrayList<>();
+      for (Region r : raw) if (!exclude.excludes(r.contig())) kept.add(r);
+      if (kept.isEmpty()) {
+        throw new InputException("--exclude-contigs " + exclude + " leaves out every contig of the regions"
+            + " (e.g. " + raw.get(0).contig() + "): nothing to call");
+      }
+      raw = kept;
     }
     return merge(raw);
   }

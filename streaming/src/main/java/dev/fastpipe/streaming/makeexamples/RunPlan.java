@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.ReadsIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import java.util.ArrayList;
@@ -85,7 +86,8 @@ public final class RunPlan {
       throw new InputException(e.getMessage());
     }
     SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.sample);
-    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed);
+    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed,
+        ContigExclusion.of(request.excludeContigs));
   }
 
   /** The one place partitions are laid out and assigned to shards. */

@@ -8,6 +8,7 @@ import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
@@ -80,6 +81,8 @@ public final class StreamingCall {
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
+    ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
+    if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
     RunMetrics metrics = new RunMetrics();

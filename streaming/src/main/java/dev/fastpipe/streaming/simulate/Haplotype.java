@@ -27,13 +27,25 @@ final class Haplotype {
 
   /** Applies the alleles that haplotype {@code h} carries; variants must be sorted and disjoint. */
   static Haplotype build(byte[] reference, List<TruthVariant> sortedVariants, int h) {
-    int capacity = reference.length + 16 * sortedVariants.size() + 16;
+    return build(reference, 0, reference.length, sortedVariants, h);
+  }
+
+  /**
+   * This haplotype over reference offsets [from, to) only: the alleles of the variants that lie
+   * wholly inside, the reference elsewhere ({@link #referenceOffset} stays absolute). The caller
+   * chooses bounds that cut no variant, so that the slice is the same as the whole haplotype there.
+   */
+  static Haplotype build(byte[] reference, int from, int to, List<TruthVariant> sortedVariants, int h) {
+    int capacity = to - from + 16;
+    for (TruthVariant v : sortedVariants) {
+      if (v.start() >= from && v.end() <= to && v.haplotypeAlleles()[h] != 0) capacity += v.allele(h).length();
+    }
     byte[] seq = new byte[capacity];
     int[] map = new int[capacity];
     int n = 0;
-    int r = 0; // next reference offset to copy
+    int r = from; // next reference offset to copy
     for (TruthVariant v : sortedVariants) {
-      if (v.haplotypeAlleles()[h] == 0) continue;
+      if (v.start() < from || v.end() > to || v.haplotypeAlleles()[h] == 0) continue;
       while (r < v.start()) {
         seq[n] = reference[r];
         map[n++] = r++;
@@ -59,11 +71,29 @@ final class Haplotype {
       }
       r = v.end();
     }
-    while (r < reference.length) {
+    while (r < to) {
       seq[n] = reference[r];
       map[n++] = r++;
     }
     return new Haplotype(java.util.Arrays.copyOf(seq, n), java.util.Arrays.copyOf(map, n));
+  }
+
+  /**
+   * The first haplotype offset whose reference offset is at least {@code ref} (never an inserted
+   * base: bases inserted after reference base ref - 1 come before it); length() if none.
+   */
+  int indexOfReference(int ref) {
+    int lo = 0;
+    int hi = bases.length;
+    while (lo < hi) { // reference offsets rise along the haplotype, -1 (inserted) aside
+      int mid = (lo + hi) >>> 1;
+      int at = mid;
+      while (at < hi && referenceOffset[at] < 0) at++;
+      if (at < hi && referenceOffset[at] < ref) lo = at + 1;
+      else hi = mid;
+    }
+    while (lo < bases.length && referenceOffset[lo] < 0) lo++;
+    return lo;
   }
 
   int length() {

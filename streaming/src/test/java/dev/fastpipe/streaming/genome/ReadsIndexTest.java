@@ -109,4 +109,26 @@ class ReadsIndexTest {
     Path reads = empty.writeBam(dir, "empty.bam");
     assertTrue(ReadsIndex.read(reads, header(reads)).placesNoReads());
   }
+
+  @Test
+  void bytesFollowWhereReadsStart() throws IOException {
+    // Reads every 10 bp in the first 16 kb window, every 20 bp in the third, none elsewhere; no read
+    // crosses a window's edge (it would sit in a coarser bin, spread over that bin's span).
+    TestGenome g = new TestGenome("chrT", 60_000, 9);
+    for (int s = 0; s + 100 <= 16_384; s += 10) g.add(g.refRead(s, 100));
+    for (int s = 32_768; s + 100 <= 49_152; s += 20) g.add(g.refRead(s, 100));
+    Path reads = g.writeBam(dir, "windows.bam");
+    ReadsIndex index = ReadsIndex.read(reads, header(reads));
+    assertEquals(14, index.windowShift(), "BAI's 16 kb bins");
+    double first = index.bytesIn(0, 0, 16_384);
+    double third = index.bytesIn(0, 32_768, 49_152);
+    assertEquals(0, index.bytesIn(0, 16_384, 32_768));
+    assertEquals(0, index.bytesIn(0, 49_152, 60_000));
+    // Twice the reads, about twice the bytes: compressed bytes, and reads that overlap more compress better.
+    assertEquals(2, first / third, 0.5, first + " vs " + third);
+    assertEquals(first / 2, index.bytesIn(0, 0, 8_192), 1e-6, "spread evenly inside a window");
+    double all = index.bytesIn(0, 0, 60_000);
+    assertEquals(first + third, all, 1e-6);
+    assertTrue(all > 0.5 * Files.size(reads) && all <= Files.size(reads), all + " of " + Files.size(reads) + " bytes");
+  }
 }

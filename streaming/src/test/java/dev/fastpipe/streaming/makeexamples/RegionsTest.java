@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.ContigExclusion;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
 import java.io.IOException;
@@ -66,5 +67,23 @@ class RegionsTest {
         + ", so no read can be there", e.getMessage());
     assertEquals(List.of(new Region(0, "chrB", 0, 100)), Regions.resolve(DICT, Set.of("chrB"), reads, List.of(), null),
         "by default, the contigs of both");
+  }
+
+  @Test
+  void excludedContigsLeaveTheDefaultRegionsAndTheGivenOnes() throws IOException {
+    Path reads = dir.resolve("reads.bam");
+    SAMSequenceDictionary d = new SAMSequenceDictionary(List.of(new SAMSequenceRecord("chr1", 100),
+        new SAMSequenceRecord("chr1_KI270706v1_random", 50), new SAMSequenceRecord("chrEBV", 70)));
+    Set<String> all = Set.of("chr1", "chr1_KI270706v1_random", "chrEBV");
+    ContigExclusion ex = ContigExclusion.of(List.of("random", "ebv"));
+    assertEquals(List.of(new Region(0, "chr1", 0, 100)), Regions.resolve(d, all, reads, List.of(), null, ex));
+    assertEquals(List.of(new Region(0, "chr1", 0, 100), new Region(1, "chr1_KI270706v1_random", 0, 50),
+        new Region(2, "chrEBV", 0, 70)), Regions.resolve(d, all, reads, List.of(), null), "off by default");
+    assertEquals(List.of(new Region(0, "chr1", 9, 20)),
+        Regions.resolve(d, all, reads, List.of("chr1:10-20", "chrEBV:1-10"), null, ex));
+    InputException e = assertThrows(InputException.class,
+        () -> Regions.resolve(d, all, reads, List.of("chrEBV"), null, ex));
+    assertEquals("--exclude-contigs random,ebv leaves out every contig of the regions (e.g. chrEBV): nothing to call",
+        e.getMessage());
   }
 }

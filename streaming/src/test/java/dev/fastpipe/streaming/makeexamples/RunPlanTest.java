@@ -131,6 +131,7 @@ class RunPlanTest {
           : t == boolean.class ? (Object) !(boolean) f.get(defaults)
           : t == Path.class ? (Object) other
           : t == String.class ? (Object) "S1"
+          : t == List.class ? (Object) new java.util.ArrayList<>(List.of("alt", "chrZ|chrQ")) // excludes no contig here
           : null;
       if (v == null) throw new AssertionError("no test value for " + f.getName() + " of " + t);
       f.set(o, v);

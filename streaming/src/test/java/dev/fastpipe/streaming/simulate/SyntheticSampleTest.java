@@ -203,7 +203,8 @@ class SyntheticSampleTest {
 
   @Test
   void errorFreeReadsAreExactHaplotypeSubstringsWithTheRightCigar() throws IOException {
-    SyntheticSample clean = SyntheticSample.generate(SEED, LENGTH, 10).withoutSequencingErrors();
+    // windows of 2 kb: many window seams, each crossed by fragments and by indels' reads
+    SyntheticSample clean = SyntheticSample.generate(SEED, LENGTH, 10).withoutSequencingErrors().withWindowBases(2_000);
     SyntheticSample.Files f = clean.writeTo(tmp.resolve("clean"));
     int[][] refToHap = new int[2][];
     for (int h = 0; h < 2; h++) refToHap[h] = referenceToHaplotype(clean.haplotypeToReference(h), LENGTH);
