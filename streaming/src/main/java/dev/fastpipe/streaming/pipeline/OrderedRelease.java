@@ -25,8 +25,16 @@ public final class OrderedRelease {
   private long nanos;
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
+    this(plan, assembler, writer, new PartitionFrontier(plan.partitions()));
+  }
+
+  /** With {@code frontier} over the plan's partitions (weighted for progress). */
+  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, PartitionFrontier frontier) {
+    if (frontier.partitions() != plan.partitions()) {
+      throw new IllegalArgumentException(frontier.partitions() + " partitions in the frontier, " + plan.partitions() + " in the plan");
+    }
     this.plan = plan;
-    this.frontier = new PartitionFrontier(plan.partitions());
+    this.frontier = frontier;
     this.assembler = assembler;
     this.writer = writer;
   }

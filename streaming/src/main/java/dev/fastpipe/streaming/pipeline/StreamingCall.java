@@ -67,8 +67,10 @@ public final class StreamingCall {
     RunPlan plan;
     SAMSequenceDictionary dict;
     String sample;
+    double[] work;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
+      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
       dict = in.dictionary;
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
@@ -88,8 +90,8 @@ public final class StreamingCall {
 
     ExampleTransport transport = openTransport(s, plan);
     VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
-    OrderedRelease release =
-        new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer);
+    OrderedRelease release = new OrderedRelease(plan, new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)),
+        writer, new PartitionFrontier(work));
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
