@@ -71,6 +71,11 @@ public final class OrderedRelease {
     nanos += System.nanoTime() - t0;
   }
 
+  /** Sites held, waiting for the partitions before them to be done. */
+  public int pendingSites() {
+    return assembler.pendingSites();
+  }
+
   /** Partitions done and in total, for progress. */
   public PartitionFrontier frontier() {
     return frontier;

@@ -233,6 +233,11 @@ public final class ShardProcesses implements Shards {
   }
 
   @Override
+  public double[] peakRssMb() {
+    return WorkerStats.peakRssMb(this);
+  }
+
+  @Override
   public boolean inProcesses() {
     return true;
   }

@@ -120,7 +120,7 @@ public final class StreamingCall {
       CallVariantsConsumers running = consumers;
       try (ProgressReporter progress =
           new ProgressReporter(err, release.frontier(), running::examplesCalled, s.progress)) {
-        watch(consumers, shardSet, transport, metrics, failure);
+        watch(consumers, shardSet, transport, metrics, failure, release);
       }
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
       if (f != null) throw f;
@@ -138,6 +138,8 @@ public final class StreamingCall {
       metrics.paddingImages = consumers.paddingImages();
       metrics.sitesWritten = writer.written();
       metrics.examplesMade = shardSet.examples();
+      metrics.shardPeakRssMb = shardSet.peakRssMb();
+      metrics.parentPeakRssMb = WorkerStats.peakRssMb();
       double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
@@ -189,9 +191,10 @@ public final class StreamingCall {
    * and stops everything at the first failure (a shard's or a consumer's), which it rethrows.
    */
   private static void watch(CallVariantsConsumers consumers, Shards shards, ExampleTransport transport,
-      RunMetrics metrics, AtomicReference<Throwable> failure) {
+      RunMetrics metrics, AtomicReference<Throwable> failure, OrderedRelease release) {
     while (consumers.running() && failure.get() == null) {
       metrics.sampleRings(stats(transport, transport.shards()));
+      metrics.samplePendingSites(release.pendingSites());
       ShardFailedException f = shards.failure();
       if (f != null) {
         failure.compareAndSet(null, f);
