@@ -78,7 +78,7 @@ public final class StreamingCall {
     ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
     if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
-    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
+    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan, work);
     RunMetrics metrics = new RunMetrics();
     metrics.settings.put("transport", s.transport);
     metrics.settings.put("shards", shards);
