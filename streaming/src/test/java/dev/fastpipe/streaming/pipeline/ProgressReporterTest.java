@@ -3,11 +3,8 @@ package dev.fastpipe.streaming.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.makeexamples.Partition;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
-import dev.fastpipe.streaming.simulate.Simulation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -76,18 +73,9 @@ class ProgressReporterTest {
 
   @Test
   void aContigWithoutReadsWeighsAlmostNothing() throws IOException {
-    Simulation.Result g = Simulation.synthetic(4, 4, 100_000, 5).writeTo(dir.resolve("g"));
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = g.files().reference();
-    o.reads = g.files().reads();
-    o.shards = 2;
-    o.partitionSize = 5_000;
-    double[] work;
-    RunPlan plan;
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
-      plan = RunPlan.forCall(o, in, true);
-      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
-    }
+    PlannedSample s = PlannedSample.of(dir.resolve("g"), 4, 4, 100_000, 5, 5_000);
+    RunPlan plan = s.plan();
+    double[] work = s.work();
     double withReads = 0;
     double without = 0;
     int nWith = 0;

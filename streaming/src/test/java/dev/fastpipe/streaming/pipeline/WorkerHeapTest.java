@@ -3,10 +3,7 @@ package dev.fastpipe.streaming.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
-import dev.fastpipe.streaming.simulate.Simulation;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,20 +15,11 @@ class WorkerHeapTest {
 
   @Test
   void theHeapIsSetByTheFullestPartitionNotByTheRun() throws IOException {
-    Simulation.Result g = Simulation.synthetic(6, 1, 60_000, 30).writeTo(dir.resolve("g"));
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = g.files().reference();
-    o.reads = g.files().reads();
-    o.shards = 2;
-    o.partitionSize = 10_000;
-    RunPlan plan;
-    double[] work;
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
-      plan = RunPlan.forCall(o, in, true);
-      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
-    }
+    PlannedSample s = PlannedSample.of(dir.resolve("g"), 6, 1, 60_000, 30, 10_000);
+    RunPlan plan = s.plan();
+    double[] work = s.work();
     long reads = plan.readsEstimate();
-    assertEquals(g.records(), reads);
+    assertEquals(s.sample().records(), reads);
     long even = ShardProcesses.workerHeapMb(plan, work);
     // six even partitions of ~2,000 reads: the base plus a few MiB
     assertTrue(even >= ShardProcesses.HEAP_BASE_MB && even <= ShardProcesses.HEAP_BASE_MB + 10, "heap " + even);
