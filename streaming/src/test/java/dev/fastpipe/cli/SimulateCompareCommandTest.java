@@ -63,4 +63,32 @@ class SimulateCompareCommandTest {
     assertEquals(1, r.err().strip().split("\n").length, r.err());
     assertTrue(r.err().contains(missing.toString()), r.err());
   }
+
+  @Test
+  void severalContigsAndTheirBadCombinationsOfOptions() throws Exception {
+    Path out = dir.resolve("genome");
+    Result sim = fastpipe("simulate", "--output", out.toString(), "--contigs", "3", "--length", "60000", "--coverage", "4");
+    assertEquals(0, sim.exit(), sim.err());
+    assertTrue(sim.out().contains("on 2 of 3 contigs"), sim.out());
+    assertTrue(sim.err().contains("simulate: chrUn_gl000220: "), sim.err());
+    assertEquals(3, Files.readAllLines(out.resolve("ref.fa.fai")).size());
+    Result r = fastpipe("simulate", "--output", dir.resolve("y").toString(), "--contigs", "4", "--length", "10000");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("--length/--contigs: length 10000 is too short for 4 contigs"), r.err());
+    r = fastpipe("simulate", "--output", dir.resolve("y").toString(), "--ref", out.resolve("ref.fa").toString(),
+        "--length", "20000");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("--ref: the reference sets the contigs and lengths"), r.err());
+    r = fastpipe("simulate", "--output", dir.resolve("y").toString(), "--regions", "demo1:1-10000");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("--regions and --bed go with --ref"), r.err());
+    // on the reference just written: its contigs and lengths, reads only in the region asked for
+    Path on = dir.resolve("onref");
+    r = fastpipe("simulate", "--output", on.toString(), "--ref", out.resolve("ref.fa").toString(), "--regions",
+        "demo1:20001-30000", "--coverage", "4", "--quiet");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("10000 bp on 1 of 3 contigs"), r.out());
+    assertEquals("", r.err());
+    assertFalse(Files.exists(on.resolve("ref.fa")));
+  }
 }

@@ -104,6 +104,12 @@ public final class ReferenceIndex {
     if (noFai && noGzi) {
       throw new InputException(fasta + ": bgzipped, with no .fai or .gzi index beside it; run samtools faidx " + fasta);
     }
+    Path gzippedGzi = fasta.resolveSibling(fasta.getFileName() + ".gzi.gz");
+    if (noGzi && Files.isReadable(gzippedGzi)) { // Debian compresses the files under /usr/share/doc, indexes too
+      throw new InputException(fasta + ": bgzipped, but its .gzi index beside it is gzipped (" + gzippedGzi.getFileName()
+          + ", as Debian ships documentation); unpack it: gunzip -k " + gzippedGzi + " (or run samtools faidx " + fasta
+          + "; copy the FASTA to a writable directory first if this one is not)");
+    }
     if (noGzi) {
       throw new InputException(fasta + ": bgzipped, but no .gzi index beside it (" + gziPath(fasta).getFileName()
           + " maps its blocks); run samtools faidx " + fasta + " to write it");

@@ -33,13 +33,25 @@ public final class OrderedRelease {
   private volatile long nanos; // written under this object's lock, read live by the run's sampler
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
-    this(plan, assembler, writer, null);
+    this(plan, assembler, writer, new PartitionFrontier(plan.partitions()), null);
   }
 
-  /** A release that also writes a gVCF to {@code gvcfWriter} (a gVCF-mode writer), or none when null. */
-  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, VcfCallWriter gvcfWriter) {
+  /** With {@code frontier} over the plan's partitions (weighted for progress). */
+  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, PartitionFrontier frontier) {
+    this(plan, assembler, writer, frontier, null);
+  }
+
+  /**
+   * With {@code frontier} over the plan's partitions, and a gVCF written to {@code gvcfWriter} (a
+   * gVCF-mode writer), or none when null.
+   */
+  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, PartitionFrontier frontier,
+      VcfCallWriter gvcfWriter) {
+    if (frontier.partitions() != plan.partitions()) {
+      throw new IllegalArgumentException(frontier.partitions() + " partitions in the frontier, " + plan.partitions() + " in the plan");
+    }
     this.plan = plan;
-    this.frontier = new PartitionFrontier(plan.partitions());
+    this.frontier = frontier;
     this.assembler = assembler;
     this.writer = writer;
     this.gvcfWriter = gvcfWriter;
@@ -85,6 +97,11 @@ public final class OrderedRelease {
     for (GenotypeCall c : calls) writer.write(c);
     if (blocks != null) blocks.finish(calls, gvcfWriter);
     nanos += System.nanoTime() - t0;
+  }
+
+  /** Sites held, waiting for the partitions before them to be done. */
+  public int pendingSites() {
+    return assembler.pendingSites();
   }
 
   /** Partitions done and in total, for progress. */

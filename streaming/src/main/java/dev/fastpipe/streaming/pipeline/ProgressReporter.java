@@ -1,32 +1,61 @@
 package dev.fastpipe.streaming.pipeline;
 
+import dev.fastpipe.streaming.genome.ReadsIndex;
+import dev.fastpipe.streaming.makeexamples.Partition;
+import dev.fastpipe.streaming.makeexamples.RunPlan;
+import htsjdk.samtools.SAMFileHeader;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Progress on stderr: one line redrawn in place when stderr is a terminal (fraction of
- * partitions done, examples/s, ETA), plain periodic lines otherwise (logs, CI).
+ * Progress on stderr: one line redrawn in place when stderr is a terminal (every half second),
+ * plain lines otherwise (logs, CI: every 10 s for the first two minutes, then every minute).
+ *
+ * <p>The share done is the share of the run's work, not of its partitions: each partition weighs
+ * what the reads' index says its reads take in the file ({@link #partitionWork}), so a contig
+ * without reads, a centromere or an N gap counts for almost nothing and a deep region for much.
+ * The ETA divides the work left by the rate of the last {@link #RATE_WINDOW_NANOS} (from the first
+ * finished partition on, so start-up does not count as slowness): over hours it follows the run's
+ * present speed, as the machine gets busier or quieter, rather than its average since the start.
  */
 public final class ProgressReporter implements AutoCloseable {
+  /** How far back the rate behind the ETA looks. */
+  static final long RATE_WINDOW_NANOS = TimeUnit.MINUTES.toNanos(10);
+  /** Share of a partition's weight that comes from its length rather than its reads (reference, scanning). */
+  static final double BASES_SHARE = 0.05;
+
   private final PrintStream err;
   private final PartitionFrontier frontier;
   private final LongSupplier examplesCalled;
+  private final LongSupplier clock;
   private final boolean terminal;
-  private final long startNanos = System.nanoTime();
+  private final long startNanos;
   private final ScheduledExecutorService timer;
+  /** (time, work done) samples, oldest first, covering at least the rate window once it has passed. */
+  private final ArrayDeque<double[]> samples = new ArrayDeque<>();
   private boolean drewLine;
+  private long lastPrinted;
 
   public ProgressReporter(PrintStream err, PartitionFrontier frontier, LongSupplier examplesCalled,
       boolean enabled) {
+    this(err, frontier, examplesCalled, enabled, System::nanoTime, stderrIsTerminal());
+  }
+
+  ProgressReporter(PrintStream err, PartitionFrontier frontier, LongSupplier examplesCalled, boolean enabled,
+      LongSupplier clock, boolean terminal) {
     this.err = err;
     this.frontier = frontier;
     this.examplesCalled = examplesCalled;
-    this.terminal = stderrIsTerminal();
+    this.clock = clock;
+    this.terminal = terminal;
+    this.startNanos = clock.getAsLong();
+    this.lastPrinted = startNanos;
     if (!enabled) {
       timer = null;
       return;
@@ -37,7 +66,7 @@ public final class ProgressReporter implements AutoCloseable {
       return t;
     });
     long periodMs = terminal ? 500 : 10_000;
-    timer.scheduleAtFixedRate(this::report, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    timer.scheduleAtFixedRate(this::tick, periodMs, periodMs, TimeUnit.MILLISECONDS);
   }
 
   static boolean stderrIsTerminal() {
@@ -49,30 +78,95 @@ public final class ProgressReporter implements AutoCloseable {
     }
   }
 
-  /** The status text: "37.5% of 1100 partitions, 812 examples/s, ETA 0:42". */
-  public String line() {
-    double seconds = (System.nanoTime() - startNanos) / 1e9;
-    int done = frontier.doneCount();
-    int total = Math.max(1, frontier.partitions());
-    double fraction = (double) done / total;
+  /**
+   * The weight of each partition of {@code plan} for progress: the bytes of the reads file that the
+   * index places in it, plus {@link #BASES_SHARE} of the run's bytes spread by length; by length
+   * alone when there is no index ({@code index} null) or it places nothing.
+   */
+  public static double[] partitionWork(RunPlan plan, ReadsIndex index, SAMFileHeader readsHeader) {
+    int n = plan.partitions();
+    double[] bytes = new double[n];
+    double[] bases = new double[n];
+    double totalBytes = 0;
+    double totalBases = 0;
+    for (int i = 0; i < n; i++) {
+      Partition p = plan.partition(i);
+      bases[i] = p.end() - p.start();
+      totalBases += bases[i];
+      int ref = readsHeader.getSequenceIndex(p.contig());
+      if (index != null && ref >= 0) bytes[i] = index.bytesIn(ref, p.start(), p.end());
+      totalBytes += bytes[i];
+    }
+    if (!(totalBytes > 0)) return bases;
+    double perBase = BASES_SHARE * totalBytes / Math.max(1, totalBases);
+    for (int i = 0; i < n; i++) bytes[i] += perBase * bases[i];
+    return bytes;
+  }
+
+  /** The status text: "37.5% done (812 of 1,100 partitions), 912,000 examples, 812 examples/s, elapsed 0:12:03, ETA 0:20:42". */
+  public synchronized String line() {
+    long now = clock.getAsLong();
+    double done = frontier.workDone();
+    double total = Math.max(frontier.totalWork(), 1e-9);
+    sample(now, done);
+    double fraction = Math.min(1, done / total);
     long examples = examplesCalled.getAsLong();
-    double rate = seconds > 0 ? examples / seconds : 0;
-    String eta = fraction > 0.001 ? clock((long) (seconds * (1 - fraction) / fraction)) : "?";
-    return String.format("fastpipe: %5.1f%% of %d partitions, %d examples called, %.0f examples/s, elapsed %s, ETA %s",
-        100 * fraction, frontier.partitions(), examples, rate, clock((long) seconds), eta);
+    double seconds = (now - startNanos) / 1e9;
+    double examplesRate = seconds > 0 ? examples / seconds : 0;
+    String eta = "?";
+    if (samples.size() >= 2 && fraction < 1) {
+      double[] first = samples.peekFirst();
+      double[] last = samples.peekLast();
+      double rate = (last[1] - first[1]) / ((last[0] - first[0]) / 1e9); // work per second, recently
+      if (rate > 0) eta = clock(Math.round((total - done) / rate));
+    } else if (fraction >= 1) {
+      eta = clock(0);
+    }
+    return String.format("fastpipe: %5.1f%% done (%,d of %,d partitions), %,d examples called, %.0f examples/s,"
+            + " elapsed %s, ETA %s",
+        100 * fraction, frontier.doneCount(), frontier.partitions(), examples, examplesRate,
+        clock(Math.round(seconds)), eta);
   }
 
-  private static String clock(long s) {
-    return String.format("%d:%02d", s / 60, s % 60);
+  /**
+   * Notes (now, done): samples start once a partition is done (start-up is not the run's pace)
+   * and are dropped once a younger one is at least the rate window old.
+   */
+  private void sample(long now, double done) {
+    if (done <= 0) return;
+    double[] last = samples.peekLast();
+    if (last != null && last[1] == done && samples.size() >= 2) {
+      // no progress since the last sample: keep its time, so the rate counts the stall
+      samples.pollLast();
+    }
+    samples.addLast(new double[] {now, done});
+    while (samples.size() > 2) {
+      var it = samples.iterator();
+      it.next();
+      double[] second = it.next();
+      if (now - (long) second[0] >= RATE_WINDOW_NANOS) samples.pollFirst();
+      else break;
+    }
   }
 
-  private synchronized void report() {
+  /** h:mm:ss. */
+  static String clock(long s) {
+    return String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  }
+
+  private synchronized void tick() {
+    long now = clock.getAsLong();
+    String text = line();
     if (terminal) {
-      err.print("\r\033[K" + line());
+      err.print("\r\033[K" + text);
       drewLine = true;
     } else {
-      err.println(line());
+      // a log gets a line every 10 s while the run starts, then one a minute: 60 lines an hour
+      boolean early = now - startNanos < TimeUnit.MINUTES.toNanos(2);
+      if (!early && now - lastPrinted < TimeUnit.SECONDS.toNanos(59)) return;
+      err.println(text);
     }
+    lastPrinted = now;
     err.flush();
   }
 

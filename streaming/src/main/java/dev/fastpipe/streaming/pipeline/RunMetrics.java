@@ -59,6 +59,16 @@ public final class RunMetrics {
   public double wallSeconds;
   /** The run's live figures over time, or null when it was not sampled. */
   public RunSeries series;
+  /** Peak resident set (VmHWM, MiB) of this process, and of each shard process (none for threads). */
+  public double parentPeakRssMb = -1;
+  public double[] shardPeakRssMb = new double[0];
+  /** The most sites the ordered release held at once, waiting for the partitions before them. */
+  private long maxPendingSites;
+
+  /** Notes how many sites wait in the ordered release now. */
+  public synchronized void samplePendingSites(long sites) {
+    maxPendingSites = Math.max(maxPendingSites, sites);
+  }
 
   public synchronized void sampleRings(List<TransportStats> stats) {
     while (rings.size() < stats.size()) rings.add(new RingSamples(rings.size()));
@@ -84,6 +94,10 @@ public final class RunMetrics {
     }
     b.append("  \"batches\": ").append(batches).append(",\n");
     b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
+    b.append("  \"max_pending_sites\": ").append(maxPendingSites).append(",\n");
+    b.append("  \"peak_rss_mb\": {\"parent\": ").append(num(parentPeakRssMb)).append(", \"shards\": [");
+    for (int s = 0; s < shardPeakRssMb.length; s++) b.append(s == 0 ? "" : ", ").append(num(shardPeakRssMb[s]));
+    b.append("]},\n");
     b.append("  \"stages\": [");
     for (int s = 0; s < stages.size(); s++) {
       Stage st = stages.get(s);

@@ -65,6 +65,14 @@ public interface Shards extends AutoCloseable {
    */
   long cpuNanos(int shard);
 
+  /**
+   * Each shard process's peak resident set (VmHWM) in MiB, as it reported when it ended; empty for
+   * threads (their memory is this process's).
+   */
+  default double[] peakRssMb() {
+    return new double[0];
+  }
+
   /** True when the shards run in other processes (their CPU is not this process's). */
   boolean inProcesses();
 

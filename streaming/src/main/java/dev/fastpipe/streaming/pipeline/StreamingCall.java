@@ -75,8 +75,10 @@ public final class StreamingCall {
     RunPlan plan;
     SAMSequenceDictionary dict;
     String sample;
+    double[] work;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
+      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
       dict = in.dictionary;
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
@@ -84,7 +86,7 @@ public final class StreamingCall {
     ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
     if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
-    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan);
+    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan, work);
     RunMetrics metrics = new RunMetrics();
     metrics.settings.put("transport", s.transport);
     metrics.settings.put("shards", shards);
@@ -105,7 +107,7 @@ public final class StreamingCall {
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer, gvcfWriter);
+        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer, new PartitionFrontier(work), gvcfWriter);
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
@@ -140,7 +142,7 @@ public final class StreamingCall {
       CallVariantsConsumers running = consumers;
       try (ProgressReporter progress =
           new ProgressReporter(err, release.frontier(), running::examplesCalled, s.progress)) {
-        watch(consumers, shardSet, transport, metrics, failure);
+        watch(consumers, shardSet, transport, metrics, failure, release);
       }
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
       if (f != null) throw f;
@@ -162,6 +164,8 @@ public final class StreamingCall {
         metrics.gvcfBlocks = gvcfWriter.blocks();
       }
       metrics.examplesMade = shardSet.examples();
+      metrics.shardPeakRssMb = shardSet.peakRssMb();
+      metrics.parentPeakRssMb = WorkerStats.peakRssMb();
       double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
@@ -237,9 +241,10 @@ public final class StreamingCall {
    * and stops everything at the first failure (a shard's or a consumer's), which it rethrows.
    */
   private static void watch(CallVariantsConsumers consumers, Shards shards, ExampleTransport transport,
-      RunMetrics metrics, AtomicReference<Throwable> failure) {
+      RunMetrics metrics, AtomicReference<Throwable> failure, OrderedRelease release) {
     while (consumers.running() && failure.get() == null) {
       metrics.sampleRings(stats(transport, transport.shards()));
+      metrics.samplePendingSites(release.pendingSites());
       ShardFailedException f = shards.failure();
       if (f != null) {
         failure.compareAndSet(null, f);

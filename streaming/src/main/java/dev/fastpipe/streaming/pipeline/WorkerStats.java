@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * The one line a shard worker process prints on stdout when it finishes, so the parent can count
- * examples, reads and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
- * reads=N seen=N cpu_seconds=S wall_seconds=S} (reads: passing the filters; seen: all).
+ * examples, reads, CPU time and memory of processes it cannot look into: {@code fastpipe-worker
+ * examples=N reads=N seen=N cpu_seconds=S wall_seconds=S peak_rss_mb=M} (reads: passing the
+ * filters; seen: all; peak_rss_mb: VmHWM, the most resident memory the process held).
  */
 public final class WorkerStats {
   static final String PREFIX = "fastpipe-worker ";
@@ -19,8 +20,20 @@ public final class WorkerStats {
     double cpu = 0;
     var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) cpu = sun.getProcessCpuTime() / 1e9;
-    return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f",
-        st.examples, st.reads, st.readsSeen(), cpu, st.seconds());
+    return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f"
+        + " peak_rss_mb=%.1f", st.examples, st.reads, st.readsSeen(), cpu, st.seconds(), peakRssMb());
+  }
+
+  /** This process's peak resident set in MiB (VmHWM of /proc/self/status); -1 where there is no /proc. */
+  public static double peakRssMb() {
+    try {
+      for (String l : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+        if (l.startsWith("VmHWM:")) return Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
   }
 
   static double field(String line, String name) {
@@ -37,6 +50,16 @@ public final class WorkerStats {
       for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) total += field(l, name);
     }
     return total;
+  }
+
+  /** Each worker's peak_rss_mb, in shard order (-1 for a worker that printed no stats line). */
+  static double[] peakRssMb(ShardProcesses p) {
+    double[] out = new double[p.processes().size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = -1;
+      for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) out[i] = field(l, "peak_rss_mb");
+    }
+    return out;
   }
 
   static double sumCpuSeconds(ShardProcesses p) {

@@ -353,7 +353,9 @@ public final class Simulation {
         long recordsBefore = reads.recordsWritten();
         reads.simulate(c, bamOut::addAlignment);
         for (SimulatedContig.Span s : c.confident) bedOut.write(c.name + "\t" + s.start() + "\t" + s.end() + "\n");
-        progress.accept(String.format("%s: %,d bp, %d variants, %,d reads in %.1f s", c.name, c.bases.length,
+        long simulated = c.spans.stream().mapToLong(SimulatedContig.Span::length).sum();
+        progress.accept(String.format("%s: %s bp, %d variants, %,d reads in %.1f s", c.name,
+            simulated == c.bases.length ? String.format("%,d", simulated) : String.format("%,d of %,d", simulated, c.bases.length),
             c.variants.size(), reads.recordsWritten() - recordsBefore, (System.nanoTime() - t0) / 1e9)
             + (reads.pairsDrawn() == pairsBefore ? " (no A/C/G/T bases: no reads)" : ""));
       }

@@ -109,6 +109,12 @@ class FastaLayoutTest {
     Files.delete(Path.of(gz + ".gzi"));
     String m = assertThrows(InputException.class, () -> ReferenceIndex.dictionary(gz)).getMessage();
     assertTrue(m.startsWith(gz + ": bgzipped, but no .gzi index beside it"), m);
+    Path gzippedGzi = Path.of(gz + ".gzi.gz"); // as the Debian package vt-examples ships GRCh37 chr20
+    Files.write(gzippedGzi, new byte[] {0x1f, (byte) 0x8b});
+    m = assertThrows(InputException.class, () -> ReferenceIndex.dictionary(gz)).getMessage();
+    assertTrue(m.startsWith(gz + ": bgzipped, but its .gzi index beside it is gzipped (nogzi.fa.gz.gzi.gz"), m);
+    assertTrue(m.contains("gunzip -k " + gzippedGzi), m);
+    Files.delete(gzippedGzi);
     Files.delete(Path.of(gz + ".fai"));
     m = assertThrows(InputException.class, () -> ReferenceIndex.dictionary(gz)).getMessage();
     assertTrue(m.startsWith(gz + ": bgzipped, with no .fai or .gzi index beside it"), m);

@@ -36,4 +36,19 @@ class RunMetricsTest {
     assertTrue(json.contains("{\"name\": \"make_examples\", \"wall_seconds\": 1.500, \"cpu_seconds\": 2.500}"), json);
     assertEquals(List.of("run.json"), Files.list(dir).map(p -> p.getFileName().toString()).toList());
   }
+
+  @Test
+  void memoryFiguresAreThePeaksOfEachProcessAndOfTheSitesHeld() {
+    RunMetrics m = new RunMetrics();
+    m.samplePendingSites(12);
+    m.samplePendingSites(40);
+    m.samplePendingSites(3);
+    m.parentPeakRssMb = 812.25;
+    m.shardPeakRssMb = new double[] {300, 310.5};
+    String json = m.toJson();
+    assertTrue(json.contains("\"max_pending_sites\": 40,"), json);
+    assertTrue(json.contains("\"peak_rss_mb\": {\"parent\": 812.250, \"shards\": [300.000, 310.500]}"), json);
+    double self = WorkerStats.peakRssMb();
+    assertTrue(self > 10 && self < 1 << 20, "this JVM's own VmHWM in MiB: " + self);
+  }
 }

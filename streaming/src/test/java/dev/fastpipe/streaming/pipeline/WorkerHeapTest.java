@@ -1,0 +1,37 @@
+package dev.fastpipe.streaming.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.makeexamples.RunPlan;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A shard worker's heap limit follows its fullest partition's reads, not the genome's size. */
+class WorkerHeapTest {
+  @TempDir Path dir;
+
+  @Test
+  void theHeapIsSetByTheFullestPartitionNotByTheRun() throws IOException {
+    PlannedSample s = PlannedSample.of(dir.resolve("g"), 6, 1, 60_000, 30, 10_000);
+    RunPlan plan = s.plan();
+    double[] work = s.work();
+    long reads = plan.readsEstimate();
+    assertEquals(s.sample().records(), reads);
+    long even = ShardProcesses.workerHeapMb(plan, work);
+    // six even partitions of ~2,000 reads: the base plus a few MiB
+    assertTrue(even >= ShardProcesses.HEAP_BASE_MB && even <= ShardProcesses.HEAP_BASE_MB + 10, "heap " + even);
+    // the same run with all reads in one partition (a pile-up) needs room for all of them at once
+    double[] piled = new double[work.length];
+    piled[3] = 1;
+    assertEquals(ShardProcesses.HEAP_BASE_MB + reads * ShardProcesses.HEAP_KB_PER_READ / 1024,
+        ShardProcesses.workerHeapMb(plan, piled));
+    String opts = ShardProcesses.autoJavaOpts(plan, work);
+    if (!System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "").contains("-Xmx")) {
+      assertTrue(opts.endsWith("-Xmx" + even + "m"), opts);
+    }
+    assertTrue(opts.startsWith("-XX:TieredStopAtLevel=1"), opts);
+  }
+}
