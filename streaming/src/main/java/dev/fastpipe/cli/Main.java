@@ -21,11 +21,16 @@ import picocli.CommandLine.Command;
       "make_examples workers write pileup examples into lock-free shared-memory rings,",
       "call_variants consumers classify them with TensorFlow Java, postprocess writes the VCF.",
       "",
-      "Launcher option, before or after the subcommand:",
-      "  --allocator jemalloc|glibc|tcmalloc|mimalloc  native allocator preloaded (default jemalloc,",
-      "      or FASTPIPE_ALLOCATOR); a missing library warns and falls back to glibc.",
-      "Environment: FASTPIPE_JAVA_OPTS (extra JVM flags, e.g. -Xmx8g),",
-      "  FASTPIPE_MALLOC_CONF (passed to the allocator as MALLOC_CONF), FASTPIPE_DEBUG (stack traces)."
+      "Launcher options, before or after the subcommand (the environment variable in brackets):",
+      "  --allocator jemalloc|glibc|tcmalloc|mimalloc  native allocator preloaded into every process",
+      "      (default jemalloc) [FASTPIPE_ALLOCATOR]; a missing library warns and falls back to glibc.",
+      "  --malloc-conf TEXT  MALLOC_CONF of every process, e.g. narenas:1 [FASTPIPE_MALLOC_CONF].",
+      "  --shard-allocator NAME  allocator of call's shard worker processes (make_examples) only;",
+      "      default: as --allocator [FASTPIPE_SHARD_ALLOCATOR]. --allocator then sets the parent's",
+      "      (call_variants with TensorFlow, postprocess).",
+      "  --shard-malloc-conf TEXT  MALLOC_CONF of shard worker processes; '' = none [FASTPIPE_SHARD_MALLOC_CONF].",
+      "  'doctor' shows what each role gets; 'call --metrics' records the allocator mapped into each process.",
+      "Environment: FASTPIPE_JAVA_OPTS (extra JVM flags, e.g. -Xmx8g), FASTPIPE_DEBUG (stack traces)."
     },
     subcommands = {
       CommandLine.HelpCommand.class,

@@ -140,6 +140,8 @@ public final class StreamingCall {
       metrics.stages.add(new RunMetrics.Stage("make_examples", (producersEnd - producersStart) / 1e9, producerCpu));
       metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
       metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));
+      metrics.processes.add(ProcessFootprint.self(ProcessFootprint.INFERENCE, -1));
+      metrics.processes.addAll(shardSet.footprints());
       if (s.metrics != null) metrics.write(s.metrics);
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
