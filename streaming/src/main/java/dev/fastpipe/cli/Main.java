@@ -42,6 +42,7 @@ import picocli.CommandLine.Command;
       PostprocessCommand.class,
       BenchTransportCommand.class,
       BenchInferenceCommand.class,
+      BenchCommand.class,
       SimulateCommand.class,
       CompareCommand.class,
       DoctorCommand.class,

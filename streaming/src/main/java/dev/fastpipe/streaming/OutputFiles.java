@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,5 +62,22 @@ public final class OutputFiles {
       return removed; // best effort: a leftover is untidy, not wrong
     }
     return removed;
+  }
+
+  /**
+   * Writes {@code text} to {@code out} by the rules above: under a temporary name, then renamed
+   * into place; an IOException names the file and {@code what} ("the metrics") and the root cause.
+   */
+  public static void writeString(Path out, String text, String what) throws IOException {
+    Path abs = out.toAbsolutePath();
+    Path tmp = temporary(abs, ".part");
+    removeDeadTemporaries(abs);
+    try {
+      Files.writeString(tmp, text);
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.deleteIfExists(tmp);
+      throw new IOException(out + ": cannot write " + what + " (" + RootCause.of(e) + ")", e);
+    }
   }
 }

@@ -2,11 +2,8 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.streaming.OutputFiles;
-import dev.fastpipe.streaming.RootCause;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,16 +116,7 @@ public final class RunMetrics {
 
   /** Writes the JSON under a temporary name, then renames it into place. */
   public void write(Path path) throws IOException {
-    Path abs = path.toAbsolutePath();
-    Path tmp = OutputFiles.temporary(abs, ".json");
-    OutputFiles.removeDeadTemporaries(abs);
-    try {
-      Files.writeString(tmp, toJson());
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(tmp);
-      throw new IOException(path + ": cannot write the metrics (" + RootCause.of(e) + ")", e);
-    }
+    OutputFiles.writeString(path, toJson(), "the metrics");
   }
 
   private static String value(Object v) {

@@ -1,0 +1,121 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.bench.BenchConfig;
+import dev.fastpipe.streaming.bench.BenchFailedException;
+import dev.fastpipe.streaming.bench.BenchReport;
+import dev.fastpipe.streaming.bench.BenchResult;
+import dev.fastpipe.streaming.bench.BenchRunner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fastpipe bench}: A/B runs of {@code call} configurations with Welch's t-test per stage. */
+@Command(
+    name = "bench",
+    header = "Compare configurations of 'call' (options, environment, allocator): interleaved runs, Welch's t-test per stage.",
+    mixinStandardHelpOptions = true,
+    usageHelpWidth = 110,
+    description = {
+      "Runs 'call' in two or more configurations, each --runs times, in rounds that run every configuration",
+      "once in an order shuffled with --seed, after --warmup unreported rounds. Every run is a child process",
+      "started through bin/fastpipe, so launcher options (--allocator, --shard-allocator, --malloc-conf,",
+      "--shard-malloc-conf) in a configuration apply to it. Prints a Markdown report: per configuration and",
+      "figure (wall and CPU seconds of make_examples, call_variants, postprocess and total; peak RSS and",
+      "minor page faults per process role) mean ± sd, min, median, max; per pair the % change of the mean",
+      "and Welch's t-test p-value, * below --alpha. Checks that every run wrote the same VCF records (md5 of",
+      "the lines after the header): if one differs, names the runs, keeps their VCFs and exits 1.",
+      "",
+      "A configuration is NAME: [VAR=VALUE ...] [OPTION ...], e.g.",
+      "  --config 'glibc: --allocator glibc' --config 'je-conf: FASTPIPE_MALLOC_CONF=narenas:1 --allocator jemalloc'",
+      "Options after -- go to every run (inputs, regions, model...), before the configuration's own;",
+      "a configuration must not repeat one of them. bench sets --output, --metrics and --no-progress.",
+      "",
+      "Example:",
+      "  fastpipe bench --config 'jemalloc: --allocator jemalloc' --config 'glibc: --allocator glibc' \\",
+      "      --runs 10 --warmup 1 --json bench.json -- --ref REF.fa --reads READS.bam --bed REGIONS.bed"
+    })
+public final class BenchCommand implements Callable<Integer> {
+
+  @Option(names = "--config", paramLabel = "'NAME: [VAR=VALUE ...] [OPTION ...]'",
+      description = "A configuration (repeat for each; at least two with --configs).")
+  List<String> configs = new ArrayList<>();
+
+  @Option(names = "--configs", paramLabel = "FILE",
+      description = "Configurations from a file, one per line as --config takes them; # comments.")
+  Path configsFile;
+
+  @Option(names = "--runs", defaultValue = "5", paramLabel = "N",
+      description = "Measured runs per configuration (default ${DEFAULT-VALUE}; at least 2 for a t-test).")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "1", paramLabel = "W",
+      description = "Unreported rounds first, each running every configuration once (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed of the run order (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
+      description = "Significance level marking p-values with * (default ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--baseline", paramLabel = "NAME",
+      description = "The configuration the others are compared with (default: the first).")
+  String baseline;
+
+  @Option(names = "--all-pairs", description = "Compare every pair of configurations, not only each with the baseline.")
+  boolean allPairs;
+
+  @Option(names = "--json", paramLabel = "FILE",
+      description = "Also write everything as JSON: every run (warm-ups too) with its full --metrics, summaries, tests.")
+  Path json;
+
+  @Option(names = "--work-dir", paramLabel = "DIR",
+      description = "Where runs write their VCFs and metrics (default: a temporary directory, removed at the end).")
+  Path workDir;
+
+  @Option(names = "--keep", description = "Keep the work directory.")
+  boolean keep;
+
+  @Parameters(paramLabel = "CALL_OPTION", description = "After --: options of 'call' every run gets.")
+  List<String> callArgs = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    List<BenchConfig> all = new ArrayList<>();
+    if (configsFile != null) all.addAll(BenchConfig.read(configsFile));
+    for (String c : configs) all.add(BenchConfig.parse(c));
+    BenchConfig.check(all, false);
+    if (runs < 1) throw new UserError("--runs must be >= 1, got " + runs);
+    if (warmup < 0) throw new UserError("--warmup must be >= 0, got " + warmup);
+    if (!(alpha > 0 && alpha < 1)) throw new UserError("--alpha must be between 0 and 1, got " + alpha);
+    if (baseline != null && all.stream().noneMatch(c -> c.name().equals(baseline))) {
+      throw new UserError("--baseline " + baseline + ": no configuration has that name");
+    }
+    if (json != null) OutputFiles.checkWritable(json, "--json");
+    BenchResult result = null;
+    try (BenchRunner runner = new BenchRunner(null, callArgs, workDir, System.err)) {
+      try {
+        result = runner.runAll(all, runs, warmup, seed);
+        BenchReport report = new BenchReport(result, baseline, allPairs, alpha);
+        System.out.print(report.markdown());
+        System.out.flush();
+        if (json != null) OutputFiles.writeString(json, report.json(), "the bench report");
+      } finally {
+        List<Path> kept = runner.finish(result, keep);
+        if (result != null && !result.mismatches().isEmpty()) {
+          throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches())
+              + " (VCFs kept: " + String.join(" ", kept.stream().map(Path::toString).toList()) + ")");
+        }
+        if (keep || result == null) System.err.println("bench: work directory " + runner.workDir());
+      }
+    }
+    return 0;
+  }
+}
