@@ -43,6 +43,7 @@ import picocli.CommandLine.Command;
       BenchTransportCommand.class,
       BenchInferenceCommand.class,
       BenchCommand.class,
+      TuneCommand.class,
       SimulateCommand.class,
       CompareCommand.class,
       DoctorCommand.class,

@@ -197,19 +197,21 @@ public final class BenchReport {
     return String.join(" ", args.stream().map(BenchConfig::quoted).toList());
   }
 
-  private static String meanSd(Summary s) {
+  /** "8.53 ± 0.210", or the mean alone below two values. */
+  public static String meanSd(Summary s) {
     return num(s.mean()) + (Double.isNaN(s.sd()) ? "" : " ± " + num(s.sd()));
   }
 
   /** Three significant digits at most, never scientific. */
-  static String num(double d) {
+  public static String num(double d) {
     if (Double.isNaN(d)) return "-";
     double a = Math.abs(d);
     String f = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
     return String.format(Locale.ROOT, f, d);
   }
 
-  static String p(double p) {
+  /** A p-value as reports print it: "0.042", "< 0.001", "n/a". */
+  public static String p(double p) {
     if (Double.isNaN(p)) return "n/a";
     return p < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", p);
   }

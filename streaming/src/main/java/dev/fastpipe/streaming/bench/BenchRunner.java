@@ -224,8 +224,13 @@ public final class BenchRunner implements AutoCloseable {
         if (r.ok() && !r.vcfMd5().equals(ref.vcfMd5())) kept.add(workDir.resolve("run-" + r.seq() + ".vcf.gz"));
       }
     }
-    if (ownWorkDir && !keep && !differ) deleteTree(workDir);
+    if (!keep && !differ) removeWorkDir();
     return kept;
+  }
+
+  /** Removes the work directory if this runner made it (a directory given to it stays). */
+  public void removeWorkDir() {
+    if (ownWorkDir) deleteTree(workDir);
   }
 
   @Override
