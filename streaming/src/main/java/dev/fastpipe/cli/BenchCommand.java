@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code fastpipe bench}: A/B runs of {@code call} configurations with Welch's t-test per stage. */
 @Command(
@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
       "started through bin/fastpipe, so launcher options (--allocator, --shard-allocator, --malloc-conf,",
       "--shard-malloc-conf) in a configuration apply to it. Prints a Markdown report: per configuration and",
       "figure (wall and CPU seconds of make_examples, call_variants, postprocess and total; peak RSS and",
-      "minor page faults per process role) mean ± sd, min, median, max; per pair the % change of the mean",
+      "minor page faults per process role) mean ± sd, min, median, max; per pair the %% change of the mean",
       "and Welch's t-test p-value, * below --alpha. Checks that every run wrote the same VCF records (md5 of",
       "the lines after the header): if one differs, names the runs, keeps their VCFs and exits 1.",
       "",
@@ -58,13 +58,6 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Unreported rounds first, each running every configuration once (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed of the run order (default ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
-      description = "Significance level marking p-values with * (default ${DEFAULT-VALUE}).")
-  double alpha;
-
   @Option(names = "--baseline", paramLabel = "NAME",
       description = "The configuration the others are compared with (default: the first).")
   String baseline;
@@ -72,19 +65,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--all-pairs", description = "Compare every pair of configurations, not only each with the baseline.")
   boolean allPairs;
 
-  @Option(names = "--json", paramLabel = "FILE",
-      description = "Also write everything as JSON: every run (warm-ups too) with its full --metrics, summaries, tests.")
-  Path json;
-
-  @Option(names = "--work-dir", paramLabel = "DIR",
-      description = "Where runs write their VCFs and metrics (default: a temporary directory, removed at the end).")
-  Path workDir;
-
-  @Option(names = "--keep", description = "Keep the work directory.")
-  boolean keep;
-
-  @Parameters(paramLabel = "CALL_OPTION", description = "After --: options of 'call' every run gets.")
-  List<String> callArgs = new ArrayList<>();
+  @Mixin RunSeriesOptions series;
 
   @Override
   public Integer call() throws IOException {
@@ -94,26 +75,25 @@ public final class BenchCommand implements Callable<Integer> {
     BenchConfig.check(all, false);
     if (runs < 1) throw new UserError("--runs must be >= 1, got " + runs);
     if (warmup < 0) throw new UserError("--warmup must be >= 0, got " + warmup);
-    if (!(alpha > 0 && alpha < 1)) throw new UserError("--alpha must be between 0 and 1, got " + alpha);
     if (baseline != null && all.stream().noneMatch(c -> c.name().equals(baseline))) {
       throw new UserError("--baseline " + baseline + ": no configuration has that name");
     }
-    if (json != null) OutputFiles.checkWritable(json, "--json");
+    series.check();
     BenchResult result = null;
-    try (BenchRunner runner = new BenchRunner(null, callArgs, workDir, System.err)) {
+    try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
       try {
-        result = runner.runAll(all, runs, warmup, seed);
-        BenchReport report = new BenchReport(result, baseline, allPairs, alpha);
+        result = runner.runAll(all, runs, warmup, series.seed);
+        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha);
         System.out.print(report.markdown());
         System.out.flush();
-        if (json != null) OutputFiles.writeString(json, report.json(), "the bench report");
+        if (series.json != null) OutputFiles.writeString(series.json, report.json(), "the bench report");
       } finally {
-        List<Path> kept = runner.finish(result, keep);
+        List<Path> kept = runner.finish(result, series.keep);
         if (result != null && !result.mismatches().isEmpty()) {
           throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches())
               + " (VCFs kept: " + String.join(" ", kept.stream().map(Path::toString).toList()) + ")");
         }
-        if (keep || result == null) System.err.println("bench: work directory " + runner.workDir());
+        if (series.keep || result == null) System.err.println("bench: work directory " + runner.workDir());
       }
     }
     return 0;

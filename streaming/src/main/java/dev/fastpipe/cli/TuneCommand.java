@@ -23,8 +23,8 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code fastpipe tune}: sweeps shards, consumers, batch and ring size on a sample; recommends a configuration. */
 @Command(
@@ -75,49 +75,32 @@ public final class TuneCommand implements Callable<Integer> {
       description = "Runs of each candidate in the sweep (default ${DEFAULT-VALUE}).")
   int repeats;
 
-  @Option(names = "--shards", split = ",", paramLabel = "N,N",
+  @Option(names = "--shards", split = ",", paramLabel = "N",
       description = "Shard counts to try (default: half, once and twice the CPU count).")
   List<Integer> shards;
 
-  @Option(names = "--consumers", split = ",", paramLabel = "M,M", description = "Consumer counts to try (default: 1,2).")
+  @Option(names = "--consumers", split = ",", paramLabel = "M", description = "Consumer counts to try (default: 1,2).")
   List<Integer> consumers = List.of(1, 2);
 
-  @Option(names = "--batch-sizes", split = ",", paramLabel = "B,B", description = "Batch sizes to try (default: 32,64,128,256).")
+  @Option(names = "--batch-sizes", split = ",", paramLabel = "B", description = "Batch sizes to try (default: 32,64,128,256).")
   List<Integer> batchSizes = List.of(32, 64, 128, 256);
 
-  @Option(names = "--ring-sizes", split = ",", paramLabel = "SIZE,SIZE", description = "Ring sizes to try (default: 4M,16M,64M).")
+  @Option(names = "--ring-sizes", split = ",", paramLabel = "SIZE", description = "Ring sizes to try (default: 4M,16M,64M).")
   List<String> ringSizes = List.of("4M", DEFAULT_RING, "64M");
 
-  @Option(names = "--transports", split = ",", paramLabel = "NAME,NAME",
+  @Option(names = "--transports", split = ",", paramLabel = "NAME",
       description = "Also try these transports (shm, disruptor, mutex, chronicle, disk; default: shm only).")
   List<String> transports = List.of();
 
-  @Option(names = "--allocators", split = ",", paramLabel = "NAME,NAME",
+  @Option(names = "--allocators", split = ",", paramLabel = "NAME",
       description = "Also try these allocators for every process (jemalloc, glibc, tcmalloc, mimalloc; default: not swept).")
   List<String> allocators = List.of();
 
-  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
-      description = "Significance level of the confirmation (default ${DEFAULT-VALUE}).")
-  double alpha;
-
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed of the run order (default ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write every run (with its --metrics) and the result as JSON.")
-  Path json;
-
-  @Option(names = "--work-dir", paramLabel = "DIR", description = "Where runs write (default: a temporary directory, removed).")
-  Path workDir;
-
-  @Option(names = "--keep", description = "Keep the work directory and the sample's BED.")
-  boolean keep;
-
-  @Parameters(paramLabel = "CALL_OPTION", description = "After --: options of 'call' every run gets.")
-  List<String> callArgs = new ArrayList<>();
+  @Mixin RunSeriesOptions series;
 
   @Override
   public Integer call() throws IOException {
-    for (String a : callArgs) {
+    for (String a : series.callArgs) {
       for (String own : List.of("--shards", "--consumers", "--batch-size", "--ring-size", "--transport", "--allocator",
           "--ref", "--reads", "--regions", "--bed")) {
         if (a.equals(own) || a.startsWith(own + "=")) {
@@ -130,7 +113,7 @@ public final class TuneCommand implements Callable<Integer> {
     if (!allocators.isEmpty() && System.getenv("FASTPIPE_LAUNCHER") == null) {
       throw new UserError("--allocators needs runs started through bin/fastpipe (FASTPIPE_LAUNCHER is not set)");
     }
-    if (json != null) OutputFiles.checkWritable(json, "--json");
+    series.check();
     long bases = bases(sampleSize);
 
     List<Region> sample;
@@ -153,24 +136,24 @@ public final class TuneCommand implements Callable<Integer> {
     Files.writeString(sampleBed, SampleRegions.bed(sample));
     List<String> common = new ArrayList<>(List.of("--ref", ref.toString(), "--reads", reads.toString(), "--bed",
         sampleBed.toString()));
-    common.addAll(callArgs);
+    common.addAll(series.callArgs);
     boolean differ = false;
-    try (BenchRunner runner = new BenchRunner(null, common, workDir, null)) {
+    try (BenchRunner runner = new BenchRunner(null, common, series.workDir, null)) {
       Tuner.Result result =
-          new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, alpha, seed), System.err).run();
+          new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, series.alpha, series.seed), System.err).run();
       TuneReport report = new TuneReport(result, sample, command(result.recommended()), budget.toMillis() / 1000.0);
       System.out.print(report.markdown());
       System.out.flush();
-      if (json != null) OutputFiles.writeString(json, report.json(), "the tune report");
+      if (series.json != null) OutputFiles.writeString(series.json, report.json(), "the tune report");
       differ = result.trials().stream().anyMatch(t -> t.dropped != null && t.dropped.startsWith("VCF records differ"));
-      if (keep || differ) {
+      if (series.keep || differ) {
         System.err.println("tune: work directory " + runner.workDir() + (differ ? " (holds the VCFs that differ)" : "")
             + "; sample " + sampleBed);
       } else {
         runner.removeWorkDir();
       }
     } finally {
-      if (!keep && !differ) Files.deleteIfExists(sampleBed);
+      if (!series.keep && !differ) Files.deleteIfExists(sampleBed);
     }
     return 0;
   }
@@ -183,7 +166,7 @@ public final class TuneCommand implements Callable<Integer> {
     cmd.addAll(List.of("call", "--ref", ref.toString(), "--reads", reads.toString()));
     for (String r : regions) cmd.addAll(List.of("--regions", r));
     if (bed != null) cmd.addAll(List.of("--bed", bed.toString()));
-    cmd.addAll(callArgs);
+    cmd.addAll(series.callArgs);
     cmd.addAll(k.args());
     cmd.addAll(List.of("--output", "OUT.vcf.gz"));
     return String.join(" ", cmd.stream().map(BenchConfig::quoted).toList());

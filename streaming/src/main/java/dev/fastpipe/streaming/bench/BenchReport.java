@@ -122,18 +122,7 @@ public final class BenchReport {
     root.put("vcf_bodies_identical", result.mismatches().isEmpty());
     root.put("mismatches", result.mismatches());
     List<Object> runs = new ArrayList<>();
-    for (BenchRun r : result.runs()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("seq", r.seq());
-      m.put("config", r.config());
-      m.put("round", r.round());
-      m.put("warmup", r.warmup());
-      m.put("exit_status", r.exitStatus());
-      m.put("wall_seconds", r.wallSeconds());
-      m.put("vcf_body_md5", r.vcfMd5());
-      m.put("metrics", r.metrics());
-      runs.add(m);
-    }
+    for (BenchRun r : result.runs()) runs.add(runJson(r));
     root.put("runs", runs);
     Map<String, Object> summary = new LinkedHashMap<>();
     for (BenchConfig c : result.configs()) {
@@ -172,6 +161,20 @@ public final class BenchReport {
     }
     root.put("comparisons", comparisons);
     return Json.write(root);
+  }
+
+  /** One run as the JSON reports hold it: its place, how it ended, wall, VCF body md5 and full --metrics. */
+  public static Map<String, Object> runJson(BenchRun r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seq", r.seq());
+    m.put("config", r.config());
+    m.put("round", r.round());
+    m.put("warmup", r.warmup());
+    m.put("exit_status", r.exitStatus());
+    m.put("wall_seconds", r.wallSeconds());
+    m.put("vcf_body_md5", r.vcfMd5());
+    m.put("metrics", r.metrics());
+    return m;
   }
 
   /** "AMD EPYC, 2 CPUs, avx2" from /proc/cpuinfo: the model and the widest vector extensions. */

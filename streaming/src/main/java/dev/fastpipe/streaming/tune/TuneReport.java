@@ -1,7 +1,6 @@
 package dev.fastpipe.streaming.tune;
 
 import dev.fastpipe.streaming.bench.BenchReport;
-import dev.fastpipe.streaming.bench.BenchRun;
 import dev.fastpipe.streaming.bench.Json;
 import dev.fastpipe.streaming.bench.Summary;
 import dev.fastpipe.streaming.makeexamples.Region;
@@ -94,17 +93,7 @@ public final class TuneReport {
       m.put("producer_stall_pct", d.producerStallPct());
       m.put("consumer_idle_pct", d.consumerIdlePct());
       m.put("ring_fill_pct", d.fillPct());
-      List<Object> runs = new ArrayList<>();
-      for (BenchRun r : t.runs) {
-        Map<String, Object> rm = new LinkedHashMap<>();
-        rm.put("seq", r.seq());
-        rm.put("exit_status", r.exitStatus());
-        rm.put("wall_seconds", r.wallSeconds());
-        rm.put("vcf_body_md5", r.vcfMd5());
-        rm.put("metrics", r.metrics());
-        runs.add(rm);
-      }
-      m.put("runs", runs);
+      m.put("runs", t.runs.stream().map(BenchReport::runJson).toList());
       trials.add(m);
     }
     root.put("trials", trials);
