@@ -20,11 +20,19 @@ public final class ProcessStat {
 
   /** Field 22 of {@code /proc/PID/stat}, or 0 when there is no such process or no /proc. */
   public static long startTicks(long pid) {
+    return Math.max(0, field(pid, 22));
+  }
+
+  /**
+   * Numeric field {@code n} (numbered from 1 as in proc(5): 10 minflt, 12 majflt, 14 utime, 22
+   * starttime) of {@code /proc/PID/stat}, or -1 when there is no such process or no /proc.
+   */
+  public static long field(long pid, int n) {
     String[] f = fieldsAfterComm(pid);
     try {
-      return f == null ? 0 : Long.parseLong(f[22 - 3]);
+      return f == null || n < 3 ? -1 : Long.parseLong(f[n - 3]);
     } catch (RuntimeException e) {
-      return 0;
+      return -1;
     }
   }
 

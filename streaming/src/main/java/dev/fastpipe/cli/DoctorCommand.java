@@ -1,6 +1,8 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.TensorFlowRuntime;
+import dev.fastpipe.streaming.pipeline.ProcessFootprint;
+import dev.fastpipe.streaming.pipeline.ShardProcesses;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = {
       "Check the runtime: Java, TensorFlow native library, CPU count, /dev/shm,",
-      "and the native allocator actually mapped into this JVM (from /proc/self/maps).",
+      "the native allocator actually mapped into this JVM (from /proc/self/maps) and its MALLOC_CONF,",
+      "and the same for a shard worker process started as 'call' starts them (--shard-allocator).",
       "Exits 1 if TensorFlow cannot be loaded."
     })
 public final class DoctorCommand implements Callable<Integer> {
@@ -28,9 +31,10 @@ public final class DoctorCommand implements Callable<Integer> {
     out.println("cpus: " + Runtime.getRuntime().availableProcessors());
     out.println("max heap: " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
     out.println(shmLine(Path.of("/dev/shm")));
-    out.println("allocator: " + mappedAllocator(Path.of("/proc/self/maps")));
+    out.println("allocator: " + ProcessFootprint.mappedAllocator(Path.of("/proc/self/maps")));
     String conf = System.getenv("MALLOC_CONF");
     out.println("MALLOC_CONF: " + (conf == null || conf.isEmpty() ? "(unset)" : conf));
+    shardLines().forEach(out::println);
     int status = 0;
     try {
       out.println("tensorflow: " + TensorFlowRuntime.version());
@@ -52,25 +56,23 @@ public final class DoctorCommand implements Callable<Integer> {
     }
   }
 
-  /** Names the allocator whose shared library is mapped into this process, or glibc if none. */
-  static String mappedAllocator(Path maps) {
-    List<String> lines;
+  /**
+   * What a shard worker process runs on, from a worker started as {@code call} starts them (through
+   * the launcher, so with the shard role's allocator and MALLOC_CONF), each line prefixed "shard ".
+   */
+  static List<String> shardLines() {
+    if (System.getenv("FASTPIPE_LAUNCHER") == null) {
+      return List.of("shard allocator: as this process (not started through bin/fastpipe)");
+    }
     try {
-      lines = Files.readAllLines(maps);
+      List<String> lines = ShardProcesses.probe().stream()
+          .filter(l -> l.startsWith("allocator: ") || l.startsWith("MALLOC_CONF: ")).map(l -> "shard " + l).toList();
+      return lines.size() == 2 ? lines : List.of("shard allocator: unknown (the probe worker printed no answer)");
     } catch (IOException e) {
-      return "unknown (" + maps + " unreadable: " + e.getMessage() + ")";
+      return List.of("shard allocator: unknown (cannot start a worker: " + e.getMessage() + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return List.of("shard allocator: unknown (interrupted)");
     }
-    String[][] known = {
-      {"jemalloc", "libjemalloc"}, {"tcmalloc", "libtcmalloc"}, {"mimalloc", "libmimalloc"}
-    };
-    for (String[] k : known) {
-      for (String line : lines) {
-        int slash = line.lastIndexOf('/');
-        if (slash >= 0 && line.startsWith(k[1], slash + 1)) {
-          return k[0] + " (" + line.substring(slash + 1) + " mapped)";
-        }
-      }
-    }
-    return "glibc";
   }
 }

@@ -7,6 +7,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.pipeline.ParentWatch;
+import dev.fastpipe.streaming.pipeline.ProcessFootprint;
 import dev.fastpipe.streaming.pipeline.WorkerStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,17 +25,28 @@ import picocli.CommandLine.Option;
 @Command(name = "shard-worker", hidden = true, mixinStandardHelpOptions = true,
     description = "Internal: one make_examples shard writing into a shared-memory ring (started by 'call'; plan on stdin).")
 public final class ShardWorkerCommand implements Callable<Integer> {
-  @Option(names = "--ring-file", required = true, description = "The shard's ring in /dev/shm.")
+  @Option(names = "--ring-file", description = "The shard's ring in /dev/shm (required unless --probe).")
   Path ringFile;
 
-  @Option(names = "--task", required = true, description = "The task of the plan to run.")
-  int task;
+  @Option(names = "--task", description = "The task of the plan to run (required unless --probe).")
+  Integer task;
 
   @Option(names = "--parent-pid", description = "Stop when this process is gone.")
   Long parentPid;
 
+  @Option(names = "--probe",
+      description = "Print the allocator mapped into this worker and its MALLOC_CONF, then exit (used by doctor).")
+  boolean probe;
+
   @Override
   public Integer call() throws IOException {
+    if (probe) {
+      ProcessFootprint f = ProcessFootprint.self(ProcessFootprint.SHARD, -1);
+      System.out.println("allocator: " + ProcessFootprint.mappedAllocator(Path.of("/proc/self/maps")));
+      System.out.println("MALLOC_CONF: " + (f.mallocConf().isEmpty() ? "(unset)" : f.mallocConf()));
+      return 0;
+    }
+    if (ringFile == null || task == null) throw new UserError("shard-worker needs --ring-file and --task (or --probe)");
     if (parentPid != null) ParentWatch.start(parentPid, 4);
     RunPlan plan = RunPlan.fromText(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
     ShmProducer ring;

@@ -34,7 +34,10 @@ class LauncherIT {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().remove("FASTPIPE_ALLOCATOR");
-    pb.environment().remove("LD_PRELOAD");
+    for (String v : List.of("LD_PRELOAD", "MALLOC_CONF", "FASTPIPE_BASE_LD_PRELOAD", "FASTPIPE_MALLOC_CONF",
+        "FASTPIPE_SHARD_ALLOCATOR", "FASTPIPE_SHARD_MALLOC_CONF")) {
+      pb.environment().remove(v);
+    }
     pb.environment().putAll(env);
     Path err = Files.createTempFile("fastpipe-launcher", ".err");
     pb.redirectError(err.toFile());
@@ -73,6 +76,38 @@ class LauncherIT {
     Result r = run(Map.of("FASTPIPE_ALLOCATOR", "jemalloc", "FASTPIPE_MALLOC_CONF", "narenas:1"), "doctor");
     assertEquals(0, r.exit(), r.err());
     assertTrue(r.out().contains("MALLOC_CONF: narenas:1"), r.out());
+  }
+
+  @Test
+  void shardWorkersGetTheirOwnAllocatorAndMallocConf() throws Exception {
+    assumeTrue(libraryInstalled("libjemalloc.so.2"), "libjemalloc2 not installed");
+    assumeTrue(libraryInstalled("libtcmalloc_minimal.so.4"), "libtcmalloc-minimal4 not installed");
+    Result r = run(Map.of(), "--malloc-conf", "narenas:1", "doctor", "--shard-allocator=tcmalloc",
+        "--shard-malloc-conf", "");
+    assertEquals(0, r.exit(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.contains("allocator: jemalloc (libjemalloc.so.2 mapped)"), r.out());
+    assertTrue(lines.contains("MALLOC_CONF: narenas:1"), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("shard allocator: tcmalloc (libtcmalloc_minimal.so.4")), r.out());
+    assertTrue(lines.contains("shard MALLOC_CONF: (unset)"), r.out());
+  }
+
+  @Test
+  void shardWorkersDropTheParentsPreloadWhenTheirsIsGlibc() throws Exception {
+    assumeTrue(libraryInstalled("libjemalloc.so.2"), "libjemalloc2 not installed");
+    Result r = run(Map.of("FASTPIPE_SHARD_ALLOCATOR", "glibc", "FASTPIPE_SHARD_MALLOC_CONF", "narenas:2"), "doctor");
+    assertEquals(0, r.exit(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.contains("allocator: jemalloc (libjemalloc.so.2 mapped)"), r.out());
+    assertTrue(lines.contains("shard allocator: glibc"), r.out());
+    assertTrue(lines.contains("shard MALLOC_CONF: narenas:2"), r.out());
+  }
+
+  @Test
+  void unknownShardAllocatorIsAOneLineErrorWithExit2() throws Exception {
+    Result r = run(Map.of(), "--shard-allocator", "hoard", "doctor");
+    assertEquals(2, r.exit());
+    assertEquals("fastpipe: unknown shard allocator 'hoard' (choose jemalloc, glibc, tcmalloc or mimalloc)", r.err().strip());
   }
 
   @Test

@@ -13,9 +13,10 @@ import java.util.Map;
 
 /**
  * What one {@code fastpipe call} run did, written as JSON by {@code --metrics}: per-stage wall and
- * CPU seconds, examples made and called, examples/s, and per ring its capacity, mean and max
- * fill, producer stall and consumer idle time; and, when the run was sampled, its time series
- * ({@link RunSeries}).
+ * CPU seconds, examples made and called, examples/s, per ring its capacity, mean and max fill,
+ * producer stall and consumer idle time, per process ({@link ProcessFootprint}) its role, the
+ * allocator mapped into it, its MALLOC_CONF, peak RSS, page faults and CPU seconds; and, when the
+ * run was sampled, its time series ({@link RunSeries}).
  */
 public final class RunMetrics {
 
@@ -47,6 +48,8 @@ public final class RunMetrics {
   public final Map<String, Object> settings = new LinkedHashMap<>();
   public final List<Stage> stages = new ArrayList<>();
   private final List<RingSamples> rings = new ArrayList<>();
+  /** The run's processes at their end: the parent first, then shard processes in shard order. */
+  public final List<ProcessFootprint> processes = new ArrayList<>();
   public long examplesMade;
   public long examplesCalled;
   /** Model batches run, and the padding images in them (partial batches run whole fixed-shape chunks). */
@@ -118,6 +121,19 @@ public final class RunMetrics {
           .append(", \"producer_stall_ms\": ").append(num(last == null ? 0 : last.producerStallNanos() / 1e6))
           .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
           .append("}");
+    }
+    b.append("\n  ],\n  \"processes\": [");
+    for (int p = 0; p < processes.size(); p++) {
+      ProcessFootprint f = processes.get(p);
+      b.append(p == 0 ? "\n" : ",\n").append("    {\"role\": ").append(q(f.role()))
+          .append(f.shard() >= 0 ? ", \"shard\": " + f.shard() : "")
+          .append(", \"pid\": ").append(f.pid())
+          .append(", \"allocator\": ").append(q(f.allocator()))
+          .append(", \"malloc_conf\": ").append(q(f.mallocConf()))
+          .append(", \"peak_rss_bytes\": ").append(f.peakRssBytes())
+          .append(", \"minor_faults\": ").append(f.minorFaults())
+          .append(", \"major_faults\": ").append(f.majorFaults())
+          .append(", \"cpu_seconds\": ").append(num(f.cpuSeconds())).append("}");
     }
     b.append("\n  ]");
     if (series != null) b.append(",\n  \"series\": ").append(series.toJson("  "));

@@ -170,6 +170,20 @@ public final class ShardProcesses implements Shards {
     return cmd;
   }
 
+  /**
+   * Starts a worker as a run would (same launcher, so the same per-role allocator and MALLOC_CONF)
+   * but with {@code --probe}: it prints what it runs on and exits. Returns its stdout lines.
+   */
+  public static List<String> probe() throws IOException, InterruptedException {
+    List<String> cmd = launcherCommand("");
+    cmd.addAll(List.of(WORKER_COMMAND, "--probe"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS)) p.destroyForcibly();
+    return out.lines().toList();
+  }
+
   /** Starts one worker; {@code args} follow the launcher (subcommand and its options); stdin from {@code input}. */
   private void start(int shard, List<String> args, Path input) throws IOException {
     String override = System.getenv("FASTPIPE_WORKER_JAVA_OPTS");
@@ -308,6 +322,11 @@ public final class ShardProcesses implements Shards {
   @Override
   public double[] peakRssMb() {
     return WorkerStats.peakRssMb(this);
+  }
+
+  @Override
+  public List<ProcessFootprint> footprints() {
+    return WorkerStats.footprints(this);
   }
 
   @Override

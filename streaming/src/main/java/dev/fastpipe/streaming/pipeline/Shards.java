@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,6 +72,11 @@ public interface Shards extends AutoCloseable {
    */
   default double[] peakRssMb() {
     return new double[0];
+  }
+
+  /** The shard processes' footprints, once they have ended; empty for threads (they are this process's). */
+  default List<ProcessFootprint> footprints() {
+    return List.of();
   }
 
   /** True when the shards run in other processes (their CPU is not this process's). */

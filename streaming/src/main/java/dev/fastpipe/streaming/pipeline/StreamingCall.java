@@ -175,6 +175,8 @@ public final class StreamingCall {
       metrics.stages.add(new RunMetrics.Stage("call_variants", (consumersEnd - consumersStart) / 1e9, consumerSideCpu));
       metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));
       metrics.series = observation.finish();
+      metrics.processes.add(ProcessFootprint.self(ProcessFootprint.INFERENCE, -1));
+      metrics.processes.addAll(shardSet.footprints());
       if (s.metrics != null) metrics.write(s.metrics);
       observation.writeReport(metrics, writer, metrics.series);
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),

@@ -1,47 +1,68 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
-import java.lang.management.ManagementFactory;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The one line a shard worker process prints on stdout when it finishes, so the parent can count
- * examples, reads, CPU time and memory of processes it cannot look into: {@code fastpipe-worker
- * examples=N reads=N seen=N cpu_seconds=S wall_seconds=S peak_rss_mb=M} (reads: passing the
- * filters; seen: all; peak_rss_mb: VmHWM, the most resident memory the process held).
+ * examples, reads and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
+ * reads=N seen=N cpu_seconds=S wall_seconds=S pid=P allocator=NAME malloc_conf=TEXT
+ * peak_rss_bytes=N minflt=N majflt=N} (reads: passing the filters; seen: all; the rest is the
+ * worker's {@link ProcessFootprint}, malloc_conf URL-encoded).
  */
 public final class WorkerStats {
   static final String PREFIX = "fastpipe-worker ";
 
   private WorkerStats() {}
 
-  /** The line for this process: its own CPU time, JVM start-up included. */
+  /** The line for this process: its own CPU time, JVM start-up included, and its footprint. */
   public static String line(MakeExamplesStats st) {
-    double cpu = 0;
-    var os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) cpu = sun.getProcessCpuTime() / 1e9;
+    ProcessFootprint f = ProcessFootprint.self(ProcessFootprint.SHARD, -1);
     return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f"
-        + " peak_rss_mb=%.1f", st.examples, st.reads, st.readsSeen(), cpu, st.seconds(), peakRssMb());
-  }
-
-  /** This process's peak resident set in MiB (VmHWM of /proc/self/status); -1 where there is no /proc. */
-  public static double peakRssMb() {
-    try {
-      for (String l : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
-        if (l.startsWith("VmHWM:")) return Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0;
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+            + " pid=%d allocator=%s malloc_conf=%s peak_rss_bytes=%d minflt=%d majflt=%d",
+        st.examples, st.reads, st.readsSeen(), f.cpuSeconds(), st.seconds(), f.pid(), f.allocator(),
+        URLEncoder.encode(f.mallocConf(), StandardCharsets.UTF_8), f.peakRssBytes(), f.minorFaults(), f.majorFaults());
   }
 
   static double field(String line, String name) {
+    String v = text(line, name);
+    return v == null ? 0 : Double.parseDouble(v);
+  }
+
+  /** The value of {@code name=} in a stats line, or null. */
+  private static String text(String line, String name) {
     for (String part : line.substring(PREFIX.length()).split(" ")) {
       int eq = part.indexOf('=');
-      if (eq > 0 && part.substring(0, eq).equals(name)) return Double.parseDouble(part.substring(eq + 1));
+      if (eq > 0 && part.substring(0, eq).equals(name)) return part.substring(eq + 1);
     }
-    return 0;
+    return null;
+  }
+
+  /** The footprint a worker's stats line reports for shard {@code shard}; null for a line without one. */
+  static ProcessFootprint footprint(String line, int shard) {
+    String allocator = text(line, "allocator");
+    if (allocator == null) return null;
+    String conf = text(line, "malloc_conf");
+    return new ProcessFootprint(ProcessFootprint.SHARD, shard, (long) field(line, "pid"), allocator,
+        conf == null ? "" : URLDecoder.decode(conf, StandardCharsets.UTF_8), (long) field(line, "peak_rss_bytes"),
+        (long) field(line, "minflt"), (long) field(line, "majflt"), field(line, "cpu_seconds"));
+  }
+
+  /** The footprints of the workers that printed one, in shard order. */
+  static List<ProcessFootprint> footprints(ShardProcesses p) {
+    List<ProcessFootprint> all = new ArrayList<>();
+    for (int i = 0; i < p.processes().size(); i++) {
+      for (String l : p.stdout(i)) {
+        ProcessFootprint f = l.startsWith(PREFIX) ? footprint(l, i) : null;
+        if (f != null) all.add(f);
+      }
+    }
+    return all;
   }
 
   private static double sum(ShardProcesses p, String name) {
@@ -52,12 +73,20 @@ public final class WorkerStats {
     return total;
   }
 
-  /** Each worker's peak_rss_mb, in shard order (-1 for a worker that printed no stats line). */
+  /** Each worker's peak resident set in MiB (its peak_rss_bytes), in shard order (-1 for a worker that printed no stats line). */
+  private static final double MIB = 1024.0 * 1024.0;
+
+  /** This process's peak resident set in MiB (VmHWM); -1 where there is no /proc. */
+  public static double peakRssMb() {
+    long bytes = ProcessFootprint.self(ProcessFootprint.INFERENCE, -1).peakRssBytes();
+    return bytes < 0 ? -1 : bytes / MIB;
+  }
+
   static double[] peakRssMb(ShardProcesses p) {
     double[] out = new double[p.processes().size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = -1;
-      for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) out[i] = field(l, "peak_rss_mb");
+      for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) out[i] = field(l, "peak_rss_bytes") / MIB;
     }
     return out;
   }

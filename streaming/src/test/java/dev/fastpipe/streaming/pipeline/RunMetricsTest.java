@@ -24,6 +24,8 @@ class RunMetricsTest {
     m.examplesCalled = 10;
     m.wallSeconds = 2;
     m.stages.add(new RunMetrics.Stage("make_examples", 1.5, 2.5));
+    m.processes.add(new ProcessFootprint("inference", -1, 10, "jemalloc", "narenas:1", 1L << 30, 500, 2, 3.25));
+    m.processes.add(new ProcessFootprint("shard", 0, 11, "glibc", "", 1L << 20, 40, 0, 1.5));
     Path out = dir.resolve("run.json");
     m.write(out);
     String json = Files.readString(out);
@@ -34,6 +36,9 @@ class RunMetricsTest {
     assertTrue(json.contains("\"consumer_idle_ms\": 5.000"), json);
     assertTrue(json.contains("\"examples_per_second\": 5.000"), json);
     assertTrue(json.contains("{\"name\": \"make_examples\", \"wall_seconds\": 1.500, \"cpu_seconds\": 2.500}"), json);
+    assertTrue(json.contains("{\"role\": \"inference\", \"pid\": 10, \"allocator\": \"jemalloc\", \"malloc_conf\": "
+        + "\"narenas:1\", \"peak_rss_bytes\": 1073741824, \"minor_faults\": 500, \"major_faults\": 2, \"cpu_seconds\": 3.250}"), json);
+    assertTrue(json.contains("{\"role\": \"shard\", \"shard\": 0, \"pid\": 11, \"allocator\": \"glibc\""), json);
     assertEquals(List.of("run.json"), Files.list(dir).map(p -> p.getFileName().toString()).toList());
   }
 

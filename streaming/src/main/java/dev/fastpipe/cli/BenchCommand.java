@@ -1,0 +1,101 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.bench.BenchConfig;
+import dev.fastpipe.streaming.bench.BenchFailedException;
+import dev.fastpipe.streaming.bench.BenchReport;
+import dev.fastpipe.streaming.bench.BenchResult;
+import dev.fastpipe.streaming.bench.BenchRunner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code fastpipe bench}: A/B runs of {@code call} configurations with Welch's t-test per stage. */
+@Command(
+    name = "bench",
+    header = "Compare configurations of 'call' (options, environment, allocator): interleaved runs, Welch's t-test per stage.",
+    mixinStandardHelpOptions = true,
+    usageHelpWidth = 110,
+    description = {
+      "Runs 'call' in two or more configurations, each --runs times, in rounds that run every configuration",
+      "once in an order shuffled with --seed, after --warmup unreported rounds. Every run is a child process",
+      "started through bin/fastpipe, so launcher options (--allocator, --shard-allocator, --malloc-conf,",
+      "--shard-malloc-conf) in a configuration apply to it. Prints a Markdown report: per configuration and",
+      "figure (wall and CPU seconds of make_examples, call_variants, postprocess and total; peak RSS and",
+      "minor page faults per process role) mean ± sd, min, median, max; per pair the %% change of the mean",
+      "and Welch's t-test p-value, * below --alpha. Checks that every run wrote the same VCF records (md5 of",
+      "the lines after the header): if one differs, names the runs, keeps their VCFs and exits 1.",
+      "",
+      "A configuration is NAME: [VAR=VALUE ...] [OPTION ...], e.g.",
+      "  --config 'glibc: --allocator glibc' --config 'je-conf: FASTPIPE_MALLOC_CONF=narenas:1 --allocator jemalloc'",
+      "Options after -- go to every run (inputs, regions, model...), before the configuration's own;",
+      "a configuration must not repeat one of them. bench sets --output, --metrics and --no-progress.",
+      "",
+      "Example:",
+      "  fastpipe bench --config 'jemalloc: --allocator jemalloc' --config 'glibc: --allocator glibc' \\",
+      "      --runs 10 --warmup 1 --json bench.json -- --ref REF.fa --reads READS.bam --bed REGIONS.bed"
+    })
+public final class BenchCommand implements Callable<Integer> {
+
+  @Option(names = "--config", paramLabel = "'NAME: [VAR=VALUE ...] [OPTION ...]'",
+      description = "A configuration (repeat for each; at least two with --configs).")
+  List<String> configs = new ArrayList<>();
+
+  @Option(names = "--configs", paramLabel = "FILE",
+      description = "Configurations from a file, one per line as --config takes them; # comments.")
+  Path configsFile;
+
+  @Option(names = "--runs", defaultValue = "5", paramLabel = "N",
+      description = "Measured runs per configuration (default ${DEFAULT-VALUE}; at least 2 for a t-test).")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "1", paramLabel = "W",
+      description = "Unreported rounds first, each running every configuration once (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--baseline", paramLabel = "NAME",
+      description = "The configuration the others are compared with (default: the first).")
+  String baseline;
+
+  @Option(names = "--all-pairs", description = "Compare every pair of configurations, not only each with the baseline.")
+  boolean allPairs;
+
+  @Mixin RunSeriesOptions series;
+
+  @Override
+  public Integer call() throws IOException {
+    List<BenchConfig> all = new ArrayList<>();
+    if (configsFile != null) all.addAll(BenchConfig.read(configsFile));
+    for (String c : configs) all.add(BenchConfig.parse(c));
+    BenchConfig.check(all, false);
+    if (runs < 1) throw new UserError("--runs must be >= 1, got " + runs);
+    if (warmup < 0) throw new UserError("--warmup must be >= 0, got " + warmup);
+    if (baseline != null && all.stream().noneMatch(c -> c.name().equals(baseline))) {
+      throw new UserError("--baseline " + baseline + ": no configuration has that name");
+    }
+    series.check();
+    BenchResult result = null;
+    try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
+      try {
+        result = runner.runAll(all, runs, warmup, series.seed);
+        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha);
+        System.out.print(report.markdown());
+        System.out.flush();
+        if (series.json != null) OutputFiles.writeString(series.json, ".json", report.json(), "bench report");
+      } finally {
+        List<Path> kept = runner.finish(result, series.keep);
+        if (result != null && !result.mismatches().isEmpty()) {
+          throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches())
+              + " (VCFs kept: " + String.join(" ", kept.stream().map(Path::toString).toList()) + ")");
+        }
+        if (series.keep || result == null) System.err.println("bench: work directory " + runner.workDir());
+      }
+    }
+    return 0;
+  }
+}

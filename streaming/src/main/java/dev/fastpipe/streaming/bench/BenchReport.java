@@ -1,0 +1,221 @@
+package dev.fastpipe.streaming.bench;
+
+import dev.fastpipe.streaming.InputException;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a bench says: per configuration and {@link Figure} the mean ± sd, min, median and max of
+ * its measured runs; per compared pair the % change of the mean and Welch's p-value ({@link Welch}),
+ * marked significant below alpha; whether every VCF body was the same. As Markdown for people and
+ * as JSON (with every raw run) for the record.
+ */
+public final class BenchReport {
+  private final BenchResult result;
+  private final double alpha;
+  private final List<int[]> pairs;
+
+  /**
+   * @param baseline the configuration the others are compared with (null: the first)
+   * @param allPairs compare every pair, not just each configuration with the baseline
+   */
+  public BenchReport(BenchResult result, String baseline, boolean allPairs, double alpha) {
+    this.result = result;
+    this.alpha = alpha;
+    List<BenchConfig> cs = result.configs();
+    int base = 0;
+    if (baseline != null) {
+      base = -1;
+      for (int i = 0; i < cs.size(); i++) if (cs.get(i).name().equals(baseline)) base = i;
+      if (base < 0) throw new InputException("--baseline " + baseline + ": no configuration has that name");
+    }
+    pairs = new ArrayList<>();
+    if (allPairs) {
+      for (int i = 0; i < cs.size(); i++) for (int j = i + 1; j < cs.size(); j++) pairs.add(new int[] {i, j});
+    } else {
+      for (int j = 0; j < cs.size(); j++) if (j != base) pairs.add(new int[] {base, j});
+    }
+  }
+
+  /** The Markdown report. */
+  public String markdown() {
+    StringBuilder b = new StringBuilder();
+    List<BenchConfig> cs = result.configs();
+    b.append(String.format(Locale.ROOT, "## fastpipe bench: %d configurations × %d runs, %d warm-up round%s, seed %d%n%n",
+        cs.size(), result.rounds(), result.warmup(), result.warmup() == 1 ? "" : "s", result.seed()));
+    b.append("Machine: ").append(machine()).append("  \n");
+    b.append("Common options: `").append(result.commonArgs().isEmpty() ? "(none)" : words(result.commonArgs())).append("`  \n");
+    b.append("Order: each round runs every configuration once, shuffled with the seed.  \n");
+    List<String> mismatches = result.mismatches();
+    BenchRun ref = result.reference();
+    b.append(mismatches.isEmpty()
+        ? "VCF body (records): identical in all " + result.runs().size() + " runs, md5 " + (ref == null ? "-" : ref.vcfMd5())
+        : "VCF body (records): **" + mismatches.size() + " run(s) DIFFER** from " + (ref == null ? "-" : ref.label()))
+        .append("\n\n");
+    for (BenchConfig c : cs) {
+      List<BenchRun> runs = result.measured(c.name());
+      b.append("### ").append(c.name()).append(": `").append(c.options().isEmpty() ? "(defaults)" : c.options())
+          .append("` (").append(runs.size()).append(" runs)\n\n");
+      b.append("| figure | mean ± sd | min | median | max |\n|---|---:|---:|---:|---:|\n");
+      for (Figure f : Figure.STANDARD) {
+        Summary s = Summary.of(f.values(runs));
+        if (s.n() == 0) continue;
+        b.append("| ").append(f.label()).append(" | ").append(meanSd(s)).append(" | ").append(num(s.min())).append(" | ")
+            .append(num(s.median())).append(" | ").append(num(s.max())).append(" |\n");
+      }
+      b.append('\n');
+    }
+    for (int[] pair : pairs) {
+      BenchConfig a = cs.get(pair[0]);
+      BenchConfig c = cs.get(pair[1]);
+      b.append("### ").append(c.name()).append(" vs ").append(a.name())
+          .append(" (Welch's t-test, * = p < ").append(BigDecimal.valueOf(alpha).stripTrailingZeros().toPlainString())
+          .append(")\n\n");
+      b.append("| figure | ").append(a.name()).append(" | ").append(c.name()).append(" | change | p |\n|---|---:|---:|---:|---:|\n");
+      for (Figure f : Figure.STANDARD) {
+        Comparison k = compare(f, a.name(), c.name());
+        if (k.base.n() == 0 || k.other.n() == 0) continue;
+        b.append("| ").append(f.label()).append(" | ").append(meanSd(k.base)).append(" | ").append(meanSd(k.other))
+            .append(" | ").append(String.format(Locale.ROOT, "%+.1f %%", k.base.percentChange(k.other)))
+            .append(" | ").append(p(k.welch.p())).append(k.welch.significant(alpha) ? " *" : "").append(" |\n");
+      }
+      b.append('\n');
+    }
+    for (String m : mismatches) b.append("- ").append(m).append('\n');
+    return b.toString();
+  }
+
+  /** One figure of two configurations. */
+  record Comparison(Summary base, Summary other, Welch welch) {}
+
+  Comparison compare(Figure f, String base, String other) {
+    double[] a = f.values(result.measured(base));
+    double[] b = f.values(result.measured(other));
+    return new Comparison(Summary.of(a), Summary.of(b), Welch.test(a, b));
+  }
+
+  /** Everything as JSON: settings, configurations, every run (warm-ups too, with its metrics), summaries and comparisons. */
+  public String json() {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("machine", machine());
+    root.put("rounds", result.rounds());
+    root.put("warmup_rounds", result.warmup());
+    root.put("seed", result.seed());
+    root.put("alpha", alpha);
+    root.put("common_args", result.commonArgs());
+    List<Object> configs = new ArrayList<>();
+    for (BenchConfig c : result.configs()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", c.name());
+      m.put("env", c.env());
+      m.put("args", c.args());
+      configs.add(m);
+    }
+    root.put("configs", configs);
+    root.put("vcf_bodies_identical", result.mismatches().isEmpty());
+    root.put("mismatches", result.mismatches());
+    List<Object> runs = new ArrayList<>();
+    for (BenchRun r : result.runs()) runs.add(runJson(r));
+    root.put("runs", runs);
+    Map<String, Object> summary = new LinkedHashMap<>();
+    for (BenchConfig c : result.configs()) {
+      Map<String, Object> figs = new LinkedHashMap<>();
+      for (Figure f : Figure.STANDARD) {
+        Summary s = Summary.of(f.values(result.measured(c.name())));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n", s.n());
+        m.put("mean", s.mean());
+        m.put("sd", s.sd());
+        m.put("min", s.min());
+        m.put("median", s.median());
+        m.put("max", s.max());
+        figs.put(f.label(), m);
+      }
+      summary.put(c.name(), figs);
+    }
+    root.put("summary", summary);
+    List<Object> comparisons = new ArrayList<>();
+    for (int[] pair : pairs) {
+      String a = result.configs().get(pair[0]).name();
+      String c = result.configs().get(pair[1]).name();
+      for (Figure f : Figure.STANDARD) {
+        Comparison k = compare(f, a, c);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("baseline", a);
+        m.put("config", c);
+        m.put("figure", f.label());
+        m.put("change_percent", k.base.percentChange(k.other));
+        m.put("t", k.welch.t());
+        m.put("df", k.welch.df());
+        m.put("p", k.welch.p());
+        m.put("significant", k.welch.significant(alpha));
+        comparisons.add(m);
+      }
+    }
+    root.put("comparisons", comparisons);
+    return Json.write(root);
+  }
+
+  /** One run as the JSON reports hold it: its place, how it ended, wall, VCF body md5 and full --metrics. */
+  public static Map<String, Object> runJson(BenchRun r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seq", r.seq());
+    m.put("config", r.config());
+    m.put("round", r.round());
+    m.put("warmup", r.warmup());
+    m.put("exit_status", r.exitStatus());
+    m.put("wall_seconds", r.wallSeconds());
+    m.put("vcf_body_md5", r.vcfMd5());
+    m.put("metrics", r.metrics());
+    return m;
+  }
+
+  /** "AMD EPYC, 2 CPUs, avx2" from /proc/cpuinfo: the model and the widest vector extensions. */
+  public static String machine() {
+    String model = "unknown CPU";
+    String flags = "";
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name") && model.equals("unknown CPU")) model = line.substring(line.indexOf(':') + 1).strip();
+        if (line.startsWith("flags") && flags.isEmpty()) flags = " " + line.substring(line.indexOf(':') + 1).strip() + " ";
+      }
+    } catch (IOException e) {
+      // not Linux: the model stays unknown
+    }
+    List<String> have = new ArrayList<>();
+    for (String f : List.of("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "amx_tile")) {
+      if (flags.contains(" " + f + " ")) have.add(f);
+    }
+    return model + ", " + Runtime.getRuntime().availableProcessors() + " CPUs" + (have.isEmpty() ? "" : ", " + String.join(" ", have));
+  }
+
+  private static String words(List<String> args) {
+    return String.join(" ", args.stream().map(BenchConfig::quoted).toList());
+  }
+
+  /** "8.53 ± 0.210", or the mean alone below two values. */
+  public static String meanSd(Summary s) {
+    return num(s.mean()) + (Double.isNaN(s.sd()) ? "" : " ± " + num(s.sd()));
+  }
+
+  /** Three significant digits at most, never scientific. */
+  public static String num(double d) {
+    if (Double.isNaN(d)) return "-";
+    double a = Math.abs(d);
+    String f = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
+    return String.format(Locale.ROOT, f, d);
+  }
+
+  /** A p-value as reports print it: "0.042", "< 0.001", "n/a". */
+  public static String p(double p) {
+    if (Double.isNaN(p)) return "n/a";
+    return p < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", p);
+  }
+}

@@ -1,0 +1,253 @@
+package dev.fastpipe.streaming.bench;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RootCause;
+import dev.fastpipe.streaming.pipeline.ShardProcesses;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Runs {@code call} as child processes, one configuration at a time, and collects each run's
+ * {@link BenchRun}. Every run starts through the launcher ({@code bin/fastpipe}, known from
+ * {@code FASTPIPE_LAUNCHER}), so launcher options of a configuration ({@code --allocator} and the
+ * others) apply to it and to its shard processes; its environment is this process's plus the
+ * configuration's. A run writes its VCF and {@code --metrics} JSON into the work directory; the
+ * VCF is kept only while it is needed for comparison (the first good run's, and any whose records
+ * differ from it).
+ */
+public final class BenchRunner implements AutoCloseable {
+
+  /** Options of bin/fastpipe itself: they need the launcher. */
+  static final List<String> LAUNCHER_OPTIONS = List.of("--allocator", "--shard-allocator", "--malloc-conf", "--shard-malloc-conf");
+
+  private final List<String> launcher;
+  private final List<String> commonArgs;
+  private final Path workDir;
+  private final boolean ownWorkDir;
+  private final PrintStream progress;
+  private String referenceMd5;
+  private int referenceSeq;
+  private volatile Process current;
+  private final Thread onSignal = new Thread(this::stopCurrent, "fastpipe-bench-stop");
+
+  /**
+   * @param launcher the command that starts a fastpipe subcommand (null: this JVM's launcher, see
+   *     {@link ShardProcesses#launcherCommand})
+   * @param commonArgs options of {@code call} every run gets before its configuration's
+   * @param workDir where runs write (null: a new temporary directory, removed by {@link #close}
+   *     unless it holds VCFs that differ)
+   * @param progress one line per run goes here (null: none)
+   */
+  public BenchRunner(List<String> launcher, List<String> commonArgs, Path workDir, PrintStream progress) {
+    this.launcher = List.copyOf(launcher != null ? launcher : ShardProcesses.launcherCommand(""));
+    for (String a : commonArgs) {
+      for (String own : BenchConfig.OWN_OPTIONS) {
+        if (a.equals(own) || a.startsWith(own + "=")) throw new InputException("bench sets " + own + " on every run itself; remove it");
+      }
+    }
+    this.commonArgs = List.copyOf(commonArgs);
+    this.progress = progress;
+    try {
+      this.ownWorkDir = workDir == null;
+      this.workDir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("fastpipe-bench-");
+    } catch (IOException e) {
+      throw new InputException(workDir + ": cannot make the work directory: " + RootCause.of(e, workDir), e);
+    }
+    Runtime.getRuntime().addShutdownHook(onSignal);
+  }
+
+  /** True when runs start through bin/fastpipe (so launcher options apply). */
+  public static boolean throughLauncher(List<String> launcher) {
+    return !launcher.isEmpty() && launcher.get(0).endsWith("fastpipe");
+  }
+
+  public Path workDir() {
+    return workDir;
+  }
+
+  /**
+   * Runs {@code configs} on the {@link Schedule#interleaved} schedule and returns every run. Stops
+   * at the first run that fails, with a {@link BenchFailedException} naming it, its exit status and
+   * its last error line. VCF bodies are compared afterwards ({@link BenchResult#mismatches()}).
+   */
+  public BenchResult runAll(List<BenchConfig> configs, int rounds, int warmup, long seed) {
+    BenchConfig.check(configs, false);
+    checkLauncherOptions(configs);
+    List<Schedule.Slot> slots = Schedule.interleaved(configs.size(), warmup, rounds, seed);
+    List<BenchRun> runs = new ArrayList<>();
+    for (Schedule.Slot slot : slots) {
+      BenchConfig c = configs.get(slot.config());
+      BenchRun r = run(c, slot.round(), slot.warmup(), runs.size() + 1, slots.size());
+      runs.add(r);
+      if (!r.ok()) {
+        throw new BenchFailedException(r.label() + " exited with status " + r.exitStatus()
+            + (r.errorTail().isBlank() ? "" : ": " + r.errorTail().lines().reduce((a, b) -> b).orElse(""))
+            + " (its output: " + workDir.resolve("run-" + r.seq() + ".log") + "; command: "
+            + String.join(" ", command(c, workDir.resolve("run-" + r.seq() + ".vcf.gz"),
+                workDir.resolve("run-" + r.seq() + ".json")).stream().map(BenchConfig::quoted).toList()) + ")");
+      }
+    }
+    return new BenchResult(configs, commonArgs, rounds, warmup, seed, runs, workDir);
+  }
+
+  /** A configuration that uses a launcher option when runs do not start through the launcher: one line. */
+  public void checkLauncherOptions(List<BenchConfig> configs) {
+    if (throughLauncher(launcher)) return;
+    for (BenchConfig c : configs) {
+      for (String a : c.args()) {
+        for (String o : LAUNCHER_OPTIONS) {
+          if (a.equals(o) || a.startsWith(o + "=")) {
+            throw new InputException("configuration '" + c.name() + "' uses " + o
+                + ", which needs runs started through bin/fastpipe (FASTPIPE_LAUNCHER is not set)");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs configuration {@code c} once as run {@code seq} of {@code total}. Never throws for a run
+   * that fails: its exit status and error tail are in the result.
+   */
+  public BenchRun run(BenchConfig c, int round, boolean warmup, int seq, int total) {
+    Path vcf = workDir.resolve("run-" + seq + ".vcf.gz");
+    Path json = workDir.resolve("run-" + seq + ".json");
+    Path log = workDir.resolve("run-" + seq + ".log");
+    ProcessBuilder pb = new ProcessBuilder(command(c, vcf, json)).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().putAll(c.env());
+    int status;
+    double wall;
+    try {
+      long t0 = System.nanoTime();
+      Process p = pb.start();
+      current = p;
+      p.getOutputStream().close();
+      status = p.waitFor();
+      wall = (System.nanoTime() - t0) / 1e9;
+      current = null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + launcher.get(0) + ": " + RootCause.of(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopCurrent();
+      throw new BenchFailedException("interrupted during run " + seq);
+    }
+    String md5 = null;
+    Object metrics = null;
+    String tail = "";
+    try {
+      if (status == 0) {
+        md5 = VcfBody.md5(vcf);
+        metrics = Json.parse(Files.readString(json));
+      } else {
+        tail = tail(log, 5);
+      }
+    } catch (IOException | RuntimeException e) {
+      status = status == 0 ? -1 : status;
+      tail = "cannot read what the run wrote: " + RootCause.of(e);
+    }
+    BenchRun r = new BenchRun(seq, c.name(), round, warmup, status, wall, md5, metrics, tail);
+    if (referenceMd5 == null && r.ok()) {
+      referenceMd5 = md5;
+      referenceSeq = seq;
+    }
+    boolean keepVcf = r.ok() && (seq == referenceSeq || !md5.equals(referenceMd5));
+    delete(json, r.ok() ? log : null, keepVcf ? null : vcf, keepVcf ? null : Path.of(vcf + ".tbi"));
+    if (progress != null) {
+      progress.printf(Locale.ROOT, "bench: [%d/%d] %-16s %s %7.2f s%s%n", seq, total, c.name(),
+          warmup ? "warm-up " : "round " + (round + 1), wall, r.ok() ? "" : "  FAILED (exit " + status + ")");
+    }
+    return r;
+  }
+
+  /** The command of one run. */
+  List<String> command(BenchConfig c, Path vcf, Path json) {
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.add("call");
+    cmd.addAll(commonArgs);
+    cmd.addAll(c.args());
+    cmd.addAll(List.of("--output", vcf.toString(), "--metrics", json.toString(), "--no-progress"));
+    return cmd;
+  }
+
+  /** The last {@code n} non-blank lines of {@code log}. */
+  private static String tail(Path log, int n) throws IOException {
+    List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+  }
+
+  private static void delete(Path... files) {
+    for (Path f : files) {
+      if (f == null) continue;
+      try {
+        Files.deleteIfExists(f);
+      } catch (IOException ignored) {
+        // a temporary of the bench: the work directory goes as a whole later
+      }
+    }
+  }
+
+  private void stopCurrent() {
+    Process p = current;
+    if (p != null && p.isAlive()) {
+      p.destroy(); // SIGTERM: call stops its shards and drops its partial VCF
+      try {
+        p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      p.destroyForcibly();
+    }
+  }
+
+  /**
+   * Removes the work directory when this runner made it, {@code keep} is false and it holds nothing
+   * to look at: no VCF that differs from the reference, no log of a failed run ({@code result}
+   * null: the bench failed). Returns the VCFs kept when some differ (the reference's first).
+   */
+  public List<Path> finish(BenchResult result, boolean keep) {
+    List<Path> kept = new ArrayList<>();
+    BenchRun ref = result == null ? null : result.reference();
+    boolean differ = result != null && !result.mismatches().isEmpty();
+    if (result == null) return kept;
+    if (differ) {
+      kept.add(workDir.resolve("run-" + ref.seq() + ".vcf.gz"));
+      for (BenchRun r : result.runs()) {
+        if (r.ok() && !r.vcfMd5().equals(ref.vcfMd5())) kept.add(workDir.resolve("run-" + r.seq() + ".vcf.gz"));
+      }
+    }
+    if (!keep && !differ) removeWorkDir();
+    return kept;
+  }
+
+  /** Removes the work directory if this runner made it (a directory given to it stays). */
+  public void removeWorkDir() {
+    if (ownWorkDir) deleteTree(workDir);
+  }
+
+  @Override
+  public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(onSignal);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running already
+    }
+    stopCurrent();
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> delete(p));
+    } catch (IOException ignored) {
+      // best effort: a temporary directory
+    }
+  }
+}

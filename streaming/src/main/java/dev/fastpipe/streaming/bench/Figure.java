@@ -1,0 +1,53 @@
+package dev.fastpipe.streaming.bench;
+
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A figure bench reports for every run: per stage (make_examples, call_variants, postprocess,
+ * total) wall and CPU seconds, and per process role peak RSS and minor page faults.
+ *
+ * <p>total wall is the run's process from start to exit (JVM start included); total CPU is the
+ * CPU of every process of the run: make_examples' (the shard processes', or their threads') plus
+ * call_variants' (the parent's, which includes postprocess and start-up). Stage figures are those
+ * of {@code call --metrics}: make_examples wall runs from the shards' start to the last one's
+ * end, call_variants wall from the model being loaded to the last example classified.
+ */
+public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value) {
+
+  private static final double MIB = 1 << 20;
+
+  /** The figures of every bench report, in the order of its tables. */
+  public static final List<Figure> STANDARD = List.of(
+      new Figure("total wall", "s", BenchRun::wallSeconds),
+      new Figure("total CPU", "s", r -> r.stage("make_examples", "cpu_seconds") + r.stage("call_variants", "cpu_seconds")),
+      new Figure("make_examples wall", "s", r -> r.stage("make_examples", "wall_seconds")),
+      new Figure("make_examples CPU", "s", r -> r.stage("make_examples", "cpu_seconds")),
+      new Figure("call_variants wall", "s", r -> r.stage("call_variants", "wall_seconds")),
+      new Figure("call_variants CPU", "s", r -> r.stage("call_variants", "cpu_seconds")),
+      new Figure("postprocess wall", "s", r -> r.stage("postprocess", "wall_seconds")),
+      new Figure("postprocess CPU", "s", r -> r.stage("postprocess", "cpu_seconds")),
+      new Figure("peak RSS inference", "MiB", r -> max(r, "inference", "peak_rss_bytes") / MIB),
+      new Figure("peak RSS shard (max)", "MiB", r -> max(r, "shard", "peak_rss_bytes") / MIB),
+      new Figure("minor faults inference", "k", r -> sum(r, "inference", "minor_faults") / 1000),
+      new Figure("minor faults shards (sum)", "k", r -> sum(r, "shard", "minor_faults") / 1000));
+
+  /** The figure's values over {@code runs}. */
+  public double[] values(List<BenchRun> runs) {
+    return runs.stream().mapToDouble(value).toArray();
+  }
+
+  /** "total wall s". */
+  public String label() {
+    return name + " " + unit;
+  }
+
+  private static double max(BenchRun r, String role, String field) {
+    return r.processes(role).stream().mapToDouble(p -> Json.number(p, field)).filter(d -> d >= 0).max().orElse(Double.NaN);
+  }
+
+  private static double sum(BenchRun r, String role, String field) {
+    List<Object> ps = r.processes(role);
+    return ps.isEmpty() ? Double.NaN : ps.stream().mapToDouble(p -> Json.number(p, field)).sum();
+  }
+}
