@@ -53,9 +53,17 @@ class CallIT {
     }
   }
 
+  /**
+   * Ring files whose owning run has ended ({@code fastpipe-call<PID>-…} with PID gone): what a run
+   * left behind. Rings of runs still going (another session's, on a shared machine) are not leaks.
+   */
   static List<Path> shmFilesOfChildren() throws IOException {
+    java.util.regex.Pattern ring = java.util.regex.Pattern.compile("fastpipe-call(\\d+)-.*");
     try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
-      return s.filter(p -> p.getFileName().toString().startsWith("fastpipe-call")).toList();
+      return s.filter(p -> {
+        java.util.regex.Matcher m = ring.matcher(p.getFileName().toString());
+        return m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(h -> !h.isAlive()).orElse(true);
+      }).toList();
     }
   }
 

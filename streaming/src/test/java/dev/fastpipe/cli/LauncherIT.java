@@ -128,7 +128,8 @@ class LauncherIT {
     Files.writeString(ldconfig, "#!/bin/sh\necho '0 libs found in cache'\n");
     ldconfig.toFile().setExecutable(true);
     try {
-      Result r = run(Map.of("PATH", fakeBin + ":" + System.getenv("PATH")), "--allocator", "mimalloc", "doctor");
+      Result r = run(Map.of("PATH", fakeBin + ":" + System.getenv("PATH"), "FASTPIPE_LIB_DIRS", fakeBin.toString()),
+          "--allocator", "mimalloc", "doctor");
       assertEquals(0, r.exit(), r.err());
       assertTrue(r.err().contains("warning: mimalloc requested but libmimalloc.so.2 is not installed"), r.err());
       assertTrue(r.out().lines().anyMatch(l -> l.equals("allocator: glibc")), r.out());
