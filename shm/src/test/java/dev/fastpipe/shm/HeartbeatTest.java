@@ -39,11 +39,12 @@ class HeartbeatTest {
       Thread writer = new Thread(() -> TestRecords.produce(p, 0, 200, 16, 64)); // far more than 4 KiB
       writer.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      long committed = -1;
-      while (committed != t.stats(0).recordsCommitted() && System.nanoTime() < deadline) { // until the ring is full
-        committed = t.stats(0).recordsCommitted();
-        Thread.sleep(20);
-      }
+      // No consumer: once the producer waits (it publishes its stall while it waits), the ring is
+      // full and it never moves on. Counts that merely stand still for a while are no proof on a
+      // busy machine (the writer thread may not have been scheduled yet).
+      while (t.stats(0).producerStallNanos() == 0 && System.nanoTime() < deadline) Thread.sleep(5);
+      assertTrue(t.stats(0).producerStallNanos() > 0, "the writer never waited on the full ring");
+      long committed = t.stats(0).recordsCommitted();
       long before = t.heartbeat(0);
       Thread.sleep(50);
       assertEquals(committed, t.stats(0).recordsCommitted(), "the writer should be waiting on the full ring");
