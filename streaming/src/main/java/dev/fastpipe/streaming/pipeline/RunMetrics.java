@@ -62,9 +62,6 @@ public final class RunMetrics {
   public double wallSeconds;
   /** The run's live figures over time, or null when it was not sampled. */
   public RunSeries series;
-  /** Peak resident set (VmHWM, MiB) of this process, and of each shard process (none for threads). */
-  public double parentPeakRssMb = -1;
-  public double[] shardPeakRssMb = new double[0];
   /** The most sites the ordered release held at once, waiting for the partitions before them. */
   private long maxPendingSites;
 
@@ -98,9 +95,17 @@ public final class RunMetrics {
     b.append("  \"batches\": ").append(batches).append(",\n");
     b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
     b.append("  \"max_pending_sites\": ").append(maxPendingSites).append(",\n");
-    b.append("  \"peak_rss_mb\": {\"parent\": ").append(num(parentPeakRssMb)).append(", \"shards\": [");
-    for (int s = 0; s < shardPeakRssMb.length; s++) b.append(s == 0 ? "" : ", ").append(num(shardPeakRssMb[s]));
-    b.append("]},\n");
+    // Peak resident set (VmHWM, MiB) of this process and of each shard process (none for threads):
+    // the processes' footprints below, in MiB.
+    double parent = -1;
+    StringBuilder shards = new StringBuilder();
+    for (ProcessFootprint f : processes) {
+      double mib = f.peakRssBytes() < 0 ? -1 : f.peakRssBytes() / (1024.0 * 1024.0);
+      if (f.role().equals(ProcessFootprint.INFERENCE)) parent = mib;
+      else shards.append(shards.length() == 0 ? "" : ", ").append(num(mib));
+    }
+    b.append("  \"peak_rss_mb\": {\"parent\": ").append(num(parent)).append(", \"shards\": [").append(shards)
+        .append("]},\n");
     b.append("  \"stages\": [");
     for (int s = 0; s < stages.size(); s++) {
       Stage st = stages.get(s);

@@ -320,11 +320,6 @@ public final class ShardProcesses implements Shards {
   }
 
   @Override
-  public double[] peakRssMb() {
-    return WorkerStats.peakRssMb(this);
-  }
-
-  @Override
   public List<ProcessFootprint> footprints() {
     return WorkerStats.footprints(this);
   }

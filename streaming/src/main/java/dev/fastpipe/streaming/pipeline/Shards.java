@@ -66,14 +66,6 @@ public interface Shards extends AutoCloseable {
    */
   long cpuNanos(int shard);
 
-  /**
-   * Each shard process's peak resident set (VmHWM) in MiB, as it reported when it ended; empty for
-   * threads (their memory is this process's).
-   */
-  default double[] peakRssMb() {
-    return new double[0];
-  }
-
   /** The shard processes' footprints, once they have ended; empty for threads (they are this process's). */
   default List<ProcessFootprint> footprints() {
     return List.of();

@@ -151,7 +151,7 @@ public final class StreamingCall {
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
-      publish(writer, gvcfWriter);
+      VcfCallWriter.publishBoth(writer, gvcfWriter);
       ok = true;
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
@@ -164,8 +164,6 @@ public final class StreamingCall {
         metrics.gvcfBlocks = gvcfWriter.blocks();
       }
       metrics.examplesMade = shardSet.examples();
-      metrics.shardPeakRssMb = shardSet.peakRssMb();
-      metrics.parentPeakRssMb = WorkerStats.peakRssMb();
       double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
@@ -205,23 +203,6 @@ public final class StreamingCall {
         if (gvcfWriter != null) gvcfWriter.abort();
       }
       if (model != null) model.close();
-    }
-  }
-
-  /**
-   * Puts the VCF and the gVCF (if any) under their final names, both or neither: both files are
-   * finished first, and a gVCF that cannot be renamed into place takes the VCF back out.
-   */
-  private static void publish(VcfCallWriter vcf, VcfCallWriter gvcf) {
-    vcf.finish();
-    if (gvcf != null) gvcf.finish();
-    vcf.publish();
-    if (gvcf == null) return;
-    try {
-      gvcf.publish();
-    } catch (RuntimeException e) {
-      vcf.unpublish();
-      throw e;
     }
   }
 

@@ -73,24 +73,6 @@ public final class WorkerStats {
     return total;
   }
 
-  /** Each worker's peak resident set in MiB (its peak_rss_bytes), in shard order (-1 for a worker that printed no stats line). */
-  private static final double MIB = 1024.0 * 1024.0;
-
-  /** This process's peak resident set in MiB (VmHWM); -1 where there is no /proc. */
-  public static double peakRssMb() {
-    long bytes = ProcessFootprint.self(ProcessFootprint.INFERENCE, -1).peakRssBytes();
-    return bytes < 0 ? -1 : bytes / MIB;
-  }
-
-  static double[] peakRssMb(ShardProcesses p) {
-    double[] out = new double[p.processes().size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = -1;
-      for (String l : p.stdout(i)) if (l.startsWith(PREFIX)) out[i] = field(l, "peak_rss_bytes") / MIB;
-    }
-    return out;
-  }
-
   static double sumCpuSeconds(ShardProcesses p) {
     return sum(p, "cpu_seconds");
   }

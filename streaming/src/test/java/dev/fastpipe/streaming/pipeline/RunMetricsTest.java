@@ -48,12 +48,14 @@ class RunMetricsTest {
     m.samplePendingSites(12);
     m.samplePendingSites(40);
     m.samplePendingSites(3);
-    m.parentPeakRssMb = 812.25;
-    m.shardPeakRssMb = new double[] {300, 310.5};
+    long mib = 1024 * 1024;
+    m.processes.add(new ProcessFootprint(ProcessFootprint.INFERENCE, -1, 1, "glibc", "", (long) (812.25 * mib), 0, 0, 1));
+    m.processes.add(new ProcessFootprint(ProcessFootprint.SHARD, 0, 2, "glibc", "", 300 * mib, 0, 0, 1));
+    m.processes.add(new ProcessFootprint(ProcessFootprint.SHARD, 1, 3, "glibc", "", (long) (310.5 * mib), 0, 0, 1));
     String json = m.toJson();
     assertTrue(json.contains("\"max_pending_sites\": 40,"), json);
     assertTrue(json.contains("\"peak_rss_mb\": {\"parent\": 812.250, \"shards\": [300.000, 310.500]}"), json);
-    double self = WorkerStats.peakRssMb();
+    double self = ProcessFootprint.self(ProcessFootprint.INFERENCE, -1).peakRssBytes() / (1024.0 * 1024.0);
     assertTrue(self > 10 && self < 1 << 20, "this JVM's own VmHWM in MiB: " + self);
   }
 }
