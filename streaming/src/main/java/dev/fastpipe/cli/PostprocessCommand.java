@@ -8,6 +8,7 @@ import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import dev.fastpipe.streaming.postprocess.RefBlockFile;
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,12 +70,8 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
     OutputFiles.checkWritable(output, "--output");
     if (gvcf != null) {
-      if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new UserError(gvcf + ": --gvcf must end with .g.vcf.gz");
       if (gvcfBlocks.isEmpty()) throw new UserError("--gvcf needs --gvcf-blocks (make-examples --gvcf-blocks of every task)");
-      if (gvcf.toAbsolutePath().normalize().equals(output.toAbsolutePath().normalize())) {
-        throw new UserError(gvcf + ": --gvcf and --output name the same file");
-      }
-      OutputFiles.checkWritable(gvcf, "--gvcf");
+      VcfCallWriter.checkGvcfOutput(gvcf, output);
     } else if (!gvcfBlocks.isEmpty()) {
       throw new UserError("--gvcf-blocks needs --gvcf (where the gVCF goes)");
     }

@@ -260,12 +260,7 @@ class GvcfIT {
 
   @Test
   void aRunThatFailsLeavesNeitherTheVcfNorTheGvcf() throws Exception {
-    assumeTrue(System.getProperty("user.name").equals("root"), "mounting a small tmpfs needs root");
-    Path small = Files.createDirectory(dir.resolve("small"));
-    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small.toString())
-        .redirectErrorStream(true).start();
-    String why = new String(mount.getInputStream().readAllBytes());
-    assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here: " + why);
+    Path small = OutputFaultsIT.smallTmpfs(dir.resolve("small"), "16k");
     try {
       Path d = Files.createDirectory(dir.resolve("fails"));
       Path out = d.resolve("calls.vcf.gz");

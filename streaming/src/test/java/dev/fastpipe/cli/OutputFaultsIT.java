@@ -46,6 +46,21 @@ class OutputFaultsIT {
     }
   }
 
+  /**
+   * Mounts a tmpfs of {@code size} (e.g. 12k) at a new directory {@code at}, for a disk that fills
+   * mid-run; skips the test where that cannot be done (not root, no mount). Unmount it with
+   * {@code umount} in a finally block.
+   */
+  static Path smallTmpfs(Path at, String size) throws Exception {
+    assumeTrue(System.getProperty("user.name").equals("root"), "mounting a small tmpfs needs root");
+    Path small = Files.createDirectory(at);
+    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", small.toString())
+        .redirectErrorStream(true).start();
+    String why = new String(mount.getInputStream().readAllBytes());
+    assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here: " + why);
+    return small;
+  }
+
   static void assertOneLine(LauncherIT.Result r, String expected) {
     assertEquals(2, r.exit(), r.err());
     List<String> lines = r.err().lines().filter(l -> l.startsWith("fastpipe call:")).toList();
@@ -72,12 +87,7 @@ class OutputFaultsIT {
 
   @Test
   void aFullOutputDiskNamesTheCauseAndLeavesNothing() throws Exception {
-    assumeTrue(System.getProperty("user.name").equals("root"), "mounting a small tmpfs needs root");
-    Path small = Files.createDirectory(dir.resolve("small"));
-    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", small.toString())
-        .redirectErrorStream(true).start();
-    String why = new String(mount.getInputStream().readAllBytes());
-    assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here: " + why);
+    Path small = smallTmpfs(dir.resolve("small"), "12k");
     try {
       LauncherIT.Result r = run(call(small.resolve("calls.vcf.gz")));
       assertTrue(r.exit() != 0, r.err());

@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,13 +72,7 @@ public final class CallSettings {
     }
     // Every output location, before any work: a bad one is found in a second, not after the run.
     OutputFiles.checkWritable(output, "--output");
-    if (gvcf != null) {
-      if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new InputException(gvcf + ": --gvcf must end with .g.vcf.gz");
-      if (gvcf.toAbsolutePath().normalize().equals(output.toAbsolutePath().normalize())) {
-        throw new InputException(gvcf + ": --gvcf and --output name the same file");
-      }
-      OutputFiles.checkWritable(gvcf, "--gvcf");
-    }
+    if (gvcf != null) VcfCallWriter.checkGvcfOutput(gvcf, output);
     if (metrics != null) OutputFiles.checkWritable(metrics, "--metrics");
     if (report != null) OutputFiles.checkWritable(report, "--report");
     if (metricsInterval.compareTo(RunSampler.MIN_INTERVAL) < 0 || metricsInterval.compareTo(RunSampler.MAX_INTERVAL) > 0) {

@@ -56,17 +56,7 @@ public final class ClassicPostprocess {
       List<GenotypeCall> calls = assembler.finish();
       for (GenotypeCall c : calls) writer.write(c);
       if (gvcfWriter != null) gvcfAssembler.finish(calls, gvcfWriter);
-      writer.finish();
-      if (gvcfWriter != null) gvcfWriter.finish();
-      writer.publish();
-      if (gvcfWriter != null) {
-        try {
-          gvcfWriter.publish();
-        } catch (RuntimeException e) {
-          writer.unpublish();
-          throw e;
-        }
-      }
+      VcfCallWriter.publishBoth(writer, gvcfWriter);
       ok = true;
     } catch (IllegalStateException e) {
       throw new InputException((gvcf != null ? gvcf : output) + ": " + e.getMessage());

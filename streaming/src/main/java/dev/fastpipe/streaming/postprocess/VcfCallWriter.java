@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.postprocess;
 
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RootCause;
 import htsjdk.samtools.SAMSequenceDictionary;
@@ -310,8 +311,37 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     }
   }
 
+  /**
+   * Checks a gVCF output name before any work: it ends with .vcf.gz, is not the VCF's own name, and
+   * can be written ({@link OutputFiles#checkWritable}); throws {@link InputException} naming it.
+   */
+  public static void checkGvcfOutput(Path gvcf, Path vcf) {
+    if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new InputException(gvcf + ": --gvcf must end with .g.vcf.gz");
+    if (gvcf.toAbsolutePath().normalize().equals(vcf.toAbsolutePath().normalize())) {
+      throw new InputException(gvcf + ": --gvcf and --output name the same file");
+    }
+    OutputFiles.checkWritable(gvcf, "--gvcf");
+  }
+
+  /**
+   * Puts {@code vcf} and {@code gvcf} (may be null) under their final names, both or neither: both
+   * files are finished first, and a gVCF that cannot be renamed into place takes the VCF back out.
+   */
+  public static void publishBoth(VcfCallWriter vcf, VcfCallWriter gvcf) {
+    vcf.finish();
+    if (gvcf != null) gvcf.finish();
+    vcf.publish();
+    if (gvcf == null) return;
+    try {
+      gvcf.publish();
+    } catch (RuntimeException e) {
+      vcf.unpublish();
+      throw e;
+    }
+  }
+
   /** Removes a published output and its index: a file published with it could not be. */
-  public void unpublish() {
+  private void unpublish() {
     deleteQuietly(output);
     deleteQuietly(indexOf(output));
   }
