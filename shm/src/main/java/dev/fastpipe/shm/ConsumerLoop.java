@@ -11,7 +11,9 @@ import org.agrona.concurrent.IdleStrategy;
  *
  * <p>While the stream is empty the loop can act once per dry spell ({@link #onDry}): the
  * call_variants consumer classifies a partial batch there rather than sit on it. It also measures
- * the time spent waiting between the first record and the end ({@link #idleNanos()}).
+ * the time spent waiting between the first record and the end ({@link #idleNanos()}), and what
+ * every wait cost (wall and this thread's CPU, {@link #waits()}), so that an idle consumer's CPU is
+ * a figure rather than a guess.
  *
  * <p>Single-threaded, like the {@link ExampleConsumer} it drives.
  */
@@ -25,6 +27,7 @@ public final class ConsumerLoop {
   private Runnable onDry = () -> {};
   private long records;
   private long idleNanos;
+  private final WaitClock waits = new WaitClock();
 
   /** Polls up to {@code batch} records at a time, idling through {@code idle} on empty polls. */
   public ConsumerLoop(int batch, IdleStrategy idle) {
@@ -56,6 +59,7 @@ public final class ConsumerLoop {
     while (!stop.getAsBoolean()) {
       int n = consumer.poll(handler, batch);
       if (n > 0) {
+        waits.end();
         records += n;
         if (drySince != 0 && records > n) idleNanos += System.nanoTime() - drySince;
         drySince = 0;
@@ -63,21 +67,33 @@ public final class ConsumerLoop {
         idle.reset();
         continue;
       }
-      if (consumer.finished()) return true;
+      if (consumer.finished()) {
+        waits.end();
+        return true;
+      }
       long now = System.nanoTime();
       if (drySince == 0) drySince = now;
+      waits.begin();
       if (!dryActed && now - drySince >= dryAfterNanos) {
         dryActed = true;
+        waits.end(); // the action is work, not waiting
         onDry.run();
+        waits.begin();
       }
       idle.idle();
     }
+    waits.end();
     return false;
   }
 
   /** Records delivered so far. */
   public long records() {
     return records;
+  }
+
+  /** Every wait of this loop (empty polls until the next record or the end, from the start). */
+  public WaitClock waits() {
+    return waits;
   }
 
   /** Nanoseconds the stream was empty after the first record, up to the last record delivered. */

@@ -12,6 +12,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * through the idle strategy and counts the wait as producer stall; nothing is ever dropped. The
  * heartbeat in the header counts up on attach, on every claim and commit and on every idle turn
  * while the ring is full, so the consumer side can tell a stopped producer from a waiting one.
+ * What a stall costs this thread in CPU (spins, yields, wake-ups) is published when it ends.
  */
 public final class ShmProducer implements ExampleProducer {
   private final ShmRing ring;
@@ -21,6 +22,8 @@ public final class ShmProducer implements ExampleProducer {
   private int claimed = -1;
   private long committed;
   private long stallNanos;
+  private final WaitClock stalls = new WaitClock();
+  private final long stallCpuBefore; // stall CPU of earlier producers of this ring (a restarted shard)
   private long maxFill;
   private long beats;
   private boolean ended;
@@ -33,6 +36,7 @@ public final class ShmProducer implements ExampleProducer {
     this.maxRecord = rb.maxMsgLength();
     this.committed = ring.header.getLongVolatile(RECORDS_COMMITTED_OFFSET);
     this.stallNanos = ring.header.getLongVolatile(PRODUCER_STALL_NS_OFFSET);
+    this.stallCpuBefore = ring.header.getLongVolatile(PRODUCER_STALL_CPU_NS_OFFSET);
     this.beats = ring.header.getLongVolatile(PRODUCER_HEARTBEAT_OFFSET);
     beat();
   }
@@ -58,6 +62,7 @@ public final class ShmProducer implements ExampleProducer {
     int at = rb.tryClaim(ShmTransport.MSG_RECORD, length);
     if (at < 0) {
       long t0 = System.nanoTime();
+      stalls.begin();
       idle.reset();
       while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) {
         idle.idle();
@@ -65,8 +70,10 @@ public final class ShmProducer implements ExampleProducer {
         // the stall so far, so that a reader sees a long wait while it lasts (costs nothing: we wait)
         ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos + System.nanoTime() - t0);
       }
+      stalls.end();
       stallNanos += System.nanoTime() - t0;
       ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
+      ring.header.putLongOrdered(PRODUCER_STALL_CPU_NS_OFFSET, stallCpuBefore + Math.max(0, stalls.waitCpuNanos()));
     }
     claimed = at;
     return at;

@@ -167,6 +167,7 @@ final class ShmRing {
     return new TransportStats(shard, capacity(), fill,
         Math.max(fill, header.getLongVolatile(MAX_FILL_OFFSET)),
         header.getLongVolatile(RECORDS_COMMITTED_OFFSET), header.getLongVolatile(RECORDS_CONSUMED_OFFSET),
-        header.getLongVolatile(PRODUCER_STALL_NS_OFFSET), header.getLongVolatile(CONSUMER_IDLE_NS_OFFSET));
+        header.getLongVolatile(PRODUCER_STALL_NS_OFFSET), header.getLongVolatile(CONSUMER_IDLE_NS_OFFSET),
+        header.getLongVolatile(PRODUCER_STALL_CPU_NS_OFFSET));
   }
 }

@@ -18,7 +18,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   <li>producer pid: any process that attaches a producer, by compare-and-set from 0 or from a
  *       dead process's pid, so two processes racing for one shard cannot both win;
  *   <li>end of stream, producer stall, records committed, max fill, heartbeat, progress: the
- *       producer alone, with volatile or ordered stores. Stall time is published while the producer
+ *       producer alone, with volatile or ordered stores (stall CPU: the producer thread's CPU
+ *       time during its stalls, published as each stall ends). Stall time is published while the producer
  *       waits, not only when the wait ends, so live metrics see a long stall as it happens; progress
  *       is a count the producer's user chooses ({@link ExampleProducer#progress}: examples made). The heartbeat counts up on every claim and commit
  *       and all the time a producer waits on a full ring (waiting for a slow consumer is healthy),
@@ -70,6 +71,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+ 160
  *  |            Producer progress (units the user counts)          |
  *  +---------------------------------------------------------------+ 168
+ *  |      Producer stall CPU nanoseconds (its thread, at each end)  |
+ *  +---------------------------------------------------------------+ 176
  *  |                     Reserved to byte 192                     ...
  *  +---------------------------------------------------------------+ 192  consumer's line
  *  |                   Consumer idle nanoseconds                   |
@@ -85,8 +88,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 public final class ShmRingDescriptor {
   /** "FPSHMRG1" little-endian. */
   public static final long MAGIC = 0x3147524D48535046L;
-  /** 2: owner start time and pid namespace, producer heartbeat; files appear complete. */
-  public static final int VERSION = 2;
+  /**
+   * 3: producer stall CPU. 2: owner start time and pid namespace, producer
+   * heartbeat; files appear complete.
+   */
+  public static final int VERSION = 3;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 8;
@@ -102,6 +108,7 @@ public final class ShmRingDescriptor {
   public static final int MAX_FILL_OFFSET = 144;
   public static final int PRODUCER_HEARTBEAT_OFFSET = 152;
   public static final int PRODUCER_PROGRESS_OFFSET = 160;
+  public static final int PRODUCER_STALL_CPU_NS_OFFSET = 168;
   public static final int CONSUMER_IDLE_NS_OFFSET = 192;
   public static final int RECORDS_CONSUMED_OFFSET = 200;
   public static final int HEADER_LENGTH = 4096;

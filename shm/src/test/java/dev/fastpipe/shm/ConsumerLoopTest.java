@@ -126,4 +126,55 @@ class ConsumerLoopTest {
   void refusesAnEmptyBatch() {
     assertThrows(IllegalArgumentException.class, () -> new ConsumerLoop(0, new NoOpIdleStrategy()));
   }
+
+  @Test
+  void measuresWhatWaitingCostsAndLeavesTheDryActionOut() {
+    // A stream that stays empty for 60 ms (a parking idle strategy), then delivers one record and
+    // ends; the dry action burns CPU for 30 ms, which must not count as waiting.
+    long until = System.nanoTime() + 60_000_000L;
+    ExampleConsumer c = new Scripted() {
+      boolean sent;
+
+      @Override
+      public int poll(RecordHandler handler, int limit) {
+        if (sent || System.nanoTime() < until) return 0;
+        sent = true;
+        handler.onRecord(0, record, 0, 8);
+        return 1;
+      }
+
+      @Override
+      public boolean finished() {
+        return sent;
+      }
+    };
+    long[] actionCpu = {0};
+    long[] actionWall = {0};
+    ConsumerLoop loop = new ConsumerLoop(8, TransportConfig.backoff()).onDry(1_000_000L, () -> {
+      var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      long w0 = System.nanoTime();
+      long t0 = threads.getCurrentThreadCpuTime();
+      if (WaitClock.cpuMeasured()) {
+        while (threads.getCurrentThreadCpuTime() - t0 < 20_000_000L) Thread.onSpinWait(); // 20 ms of CPU
+      }
+      actionCpu[0] = threads.getCurrentThreadCpuTime() - t0;
+      actionWall[0] = System.nanoTime() - w0;
+    });
+    long start = System.nanoTime();
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    long loopWall = System.nanoTime() - start;
+    WaitClock w = loop.waits();
+    assertFalse(w.waiting());
+    assertTrue(w.waitNanos() >= 1_000_000L, "the stream was empty at least until the dry action: " + w.waitNanos());
+    assertTrue(w.waitNanos() <= loopWall - actionWall[0], "the action's wall time is not a wait");
+    if (WaitClock.cpuMeasured()) {
+      assertTrue(w.waitCpuNanos() >= 0);
+      // The action's CPU is left out: the waits' CPU is below the waits' wall time, and a parking
+      // wait costs less than the action's spinning.
+      assertTrue(w.waitCpuNanos() <= w.waitNanos(), w.waitCpuNanos() + " > " + w.waitNanos());
+      assertTrue(w.waitCpuNanos() < actionCpu[0], "waiting cost " + w.waitCpuNanos() + " ns, the action " + actionCpu[0]);
+    } else {
+      assertEquals(-1, w.waitCpuNanos());
+    }
+  }
 }

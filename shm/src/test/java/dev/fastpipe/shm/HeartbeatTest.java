@@ -55,6 +55,13 @@ class HeartbeatTest {
       }
       writer.join(10_000);
       c.assertComplete(200);
+      // Each ended stall published what it cost the writer's thread: some CPU, less than its wall time.
+      TransportStats s = t.stats(0);
+      if (WaitClock.cpuMeasured()) {
+        assertTrue(s.producerStallCpuNanos() >= 0, "stall CPU published: " + s.producerStallCpuNanos());
+        assertTrue(s.producerStallCpuNanos() <= s.producerStallNanos(),
+            s.producerStallCpuNanos() + " ns of CPU in " + s.producerStallNanos() + " ns of stall");
+      }
     }
   }
 

@@ -53,6 +53,15 @@ public final class MakeExamples {
   private int[] readAlt = new int[1024];
   private int[] rowIndex = new int[1024];
   private long[] sortKeys = new long[1024];
+  /**
+   * The partition's reads' alignment spans (0-based start, exclusive end), their longest span and
+   * whether the starts are sorted: each candidate's rows are then found by a binary search instead
+   * of a scan over every read of the partition (which was a fifth of make_examples' CPU).
+   */
+  private int[] readStarts = new int[1024];
+  private int[] readEnds = new int[1024];
+  private int longestSpan;
+  private boolean startsSorted;
   private final SAMRecord[] rowReads;
   private final int[] rowSupport;
   private long sequence;
@@ -233,6 +242,7 @@ public final class MakeExamples {
 
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
     for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);
+    indexReadSpans();
 
     List<Candidate> candidates = counter.candidates();
     for (Candidate c : candidates) {
@@ -353,6 +363,36 @@ public final class MakeExamples {
     Arrays.fill(rowReads, null);
   }
 
+  /** Fills {@link #readStarts}, {@link #readEnds}, {@link #longestSpan} and {@link #startsSorted} for {@link #reads}. */
+  private void indexReadSpans() {
+    int n = reads.size();
+    if (readStarts.length < n) {
+      readStarts = new int[n * 2];
+      readEnds = new int[n * 2];
+    }
+    longestSpan = 0;
+    startsSorted = true;
+    for (int i = 0; i < n; i++) {
+      SAMRecord r = reads.get(i);
+      readStarts[i] = r.getAlignmentStart() - 1;
+      readEnds[i] = r.getAlignmentEnd();
+      longestSpan = Math.max(longestSpan, readEnds[i] - readStarts[i]);
+      if (i > 0 && readStarts[i] < readStarts[i - 1]) startsSorted = false;
+    }
+  }
+
+  /** The first read index whose start is >= {@code pos} (reads sorted by start), or 0 when not sorted. */
+  private int firstStartingAtOrAfter(int pos) {
+    if (!startsSorted) return 0;
+    int lo = 0;
+    int hi = reads.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (readStarts[mid] < pos) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
   /**
    * Picks the image rows into {@code rowIndex[0, n)}: reads overlapping the candidate's ref span
    * widened by read_overlap_buffer_bp, without a low-quality base at the candidate, in alignment
@@ -363,9 +403,15 @@ public final class MakeExamples {
     int to = c.position + c.ref.length() + PileupConstants.READ_OVERLAP_BUFFER_BP;
     if (rowIndex.length < reads.size()) rowIndex = new int[reads.size() * 2];
     int n = 0;
-    for (int i = 0; i < reads.size(); i++) {
+    // A read that ends after `from` starts after from - longestSpan; a read that starts at or after
+    // `to` cannot overlap, nor can any after it (when sorted).
+    for (int i = firstStartingAtOrAfter(from - longestSpan); i < reads.size(); i++) {
+      if (readStarts[i] >= to) {
+        if (startsSorted) break;
+        continue;
+      }
+      if (readEnds[i] <= from) continue;
       SAMRecord r = reads.get(i);
-      if (r.getAlignmentStart() - 1 >= to || r.getAlignmentEnd() <= from) continue;
       if (!PileupImageEncoder.qualityOkAt(r, c.position, o.minBaseQuality)) continue;
       rowIndex[n++] = i;
     }

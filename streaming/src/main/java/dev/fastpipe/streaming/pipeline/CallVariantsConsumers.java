@@ -28,6 +28,19 @@ public final class CallVariantsConsumers {
   private final AtomicLong examplesCalled = new AtomicLong();
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong paddingImages = new AtomicLong();
+  /** Per consumer, what its waits for examples cost (filled as each consumer ends). */
+  private final Wait[] waits;
+
+  /**
+   * What one consumer's waits cost: wall time its rings were empty (from its start, so the shards'
+   * start-up counts) and the CPU its thread burnt meanwhile (-1 where the JVM cannot tell).
+   */
+  public record Wait(int consumer, long waitNanos, long waitCpuNanos) {
+    /** CPU while waiting as a share of one core, in %; NaN without a wait or a CPU clock. */
+    public double cpuPctOfCore() {
+      return waitNanos <= 0 || waitCpuNanos < 0 ? Double.NaN : 100.0 * waitCpuNanos / waitNanos;
+    }
+  }
 
   /**
    * Starts {@code min(consumers, shards)} threads. A thread stops early when {@code stop} becomes
@@ -36,17 +49,19 @@ public final class CallVariantsConsumers {
   public CallVariantsConsumers(ExampleTransport transport, int shards, int consumers, GenotypeModel model,
       int batchSize, OrderedRelease release, BooleanSupplier stop, Consumer<Throwable> onFailure) {
     int m = Math.min(consumers, shards);
+    waits = new Wait[m];
     for (int c = 0; c < m; c++) {
       int[] mine = IntStream.iterate(c, sh -> sh < shards, sh -> sh + m).toArray();
       ExampleConsumer consumer = transport.consumer(mine);
-      Thread t = new Thread(() -> consume(consumer, model, batchSize, release, stop), "fastpipe-consumer-" + c);
+      int id = c;
+      Thread t = new Thread(() -> consume(id, consumer, model, batchSize, release, stop), "fastpipe-consumer-" + c);
       t.setUncaughtExceptionHandler((th, e) -> onFailure.accept(e));
       threads.add(t);
     }
     threads.forEach(Thread::start);
   }
 
-  private void consume(ExampleConsumer consumer, GenotypeModel model, int batchSize, OrderedRelease release,
+  private void consume(int id, ExampleConsumer consumer, GenotypeModel model, int batchSize, OrderedRelease release,
       BooleanSupplier stop) {
     try (consumer;
         ExampleClassifier classifier = new ExampleClassifier(model, batchSize, r -> {
@@ -58,7 +73,13 @@ public final class CallVariantsConsumers {
           .onDry(PARTIAL_BATCH_AFTER_NANOS, () -> {
             if (classifier.hasPending()) classifier.flush();
           });
-      if (loop.run(consumer, classifier)) classifier.flush();
+      try {
+        if (loop.run(consumer, classifier)) classifier.flush();
+      } finally {
+        synchronized (waits) {
+          waits[id] = new Wait(id, loop.waits().waitNanos(), loop.waits().waitCpuNanos());
+        }
+      }
       batches.addAndGet(classifier.batches());
       paddingImages.addAndGet(classifier.paddingImages());
     }
@@ -89,6 +110,15 @@ public final class CallVariantsConsumers {
   /** Padding images the model ran in partial batches (known once the consumers have ended). */
   public long paddingImages() {
     return paddingImages.get();
+  }
+
+  /** Each ended consumer's waits, in consumer order (known once the consumers have ended). */
+  public List<Wait> waits() {
+    synchronized (waits) {
+      List<Wait> out = new ArrayList<>();
+      for (Wait w : waits) if (w != null) out.add(w);
+      return out;
+    }
   }
 
   /** Examples classified and handed to the release so far. */

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * What one {@code fastpipe call} run did, written as JSON by {@code --metrics}: per-stage wall and
  * CPU seconds, examples made and called, examples/s, per ring its capacity, mean and max fill,
- * producer stall and consumer idle time, per process ({@link ProcessFootprint}) its role, the
+ * producer stall and consumer idle time and the stalled producer's CPU, per call_variants consumer
+ * the wall and CPU time of its waits, per process ({@link ProcessFootprint}) its role, the
  * allocator mapped into it, its MALLOC_CONF, peak RSS, page faults and CPU seconds; and, when the
  * run was sampled, its time series ({@link RunSeries}).
  */
@@ -50,6 +51,8 @@ public final class RunMetrics {
   private final List<RingSamples> rings = new ArrayList<>();
   /** The run's processes at their end: the parent first, then shard processes in shard order. */
   public final List<ProcessFootprint> processes = new ArrayList<>();
+  /** What each call_variants consumer's waits for examples cost (in-process consumers). */
+  public final List<CallVariantsConsumers.Wait> consumerWaits = new ArrayList<>();
   public long examplesMade;
   public long examplesCalled;
   /** Model batches run, and the padding images in them (partial batches run whole fixed-shape chunks). */
@@ -125,6 +128,18 @@ public final class RunMetrics {
           .append(", \"records_consumed\": ").append(last == null ? 0 : last.recordsConsumed())
           .append(", \"producer_stall_ms\": ").append(num(last == null ? 0 : last.producerStallNanos() / 1e6))
           .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
+          .append(", \"producer_stall_cpu_ms\": ")
+          .append(last == null || last.producerStallCpuNanos() < 0 ? "null" : num(last.producerStallCpuNanos() / 1e6))
+          .append("}");
+    }
+    // What waiting cost: a consumer's wall time with nothing to read and its thread's CPU meanwhile.
+    b.append("\n  ],\n  \"consumers\": [");
+    for (int c = 0; c < consumerWaits.size(); c++) {
+      CallVariantsConsumers.Wait w = consumerWaits.get(c);
+      b.append(c == 0 ? "\n" : ",\n").append("    {\"consumer\": ").append(w.consumer())
+          .append(", \"wait_ms\": ").append(num(w.waitNanos() / 1e6))
+          .append(", \"wait_cpu_ms\": ").append(w.waitCpuNanos() < 0 ? "null" : num(w.waitCpuNanos() / 1e6))
+          .append(", \"wait_cpu_pct_of_core\": ").append(Double.isNaN(w.cpuPctOfCore()) ? "null" : num(w.cpuPctOfCore()))
           .append("}");
     }
     b.append("\n  ],\n  \"processes\": [");

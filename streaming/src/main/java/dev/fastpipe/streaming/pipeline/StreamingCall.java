@@ -158,6 +158,7 @@ public final class StreamingCall {
       metrics.examplesCalled = consumers.examplesCalled();
       metrics.batches = consumers.batches();
       metrics.paddingImages = consumers.paddingImages();
+      metrics.consumerWaits.addAll(consumers.waits());
       metrics.sitesWritten = writer.written();
       if (gvcfWriter != null) {
         metrics.gvcfRecords = gvcfWriter.written();
