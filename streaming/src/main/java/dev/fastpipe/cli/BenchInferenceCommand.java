@@ -44,10 +44,34 @@ public final class BenchInferenceCommand implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "3", description = "Rounds (default ${DEFAULT-VALUE}).")
   int rounds;
 
+  @Option(names = "--vs-model", paramLabel = "DIR",
+      description = "Another SavedModel to measure in the same run, interleaved setting by setting with --model"
+          + " (repeatable): the fair way to compare two models on a shared machine.")
+  List<java.nio.file.Path> vsModels = new ArrayList<>();
+
   @Override
   public Integer call() {
-    try (GenotypeModel model = modelOptions.load()) {
-      ImageShape shape = ImageShape.deepVariant(model.channels());
+    List<GenotypeModel> models = new ArrayList<>();
+    try {
+      models.add(modelOptions.load());
+      for (java.nio.file.Path dir : vsModels) {
+        GenotypeModel m = modelOptions.load(dir);
+        if (m.channels() != models.get(0).channels()) {
+          m.close();
+          throw new UserError(dir + ": takes " + m.channels() + " image channels, --model takes " + models.get(0).channels());
+        }
+        models.add(m);
+      }
+      return measure(models);
+    } finally {
+      for (GenotypeModel m : models) m.close();
+    }
+  }
+
+  private int measure(List<GenotypeModel> models) {
+    {
+      GenotypeModel first = models.get(0);
+      ImageShape shape = ImageShape.deepVariant(first.channels());
       int bytes = shape.bytes();
       int pool = 64;
       UnsafeBuffer records = new UnsafeBuffer(new byte[pool * bytes]);
@@ -56,15 +80,23 @@ public final class BenchInferenceCommand implements Callable<Integer> {
         int column = i % shape.rowBytes() / shape.channels();
         records.putByte(i, (byte) (column < 120 ? r.nextInt(255) : 0));
       }
-      System.out.println("model " + model.describe() + ", " + Runtime.getRuntime().availableProcessors() + " cpus");
-      List<int[]> settings = new ArrayList<>();
-      for (int size : batchSizes) for (int chunk : chunkImages) settings.add(new int[] {size, chunk == 0 ? size : chunk});
+      for (int m = 0; m < models.size(); m++) {
+        System.out.println("model " + (models.size() > 1 ? m + " " : "") + models.get(m).describe() + ", "
+            + Runtime.getRuntime().availableProcessors() + " cpus");
+      }
+      List<int[]> settings = new ArrayList<>(); // {batch, chunk, model}
+      for (int size : batchSizes) {
+        for (int chunk : chunkImages) {
+          for (int m = 0; m < models.size(); m++) settings.add(new int[] {size, chunk == 0 ? size : chunk, m});
+        }
+      }
       List<List<Double>> rates = new ArrayList<>();
       for (int b = 0; b < settings.size(); b++) rates.add(new ArrayList<>());
       float[] out = null;
       for (int round = 0; round <= rounds; round++) {
         for (int b = 0; b < settings.size(); b++) {
           int size = settings.get(b)[0];
+          GenotypeModel model = models.get(settings.get(b)[2]);
           try (ImageBatch batch = model.newBatch(size, settings.get(b)[1])) {
             long n = 0;
             long start = System.nanoTime();
@@ -82,11 +114,13 @@ public final class BenchInferenceCommand implements Callable<Integer> {
       }
       // On a shared machine the rates swing with the load; the ratio to the first setting in the
       // same round (measured seconds apart) is steadier than either rate.
-      System.out.println("batch\tchunk\texamples/s (median)\tmin\tmax\trounds\tvs first (median of per-round ratios)");
+      System.out.println((models.size() > 1 ? "model\t" : "")
+          + "batch\tchunk\texamples/s (median)\tmin\tmax\trounds\tvs first (median of per-round ratios)");
       for (int b = 0; b < settings.size(); b++) {
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < rates.get(b).size(); i++) ratios.add(rates.get(b).get(i) / rates.get(0).get(i));
         List<Double> v = new ArrayList<>(rates.get(b));
+        if (models.size() > 1) System.out.print(settings.get(b)[2] + "\t");
         System.out.printf("%d\t%d\t%.0f\t%.0f\t%.0f\t%d\t%.3f%n", settings.get(b)[0], settings.get(b)[1], median(v),
             java.util.Collections.min(v), java.util.Collections.max(v), v.size(), median(ratios));
       }

@@ -4,6 +4,7 @@ import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
+import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -37,8 +38,10 @@ public final class CallCommand implements Callable<Integer> {
           + " reference blocks with GQ, MIN_DP and PL for every other base of the regions. Appears only with the VCF.")
   Path gvcf;
 
-  @Option(names = "--shards", paramLabel = "N", description = "make_examples shards (default: CPU count, ${DEFAULT-VALUE}).")
-  int shards = Runtime.getRuntime().availableProcessors();
+  @Option(names = "--shards", paramLabel = "N",
+      description = "make_examples shards (default: from the thread budget, the cores less TensorFlow's intra-op"
+          + " threads; here ${DEFAULT-VALUE}).")
+  int shards = ThreadBudget.ofThisMachine().shards();
 
   @Option(names = "--transport", defaultValue = "shm", paramLabel = "NAME",
       description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex (threads), or disk "
@@ -102,6 +105,10 @@ public final class CallCommand implements Callable<Integer> {
 
   CallSettings settings() {
     CallSettings s = new CallSettings();
+    ThreadBudget budget = ThreadBudget.ofThisMachine();
+    modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
+    s.intraOpThreads = modelOptions.intraOpThreads();
+    s.interOpThreads = modelOptions.interOpThreads();
     s.examples = input.applyTo(new MakeExamplesOptions());
     if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
     s.examples.shards = shards;

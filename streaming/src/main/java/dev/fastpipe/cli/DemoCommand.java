@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.evaluate.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
+import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -45,8 +46,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--coverage", defaultValue = "" + SyntheticSample.DEFAULT_COVERAGE, description = "Read depth (default ${DEFAULT-VALUE}).")
   double coverage;
 
-  @Option(names = "--shards", paramLabel = "N", description = "make_examples shards (default: CPU count, ${DEFAULT-VALUE}).")
-  int shards = Runtime.getRuntime().availableProcessors();
+  @Option(names = "--shards", paramLabel = "N",
+      description = "make_examples shards (default: from the thread budget, as call; here ${DEFAULT-VALUE}).")
+  int shards = ThreadBudget.ofThisMachine().shards();
 
   @Option(names = "--transport", defaultValue = "shm", description = "Transport (default ${DEFAULT-VALUE}).")
   String transport;
@@ -72,6 +74,10 @@ public final class DemoCommand implements Callable<Integer> {
         (System.nanoTime() - t0) / 1e9, dir);
 
     CallSettings s = new CallSettings();
+    ThreadBudget budget = ThreadBudget.ofThisMachine();
+    modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
+    s.intraOpThreads = modelOptions.intraOpThreads();
+    s.interOpThreads = modelOptions.interOpThreads();
     MakeExamplesOptions ex = new MakeExamplesOptions();
     ex.reference = sample.reference();
     ex.reads = sample.reads();

@@ -25,13 +25,33 @@ public final class ModelOptions {
           + " pads nothing but partial batches.")
   int batchSize;
 
-  @Option(names = "--intra-op-threads", paramLabel = "N", defaultValue = "0",
-      description = "TensorFlow intra-op threads (0 = TensorFlow decides: one per core).")
+  @Option(names = "--intra-op-threads", paramLabel = "N", defaultValue = "-1",
+      description = "TensorFlow intra-op threads. Default: call and demo take them from the thread budget"
+          + " (a quarter of the cores, at least 1, the shards get the rest); other commands let TensorFlow"
+          + " decide (one per core). 0 = TensorFlow decides.")
   int intraOpThreads;
 
-  @Option(names = "--inter-op-threads", paramLabel = "N", defaultValue = "0",
-      description = "TensorFlow inter-op threads (0 = TensorFlow decides).")
+  @Option(names = "--inter-op-threads", paramLabel = "N", defaultValue = "-1",
+      description = "TensorFlow inter-op threads. Default: 1 for call and demo (the graph is a chain),"
+          + " else TensorFlow decides. 0 = TensorFlow decides.")
   int interOpThreads;
+
+  /** Where --intra-op-threads / --inter-op-threads were not given, use these (a call's thread budget). */
+  public ModelOptions defaultThreads(int intraOp, int interOp) {
+    if (intraOpThreads < 0) intraOpThreads = intraOp;
+    if (interOpThreads < 0) interOpThreads = interOp;
+    return this;
+  }
+
+  /** The intra-op threads the model is loaded with (0: TensorFlow decides). */
+  public int intraOpThreads() {
+    return Math.max(0, intraOpThreads);
+  }
+
+  /** The inter-op threads the model is loaded with (0: TensorFlow decides). */
+  public int interOpThreads() {
+    return Math.max(0, interOpThreads);
+  }
 
   /** The model directory: --model, else the shipped model under $FASTPIPE_HOME. */
   public Path modelDir() {
@@ -61,10 +81,14 @@ public final class ModelOptions {
 
   /** Loads and validates the model, turning every problem into a one-line UserError. */
   public GenotypeModel load() {
-    Path dir = modelDir();
+    return load(modelDir());
+  }
+
+  /** Loads and validates the model in {@code dir} with these thread options; problems become one-line UserErrors. */
+  public GenotypeModel load(Path dir) {
     if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
     try {
-      return GenotypeModel.load(dir, intraOpThreads, interOpThreads);
+      return GenotypeModel.load(dir, intraOpThreads(), interOpThreads());
     } catch (ModelSignatureException | IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     } catch (RuntimeException e) {

@@ -21,6 +21,9 @@ public final class CallSettings {
   public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
   public int batchSize = 256;
   public int consumers = 1;
+  /** TensorFlow threads the model was loaded with (0: TensorFlow decides), for the metrics' settings. */
+  public int intraOpThreads;
+  public int interOpThreads;
   public Path metrics;
   /** The HTML run report ({@code --report}), or null. */
   public Path report;

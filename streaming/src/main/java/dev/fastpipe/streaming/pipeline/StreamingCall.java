@@ -91,6 +91,9 @@ public final class StreamingCall {
     metrics.settings.put("transport", s.transport);
     metrics.settings.put("shards", shards);
     metrics.settings.put("consumers", s.consumers);
+    metrics.settings.put("cores", Runtime.getRuntime().availableProcessors());
+    metrics.settings.put("intra_op_threads", s.intraOpThreads);
+    metrics.settings.put("inter_op_threads", s.interOpThreads);
     metrics.settings.put("batch_size", s.batchSize);
     metrics.settings.put("ring_bytes", s.ringBytes);
     metrics.settings.put("partitions", plan.partitions());
