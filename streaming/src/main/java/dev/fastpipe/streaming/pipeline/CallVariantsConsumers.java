@@ -28,6 +28,7 @@ public final class CallVariantsConsumers {
   private final AtomicLong examplesCalled = new AtomicLong();
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong paddingImages = new AtomicLong();
+  private final AtomicLong smallCalls = new AtomicLong();
 
   /**
    * Starts {@code min(consumers, shards)} threads. A thread stops early when {@code stop} becomes
@@ -61,6 +62,7 @@ public final class CallVariantsConsumers {
       if (loop.run(consumer, classifier)) classifier.flush();
       batches.addAndGet(classifier.batches());
       paddingImages.addAndGet(classifier.paddingImages());
+      smallCalls.addAndGet(classifier.smallCalls());
     }
   }
 
@@ -91,7 +93,12 @@ public final class CallVariantsConsumers {
     return paddingImages.get();
   }
 
-  /** Examples classified and handed to the release so far. */
+  /** Sites the small model called in make_examples (known once the consumers have ended); included in {@link #examplesCalled}. */
+  public long smallCalls() {
+    return smallCalls.get();
+  }
+
+  /** Examples classified (by the CNN, or SMALL_CALL records) and handed to the release so far. */
   public long examplesCalled() {
     return examplesCalled.get();
   }
