@@ -84,6 +84,10 @@ public final class TrainCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   int smallModelMinTaken;
 
+  @Option(names = "--small-model-min-gq", defaultValue = "20", paramLabel = "Q",
+      description = "No threshold below GQ Q, however clean the validation calls (default ${DEFAULT-VALUE}).")
+  int smallModelMinGq;
+
   @Option(names = "--small-model-hidden", defaultValue = "16", paramLabel = "H",
       description = "Hidden units of the small model (default ${DEFAULT-VALUE}).")
   int smallModelHidden;
@@ -145,7 +149,7 @@ public final class TrainCommand implements Callable<Integer> {
       return;
     }
     SmallModel model = new SmallModelTrainer(settings)
-        .trainAndChoose(train, val, CandidateFeatures.NAMES, smallModelMaxError, smallModelMinTaken);
+        .trainAndChoose(train, val, CandidateFeatures.NAMES, smallModelMaxError, smallModelMinTaken, smallModelMinGq);
     model.save(output);
     System.out.printf("train: small model (%d hidden units, %d training examples) -> %s%n", model.hiddenUnits(), train.size(),
         output.resolve(SmallModel.FILE_NAME));

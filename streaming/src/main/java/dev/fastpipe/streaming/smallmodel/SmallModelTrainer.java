@@ -130,7 +130,7 @@ public final class SmallModelTrainer {
    * the validation figures in the model.
    */
   public SmallModel trainAndChoose(FeatureTable train, FeatureTable validation, List<String> featureNames,
-      double maxError, int minTaken) {
+      double maxError, int minTaken, int minGq) {
     SmallModel fitted = train(train, featureNames);
     SmallModel model = SmallModel.parse(fitted.toJson(), featureNames); // the weights as stored
     model.info().put("training", fitted.info().get("training"));
@@ -154,7 +154,7 @@ public final class SmallModelTrainer {
         if (correct[k]) right++;
         k++;
       }
-      ThresholdChooser.Choice c = ThresholdChooser.choose(gq, correct, maxError, minTaken);
+      ThresholdChooser.Choice c = ThresholdChooser.choose(gq, correct, maxError, minTaken, minGq);
       thresholds[type] = c.threshold();
       java.util.Map<String, Object> fig = new java.util.LinkedHashMap<>();
       fig.put("examples", count);
@@ -167,6 +167,7 @@ public final class SmallModelTrainer {
     }
     figures.put("max_error", maxError);
     figures.put("min_taken", minTaken);
+    figures.put("min_gq", minGq);
     model.thresholds(thresholds[0], thresholds[1]);
     model.info().put("validation", figures);
     return model;

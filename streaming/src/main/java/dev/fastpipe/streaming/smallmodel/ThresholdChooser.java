@@ -1,7 +1,8 @@
 package dev.fastpipe.streaming.smallmodel;
 
 /**
- * Chooses a type's GQ threshold on validation examples: the lowest GQ t such that, among the
+ * Chooses a type's GQ threshold on validation examples: the lowest GQ t, not below a floor
+ * {@code minGq} (a small validation set can be error-free down to GQ 0), such that, among the
  * examples with GQ >= t, there are at least {@code minTaken} and the genotype error rate (the
  * small model's most likely genotype differs from the label) is at most {@code maxError}.
  * {@link SmallModel#NEVER} when no t qualifies (the type then always goes to the CNN).
@@ -24,7 +25,7 @@ public final class ThresholdChooser {
    * @param gq the small model's GQ per validation example (0..{@link SmallModel#MAX_GQ})
    * @param correct whether its most likely genotype equals the example's label
    */
-  public static Choice choose(int[] gq, boolean[] correct, double maxError, int minTaken) {
+  public static Choice choose(int[] gq, boolean[] correct, double maxError, int minTaken, int minGq) {
     if (gq.length != correct.length) throw new IllegalArgumentException("gq and correct differ in length");
     int top = SmallModel.MAX_GQ;
     int[] at = new int[top + 1];
@@ -41,7 +42,7 @@ public final class ThresholdChooser {
     for (int t = top; t >= 0; t--) {
       taken += at[t];
       errors += wrongAt[t];
-      if (taken >= Math.max(1, minTaken) && errors <= maxError * taken) best = new Choice(t, gq.length, taken, errors);
+      if (t >= minGq && taken >= Math.max(1, minTaken) && errors <= maxError * taken) best = new Choice(t, gq.length, taken, errors);
     }
     return best;
   }

@@ -77,20 +77,21 @@ class SmallModelTest {
       gq[i] = i < 10 ? 10 : i < 110 ? 30 : 50;
       ok[i] = !(i < 5 || i == 10);
     }
-    ThresholdChooser.Choice zero = ThresholdChooser.choose(gq, ok, 0.0, 1);
+    ThresholdChooser.Choice zero = ThresholdChooser.choose(gq, ok, 0.0, 1, 0);
     assertEquals(31, zero.threshold(), "no error allowed: above GQ 30");
     assertEquals(200, zero.taken());
-    ThresholdChooser.Choice one = ThresholdChooser.choose(gq, ok, 0.005, 1);
+    ThresholdChooser.Choice one = ThresholdChooser.choose(gq, ok, 0.005, 1, 0);
     assertEquals(11, one.threshold(), "1 error in 300 = 0.0033 <= 0.005; with GQ 10, 6 in 310 > 0.005");
     assertEquals(300, one.taken());
     assertEquals(1, one.errors());
-    assertEquals(SmallModel.NEVER, ThresholdChooser.choose(gq, ok, 0.0, 201).threshold(), "too few taken");
-    assertEquals(0, ThresholdChooser.choose(gq, ok, 0.5, 1).threshold(), "a loose budget takes all");
+    assertEquals(SmallModel.NEVER, ThresholdChooser.choose(gq, ok, 0.0, 201, 0).threshold(), "too few taken");
+    assertEquals(0, ThresholdChooser.choose(gq, ok, 0.5, 1, 0).threshold(), "a loose budget takes all");
+    assertEquals(20, ThresholdChooser.choose(gq, ok, 0.5, 1, 20).threshold(), "but not below the floor");
   }
 
   @Test
   void fileRoundTripGivesTheSamePredictionsAndThresholds(@TempDir Path dir) throws Exception {
-    SmallModel m = trainer(1).trainAndChoose(toy(1, 600), toy(5, 300), NAMES, 0.01, 10);
+    SmallModel m = trainer(1).trainAndChoose(toy(1, 600), toy(5, 300), NAMES, 0.01, 10, 0);
     m.save(dir);
     SmallModel back = SmallModel.load(dir.resolve(SmallModel.FILE_NAME), NAMES);
     assertEquals(m.threshold(true), back.threshold(true));
