@@ -332,12 +332,12 @@ public final class MakeExamples {
   }
 
   /**
-   * A SMALL_CALL record for {@code c} when the small model's GQ reaches its type's threshold;
-   * false (nothing emitted) otherwise.
+   * A SMALL_CALL record for {@code c} when the small model takes it (inside its envelope, GQ at
+   * or above the type's threshold); false (nothing emitted) otherwise.
    */
   private boolean emitSmallCall(Candidate c, Partition p, float[] summary) {
-    float[] probs = smallModel.predict(summary, smallProbabilities);
-    if (SmallModel.gq(probs) < smallModel.threshold(c.isSnp(0))) return false;
+    float[] probs = smallProbabilities;
+    if (!smallModel.takes(summary, c.isSnp(0), probs)) return false;
     int len = ExampleRecordDescriptor.smallCallLength(c.ref, c.alts);
     int at = out.claim(len);
     ExampleRecord.encodeSmallCall(out.buffer(), at, c.contigIndex, c.position, task, sequence++, p.index(), c.ref, c.alts,

@@ -19,6 +19,13 @@ import java.util.Map;
  * ({@code (x - mean) / scale}), the hidden layer is tanh, the output softmax. One prediction is
  * F x H + H x 3 multiply-adds (22 x 16 + 48 with the defaults), no allocation.
  *
+ * <p>It answers only inside what it was trained on: per genotype, an envelope of the training
+ * examples of that genotype (each feature's 0.1 % and 99.9 % quantiles). A candidate is taken only
+ * when its most likely genotype has an envelope (a genotype with too few training examples has
+ * none) and every feature lies inside it, and its GQ reaches the type's threshold; anything else
+ * goes to the CNN. Simulated training data has few systematic errors, so real-data artefacts
+ * (low-quality, one-strand alt piles) would otherwise be called with a confidence never earned.
+ *
  * <p>Stored as {@value #FILE_NAME} in the model directory, beside the CNN's SavedModel: feature
  * names (checked against the features make_examples computes), weights, thresholds and the
  * validation figures they were chosen from. Not thread-safe (scratch arrays): one per task.
@@ -30,6 +37,8 @@ public final class SmallModel {
   public static final int MAX_GQ = 99;
   /** A threshold that takes nothing (no trustworthy threshold was found for the type). */
   public static final int NEVER = 1000;
+  /** Genotype names in probability order, as the envelope in the JSON names them. */
+  public static final List<String> GENOTYPES = List.of("hom_ref", "het", "hom_alt");
 
   final List<String> features;
   final double[] mean;
@@ -38,6 +47,9 @@ public final class SmallModel {
   final double[] b1;
   final double[][] w2; // [3][hidden]
   final double[] b2;
+  /** Per genotype: each feature's lowest and highest accepted value; null rows: the genotype is never taken. */
+  final double[][] low = new double[3][];
+  final double[][] high = new double[3][];
   int snpThreshold = NEVER;
   int indelThreshold = NEVER;
   /** Free-form figures stored with the model (training and validation). */
@@ -102,6 +114,31 @@ public final class SmallModel {
     return p;
   }
 
+  /** Sets genotype {@code g}'s envelope (null: never take calls of {@code g}). */
+  public void envelope(int g, double[] lowest, double[] highest) {
+    low[g] = lowest;
+    high[g] = highest;
+  }
+
+  /** Whether {@code x} lies inside the envelope of genotype {@code g}. */
+  public boolean inside(float[] x, int g) {
+    double[] lo = low[g];
+    double[] hi = high[g];
+    if (lo == null) return false;
+    for (int i = 0; i < lo.length; i++) if (x[i] < lo[i] || x[i] > hi[i]) return false;
+    return true;
+  }
+
+  /**
+   * Whether the small model takes candidate {@code x} (a SNP when {@code snp}): its probabilities
+   * go into {@code p}; true when the most likely genotype's envelope holds {@code x} and the GQ
+   * reaches the type's threshold.
+   */
+  public boolean takes(float[] x, boolean snp, float[] p) {
+    predict(x, p);
+    return gq(p) >= threshold(snp) && inside(x, best(p));
+  }
+
   /** GQ of the most likely genotype: -10 log10(1 - p(best)), rounded down, at most {@link #MAX_GQ}. */
   public static int gq(float[] p) {
     double best = Math.max(p[0], Math.max(p[1], p[2]));
@@ -126,7 +163,10 @@ public final class SmallModel {
     m.put("format", FORMAT);
     m.put("features", new ArrayList<>(features));
     m.put("hidden_units", hiddenUnits());
-    m.put("thresholds", Map.of("snp", snpThreshold, "indel", indelThreshold));
+    Map<String, Object> thresholds = new LinkedHashMap<>();
+    thresholds.put("snp", snpThreshold);
+    thresholds.put("indel", indelThreshold);
+    m.put("thresholds", thresholds);
     m.put("gq", "-10 log10(1 - p(best)); candidates with GQ >= the type's threshold are called by the small model");
     m.putAll(info);
     m.put("mean", list(mean));
@@ -135,6 +175,17 @@ public final class SmallModel {
     m.put("hidden_bias", list(b1));
     m.put("output_weights", rows(w2));
     m.put("output_bias", list(b2));
+    Map<String, Object> env = new LinkedHashMap<>();
+    for (int g = 0; g < 3; g++) {
+      Map<String, Object> bounds = null;
+      if (low[g] != null) {
+        bounds = new LinkedHashMap<>();
+        bounds.put("low", list(low[g]));
+        bounds.put("high", list(high[g]));
+      }
+      env.put(GENOTYPES.get(g), bounds);
+    }
+    m.put("envelope", env);
     return Json.write(m);
   }
 
@@ -194,6 +245,10 @@ public final class SmallModel {
     double indel = Json.number(root, "thresholds", "indel");
     if (Double.isNaN(snp) || Double.isNaN(indel)) throw new IllegalArgumentException("thresholds.snp and .indel are required");
     m.thresholds((int) snp, (int) indel);
+    for (int g = 0; g < 3; g++) {
+      Object e = Json.at(root, "envelope", GENOTYPES.get(g));
+      if (e != null) m.envelope(g, vector(e, "low", names.size()), vector(e, "high", names.size()));
+    }
     for (String k : List.of("training", "validation")) {
       Object v = Json.at(root, k);
       if (v != null) m.info.put(k, v);

@@ -118,10 +118,47 @@ public final class SmallModelTrainer {
       }
     }
     SmallModel model = new SmallModel(featureNames, mean, scale, w1, b1, w2, b2);
-    model.info().put("training", new java.util.LinkedHashMap<>(java.util.Map.of(
-        "examples", n, "hidden_units", h, "epochs", s.epochs(), "batch_size", s.batchSize(),
-        "learning_rate", s.learningRate(), "l2", s.l2(), "seed", s.seed())));
+    java.util.Map<String, Object> info = new java.util.LinkedHashMap<>();
+    info.put("examples", n);
+    info.put("labels", List.of(classCount(table, 0), classCount(table, 1), classCount(table, 2)));
+    info.put("hidden_units", h);
+    info.put("epochs", s.epochs());
+    info.put("batch_size", s.batchSize());
+    info.put("learning_rate", s.learningRate());
+    info.put("l2", s.l2());
+    info.put("seed", s.seed());
+    model.info().put("training", info);
+    for (int g = 0; g < 3; g++) envelope(model, table, g);
     return model;
+  }
+
+  /** Training examples of genotype {@code g} a genotype needs before the small model may call it. */
+  public static final int MIN_CLASS_EXAMPLES = 50;
+  /** The envelope keeps each feature between these quantiles of the genotype's training examples. */
+  static final double ENVELOPE_TAIL = 0.001;
+
+  private static int classCount(FeatureTable t, int g) {
+    int c = 0;
+    for (int r = 0; r < t.size(); r++) if (t.label(r) == g) c++;
+    return c;
+  }
+
+  /** Sets genotype {@code g}'s envelope: each feature's {@link #ENVELOPE_TAIL} quantiles over its training examples. */
+  private static void envelope(SmallModel model, FeatureTable t, int g) {
+    int n = classCount(t, g);
+    if (n < MIN_CLASS_EXAMPLES) return;
+    int f = t.width();
+    double[] lo = new double[f];
+    double[] hi = new double[f];
+    float[] v = new float[n];
+    for (int i = 0; i < f; i++) {
+      int k = 0;
+      for (int r = 0; r < t.size(); r++) if (t.label(r) == g) v[k++] = t.value(r, i);
+      java.util.Arrays.sort(v);
+      lo[i] = v[(int) Math.floor(ENVELOPE_TAIL * (n - 1))];
+      hi[i] = v[(int) Math.ceil((1 - ENVELOPE_TAIL) * (n - 1))];
+    }
+    model.envelope(g, lo, hi);
   }
 
   /**
@@ -149,7 +186,7 @@ public final class SmallModelTrainer {
       for (int r = 0; r < validation.size(); r++) {
         if (validation.isSnp(r) != snp) continue;
         model.predict(validation.row(r, x), p);
-        gq[k] = SmallModel.gq(p);
+        gq[k] = model.inside(x, SmallModel.best(p)) ? SmallModel.gq(p) : -1; // outside the envelope: never taken
         correct[k] = SmallModel.best(p) == validation.label(r);
         if (correct[k]) right++;
         k++;

@@ -22,7 +22,8 @@ public final class ThresholdChooser {
   }
 
   /**
-   * @param gq the small model's GQ per validation example (0..{@link SmallModel#MAX_GQ})
+   * @param gq the small model's GQ per validation example (0..{@link SmallModel#MAX_GQ}; negative: the
+   *     model does not take the example whatever the threshold, e.g. outside its envelope)
    * @param correct whether its most likely genotype equals the example's label
    */
   public static Choice choose(int[] gq, boolean[] correct, double maxError, int minTaken, int minGq) {
@@ -31,7 +32,8 @@ public final class ThresholdChooser {
     int[] at = new int[top + 1];
     int[] wrongAt = new int[top + 1];
     for (int i = 0; i < gq.length; i++) {
-      int g = Math.max(0, Math.min(top, gq[i]));
+      if (gq[i] < 0) continue;
+      int g = Math.min(top, gq[i]);
       at[g]++;
       if (!correct[i]) wrongAt[g]++;
     }

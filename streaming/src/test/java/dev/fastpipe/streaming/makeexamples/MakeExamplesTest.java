@@ -154,17 +154,20 @@ class MakeExamplesTest {
     assertEquals(snp.depth(), rows);
   }
 
-  /** A small model that says het with GQ 40 whatever it sees; SNPs taken from GQ 20, indels never. */
+  /** A small model that says het with GQ 40 whatever it sees, inside a het envelope that holds everything; SNPs taken from GQ 20, indels never. */
   static Path hetSmallModel() throws IOException {
     int f = CandidateFeatures.COUNT;
     String zeros = String.join(", ", java.util.Collections.nCopies(f, "0"));
     String ones = String.join(", ", java.util.Collections.nCopies(f, "1"));
+    String lows = String.join(", ", java.util.Collections.nCopies(f, "-1000000"));
+    String highs = String.join(", ", java.util.Collections.nCopies(f, "1000000"));
     String names = String.join(", ", CandidateFeatures.NAMES.stream().map(n -> "\"" + n + "\"").toList());
     Path file = dir.resolve("small_model.json");
     Files.writeString(file, "{\"format\": \"fastpipe-small-model-1\", \"features\": [" + names + "],"
         + " \"thresholds\": {\"snp\": 20, \"indel\": 1000}, \"mean\": [" + zeros + "], \"scale\": [" + ones + "],"
         + " \"hidden_weights\": [[" + zeros + "]], \"hidden_bias\": [0],"
-        + " \"output_weights\": [[0], [0], [0]], \"output_bias\": [0, 10, 0]}");
+        + " \"output_weights\": [[0], [0], [0]], \"output_bias\": [0, 10, 0],"
+        + " \"envelope\": {\"hom_ref\": null, \"het\": {\"low\": [" + lows + "], \"high\": [" + highs + "]}, \"hom_alt\": null}}");
     return file;
   }
 

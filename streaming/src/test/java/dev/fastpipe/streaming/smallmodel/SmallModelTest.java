@@ -61,6 +61,27 @@ class SmallModelTest {
   }
 
   @Test
+  void takesOnlyInsideTheEnvelopeOfGenotypesItSawEnough() {
+    FeatureTable t = toy(1, 600); // 200 per genotype
+    FeatureTable few = new FeatureTable(3);
+    for (int i = 0; i < t.size(); i++) {
+      if (t.label(i) != 2 || i < 3 * (SmallModelTrainer.MIN_CLASS_EXAMPLES - 1)) few.add(t.row(i, new float[3]), t.label(i), t.isSnp(i));
+    }
+    SmallModel m = trainer(1).train(t, NAMES);
+    m.thresholds(0, 0);
+    float[] p = new float[3];
+    assertTrue(m.takes(new float[] {0.5f, 0, 1}, true, p), "a het like those it was trained on");
+    assertFalse(m.takes(new float[] {0.5f, 40, 1}, true, p), "noise 40 sd away: outside the envelope");
+    assertTrue(m.inside(new float[] {0.5f, 0, 1}, 1));
+    assertFalse(m.inside(new float[] {0.5f, 0, 1}, 0), "alt fraction 0.5 is outside the hom-ref envelope");
+    SmallModel fewHomAlt = trainer(1).train(few, NAMES);
+    fewHomAlt.thresholds(0, 0);
+    assertFalse(fewHomAlt.inside(new float[] {0.9f, 0, 1}, 2), "under " + SmallModelTrainer.MIN_CLASS_EXAMPLES
+        + " hom-alt examples: no envelope, hom-alt is never taken");
+    assertFalse(fewHomAlt.takes(new float[] {0.9f, 0, 1}, true, p));
+  }
+
+  @Test
   void gqOfTheBestGenotype() {
     assertEquals(20, SmallModel.gq(new float[] {0.005f, 0.99f, 0.005f}));
     assertEquals(2, SmallModel.gq(new float[] {0.4f, 0.3f, 0.3f}), "-10 log10(0.6) = 2.2");
@@ -101,6 +122,8 @@ class SmallModelTest {
     assertArrayEquals(m.predict(x, new float[3]), back.predict(x, new float[3]), 0f,
         "trainAndChoose keeps the weights as stored");
     assertNotNull(back.info().get("validation"));
+    assertEquals(m.inside(x, 1), back.inside(x, 1));
+    assertEquals(m.toJson(), back.toJson(), "envelope, thresholds and weights survive the file");
     assertEquals(Path.of(dir.toString(), SmallModel.FILE_NAME), SmallModel.find(dir));
   }
 
