@@ -60,13 +60,14 @@ public final class CandidateFeatures {
   static final int MAX_STR_UNIT = 6;
 
   /** Per-read marks (alt supporter of the current candidate), stamped so they need no clearing. */
+  private static final int[] NONE = new int[0];
   private int[] mark = new int[1024];
   private int stamp;
 
   /**
    * Writes candidate {@code c}'s features into {@code into} (length >= {@link #COUNT}).
    *
-   * @param reads the partition's reads, as indexed by {@code c.supportingReads}, sorted by start
+   * @param reads the partition's reads, as indexed by {@code c.supportingReads}
    * @param ref reference bases from {@code refStart} (0-based), covering the candidate with margin
    * @param candidates the partition's candidates in order; {@code at} is {@code c}'s index there
    */
@@ -93,7 +94,7 @@ public final class CandidateFeatures {
     int pos = c.position;
     long altBq = 0, altMq = 0;
     int altN = 0, altFwd = 0, altLowMq = 0;
-    int[] supporting = c.supportingReads.length > 0 ? c.supportingReads[0] : new int[0];
+    int[] supporting = c.supportingReads.length > 0 ? c.supportingReads[0] : NONE;
     for (int r : supporting) {
       mark[r] = stamp;
       SAMRecord read = reads.get(r);
@@ -108,8 +109,8 @@ public final class CandidateFeatures {
     int refN = 0, refFwd = 0;
     for (int i = 0; i < reads.size(); i++) {
       SAMRecord read = reads.get(i);
-      if (read.getAlignmentStart() - 1 > pos) break;
-      if (mark[i] == stamp || read.getAlignmentEnd() - 1 < pos) continue;
+      // no early exit on start: a realigner may have moved reads, so the list need not stay sorted
+      if (mark[i] == stamp || read.getAlignmentStart() - 1 > pos || read.getAlignmentEnd() - 1 < pos) continue;
       int bq = baseQualityAt(read, pos);
       if (bq < 0) continue;
       refBq += bq;
