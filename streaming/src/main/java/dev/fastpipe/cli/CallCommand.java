@@ -1,10 +1,12 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.genome.ReferenceIndex;
+import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
+import dev.fastpipe.streaming.smallmodel.SmallModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -78,6 +80,10 @@ public final class CallCommand implements Callable<Integer> {
       description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
   double minQual;
 
+  @Option(names = "--no-small-model",
+      description = "Send every candidate to the CNN, even when the model directory has a small model (small_model.json).")
+  boolean noSmallModel;
+
   @Option(names = "--no-progress", description = "No progress line on stderr.")
   boolean noProgress;
 
@@ -95,6 +101,11 @@ public final class CallCommand implements Callable<Integer> {
               + " (%.0f examples/s) via %s, %d shards -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
           r.examples() / Math.max(r.seconds(), 1e-9), transport, s.examples.shards, output);
+      if (s.examples.smallModel != null) {
+        long small = r.metrics().smallModelCalls;
+        System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
+            small, r.examples() - small, 100.0 * small / Math.max(1, r.examples()));
+      }
       if (gvcf != null) {
         System.err.printf("fastpipe call: gVCF %d records (%d reference blocks) -> %s%n", r.metrics().gvcfRecords,
             r.metrics().gvcfBlocks, gvcf);
@@ -119,6 +130,10 @@ public final class CallCommand implements Callable<Integer> {
     s.ringBytes = parseSize("--ring-size", ringSize);
     s.batchSize = modelOptions.batchSize();
     s.channels = modelOptions.channels();
+    if (!noSmallModel) {
+      s.examples.smallModel = SmallModel.find(modelOptions.modelDir());
+      if (s.examples.smallModel != null) SmallModel.load(s.examples.smallModel, CandidateFeatures.NAMES); // named before any work
+    }
     s.consumers = consumers;
     s.metrics = metrics;
     s.report = report;

@@ -3,7 +3,12 @@ package dev.fastpipe.cli;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelTrainer;
 import dev.fastpipe.inference.TrainingSet;
+import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.TrainingExamples;
+import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
+import dev.fastpipe.streaming.smallmodel.FeatureTable;
+import dev.fastpipe.streaming.smallmodel.SmallModel;
+import dev.fastpipe.streaming.smallmodel.SmallModelTrainer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +25,11 @@ import picocli.CommandLine.Option;
       "Train the compact genotype CNN (TensorFlow Java, graph mode, Adam) on labelled examples",
       "(make-examples --truth-vcf --confident-bed) and export a SavedModel:",
       "tag serve, signature serving_default: images " + ImageShape.DEFAULT_TENSOR + " uint8 -> probabilities [N,3].",
-      "Prints loss, training and validation accuracy per epoch."
+      "Prints loss, training and validation accuracy per epoch.",
+      "When the examples carry summary features (make-examples --truth-vcf writes them), also trains the",
+      "small model on the same examples (bi-allelic ones) and writes MODEL_DIR/" + SmallModel.FILE_NAME + ":",
+      "a one-hidden-layer perceptron in plain Java whose per-type (SNP, indel) GQ thresholds are chosen on",
+      "--validation; call then calls the candidates it is sure of without the CNN."
     })
 public final class TrainCommand implements Callable<Integer> {
 
@@ -59,11 +68,57 @@ public final class TrainCommand implements Callable<Integer> {
           "from U(F, 1), so the model does not tie its calls to one sequencer's quality profile (default ${DEFAULT-VALUE}: off)."})
   float qualityScaleMin;
 
+  @Option(names = "--no-small-model", description = "Do not train the small model.")
+  boolean noSmallModel;
+
+  @Option(names = "--small-model-only",
+      description = "Train only the small model, into MODEL_DIR (an existing model directory: its SavedModel stays).")
+  boolean smallModelOnly;
+
+  @Option(names = "--small-model-max-error", defaultValue = "0.001", paramLabel = "E",
+      description = "Per type, the lowest GQ threshold whose validation calls have a genotype error rate <= E (default ${DEFAULT-VALUE}).")
+  double smallModelMaxError;
+
+  @Option(names = "--small-model-min-taken", defaultValue = "50", paramLabel = "N",
+      description = "A threshold must take at least N validation examples of its type, else the type always goes to the CNN"
+          + " (default ${DEFAULT-VALUE}).")
+  int smallModelMinTaken;
+
+  @Option(names = "--small-model-min-gq", defaultValue = "20", paramLabel = "Q",
+      description = "No threshold below GQ Q, however clean the validation calls (default ${DEFAULT-VALUE}).")
+  int smallModelMinGq;
+
+  @Option(names = "--small-model-hidden", defaultValue = "16", paramLabel = "H",
+      description = "Hidden units of the small model (default ${DEFAULT-VALUE}).")
+  int smallModelHidden;
+
+  @Option(names = "--small-model-epochs", defaultValue = "60", paramLabel = "N",
+      description = "Passes of the small model over its training examples (default ${DEFAULT-VALUE}).")
+  int smallModelEpochs;
+
   @Option(names = "--intra-op-threads", defaultValue = "0", description = "TensorFlow intra-op threads (0 = one per core).")
   int intraOpThreads;
 
   @Override
   public Integer call() throws IOException {
+    if (noSmallModel && smallModelOnly) throw new UserError("--no-small-model and --small-model-only exclude each other");
+    SmallModelTrainer.Settings small;
+    try {
+      SmallModelTrainer.Settings d = SmallModelTrainer.Settings.defaults(seed);
+      small = new SmallModelTrainer.Settings(smallModelHidden, smallModelEpochs, d.batchSize(), d.learningRate(), d.l2(), seed);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    if (!(smallModelMaxError >= 0 && smallModelMaxError < 1)) throw new UserError("--small-model-max-error must be in [0, 1)");
+    FeatureTable trainFeatures = new FeatureTable(CandidateFeatures.COUNT);
+    FeatureTable valFeatures = new FeatureTable(CandidateFeatures.COUNT);
+    if (smallModelOnly) {
+      if (!java.nio.file.Files.isDirectory(output)) throw new UserError(output + ": model directory not found (--small-model-only adds to one)");
+      TrainingExamples.forEach(examples, (p, r) -> addFeatures(trainFeatures, r));
+      if (validation != null) TrainingExamples.forEach(validation, (p, r) -> addFeatures(valFeatures, r));
+      trainSmallModel(trainFeatures, valFeatures, small);
+      return 0;
+    }
     ModelTrainer.Settings settings;
     try {
       settings = new ModelTrainer.Settings(
@@ -71,19 +126,48 @@ public final class TrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
-    TrainingSet train = load(examples, null);
-    TrainingSet val = validation == null ? null : load(validation, train.channels());
+    TrainingSet train = load(examples, null, trainFeatures);
+    TrainingSet val = validation == null ? null : load(validation, train.channels(), valFeatures);
     try {
       new ModelTrainer(settings, System.out).trainAndExport(train, val, output);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
     System.out.println("train: exported SavedModel to " + output);
+    if (!noSmallModel) trainSmallModel(trainFeatures, valFeatures, small);
     return 0;
   }
 
-  private static TrainingSet load(List<Path> files, Integer channels) {
-    TrainingSet set = TrainingExamples.load(files, channels);
+  /** Trains the small model, chooses its thresholds on the validation features and writes it into the model directory. */
+  private void trainSmallModel(FeatureTable train, FeatureTable val, SmallModelTrainer.Settings settings) throws IOException {
+    if (train.size() == 0) {
+      System.out.println("train: no small model: the examples carry no summary features (make them again with this version)");
+      return;
+    }
+    if (val.size() == 0) {
+      System.out.println("train: no small model: its thresholds are chosen on --validation examples with summary features");
+      return;
+    }
+    SmallModel model = new SmallModelTrainer(settings)
+        .trainAndChoose(train, val, CandidateFeatures.NAMES, smallModelMaxError, smallModelMinTaken, smallModelMinGq);
+    model.save(output);
+    System.out.printf("train: small model (%d hidden units, %d training examples) -> %s%n", model.hiddenUnits(), train.size(),
+        output.resolve(SmallModel.FILE_NAME));
+    for (String type : List.of("snp", "indel")) {
+      Object fig = model.info().get("validation") instanceof java.util.Map<?, ?> m ? m.get(type) : null;
+      System.out.println("train: small model " + type + " on validation: " + fig);
+    }
+  }
+
+  /** Adds a labelled record's summary features when it has them and is bi-allelic. */
+  private static void addFeatures(FeatureTable table, ExampleRecord r) {
+    if (r.altCount() != 1 || r.floatCount() != CandidateFeatures.COUNT) return;
+    float[] x = r.floats(new float[CandidateFeatures.COUNT]);
+    table.add(x, r.label(), x[CandidateFeatures.IS_SNP] > 0.5f);
+  }
+
+  private static TrainingSet load(List<Path> files, Integer channels, FeatureTable features) {
+    TrainingSet set = TrainingExamples.load(files, channels, r -> addFeatures(features, r));
     System.out.println("loaded " + set.size() + " examples from " + files);
     return set;
   }

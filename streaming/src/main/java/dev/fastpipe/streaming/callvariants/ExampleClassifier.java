@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  * does not force a partial batch: it waits for the batch it follows, so batches stay full while
  * the stream is busy; {@link #flush()} (end of stream, or an idle ring) delivers the rest.
  * REF_BLOCK records (gVCF runs) need no model: they go to {@link #onRefBlock} at once, which is
- * before their partition's marker.
+ * before their partition's marker. SMALL_CALL records (bi-allelic sites make_examples' small
+ * model called) carry their probabilities: they become a {@link CallResult} at once, like a
+ * classified example, which is before their partition's marker too.
  *
  * <p>One per consumer thread (the batch and header arrays are not shared); the model is shared.
  */
@@ -45,6 +47,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final java.util.ArrayDeque<Long> markers = new java.util.ArrayDeque<>();
   private float[] probabilities;
   private long examples;
+  private long smallCalls;
   private long batches;
   private long paddingImages;
   private long inferenceNanos;
@@ -83,6 +86,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       } else {
         markers.add(record.partition());
       }
+      return;
+    }
+    if (record.isSmallCall()) {
+      float[] p = record.floats(new float[3]);
+      sink.accept(new CallResult(record.contigIndex(), record.position(), record.ref(), List.of(record.alts()),
+          record.altSubset(), p, record.examplesAtSite(), record.depth(), record.alleleDepths()));
+      smallCalls++;
       return;
     }
     if (!record.isExample()) throw new IllegalArgumentException("record of unknown kind " + record.kind());
@@ -127,8 +137,14 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     }
   }
 
+  /** Examples the CNN classified. */
   public long examples() {
     return examples;
+  }
+
+  /** SMALL_CALL records passed on (sites the small model called in make_examples). */
+  public long smallCalls() {
+    return smallCalls;
   }
 
   public long batches() {

@@ -51,6 +51,35 @@ public final class ExampleRecord {
     return kind() == KIND_REF_BLOCK;
   }
 
+  /** A bi-allelic candidate called by make_examples' small model: no image, 3 probabilities. */
+  public boolean isSmallCall() {
+    return kind() == KIND_SMALL_CALL;
+  }
+
+  /** How many floats the record carries (EXAMPLE: summary features or none; SMALL_CALL: 3). */
+  public int floatCount() {
+    return buffer.getByte(offset + FLOAT_COUNT_OFFSET) & 0xFF;
+  }
+
+  /** Float {@code i} of the record's float section. */
+  public float floatAt(int i) {
+    return buffer.getFloat(floatsAt() + 4 * i, LITTLE_ENDIAN);
+  }
+
+  /** Absolute offset of the first float: just after the alleles. */
+  private int floatsAt() {
+    int at = offset + allelesOffset(altCount());
+    for (int i = 0; i <= altCount(); i++) at += 4 + buffer.getInt(at, LITTLE_ENDIAN);
+    return at;
+  }
+
+  /** The record's floats, copied into {@code into} (length >= {@link #floatCount()}); returns {@code into}. */
+  public float[] floats(float[] into) {
+    int at = floatsAt();
+    for (int i = 0, n = floatCount(); i < n; i++) into[i] = buffer.getFloat(at + 4 * i, LITTLE_ENDIAN);
+    return into;
+  }
+
   /** REF_BLOCK: the block's end (0-based, exclusive); its start is {@link #position()}. */
   public int blockEnd() {
     return buffer.getInt(offset + BLOCK_END_OFFSET, LITTLE_ENDIAN);
@@ -220,6 +249,11 @@ public final class ExampleRecord {
           + ", bin=" + blockGqBin() + ", called=" + blockCalled() + ", minDp=" + blockMinDp() + ", partition="
           + partition() + "}";
     }
+    if (isSmallCall()) {
+      float[] p = floats(new float[SMALL_CALL_FLOATS]);
+      return "SMALL_CALL{contig=" + contigIndex() + ", pos=" + position() + ", ref=" + ref() + ", alts="
+          + String.join(",", alts()) + ", p=" + java.util.Arrays.toString(p) + ", shard=" + shard() + ", seq=" + sequence() + "}";
+    }
     if (isPartitionDone()) {
       return "PARTITION_DONE{contig=" + contigIndex() + ", end=" + position() + ", partition="
           + partition() + ", shard=" + shard() + ", seq=" + sequence() + "}";
@@ -248,6 +282,43 @@ public final class ExampleRecord {
       int contigIndex, int position, int shard, long sequence, long partition, int label,
       String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
       int[] alleleDepths, int height, int width, int channels) {
+    return encodeExample(buf, offset, contigIndex, position, shard, sequence, partition, label, ref, alts, altSubset,
+        examplesAtSite, depth, alleleDepths, null, height, width, channels);
+  }
+
+  /**
+   * As above, with {@code floats} (the candidate's summary features; null or empty: none) written
+   * after the alleles. The record's length is {@code encodedLength(ref, alts, floats.length, ...)}.
+   */
+  public static int encodeExample(
+      MutableDirectBuffer buf, int offset,
+      int contigIndex, int position, int shard, long sequence, long partition, int label,
+      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
+      int[] alleleDepths, float[] floats, int height, int width, int channels) {
+    return encode(buf, offset, KIND_EXAMPLE, contigIndex, position, shard, sequence, partition, label, ref, alts,
+        altSubset, examplesAtSite, depth, alleleDepths, floats, height, width, channels);
+  }
+
+  /**
+   * Writes a SMALL_CALL record (length {@link ExampleRecordDescriptor#smallCallLength}) of a
+   * bi-allelic site: the small model's {@code probabilities} {p(hom-ref), p(het), p(hom-alt)}.
+   */
+  public static void encodeSmallCall(
+      MutableDirectBuffer buf, int offset, int contigIndex, int position, int shard, long sequence, long partition,
+      String ref, String[] alts, int depth, int[] alleleDepths, float[] probabilities) {
+    if (alts.length != 1) throw new IllegalArgumentException("a small call is bi-allelic, got " + alts.length + " alts");
+    if (probabilities.length != SMALL_CALL_FLOATS) throw new IllegalArgumentException("need 3 probabilities");
+    encode(buf, offset, KIND_SMALL_CALL, contigIndex, position, shard, sequence, partition, -1, ref, alts,
+        new int[] {0}, 1, depth, alleleDepths, probabilities, 0, 0, 0);
+  }
+
+  private static int encode(
+      MutableDirectBuffer buf, int offset, int kind,
+      int contigIndex, int position, int shard, long sequence, long partition, int label,
+      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
+      int[] alleleDepths, float[] floats, int height, int width, int channels) {
+    int floatCount = floats == null ? 0 : floats.length;
+    if (floatCount > MAX_FLOATS) throw new IllegalArgumentException("too many floats: " + floatCount);
     if (alts.length > MAX_ALTS) throw new IllegalArgumentException("too many alts: " + alts.length);
     if (altSubset.length < 1 || altSubset.length > MAX_SUBSET) {
       throw new IllegalArgumentException("alt subset must have 1 or 2 indices");
@@ -255,9 +326,9 @@ public final class ExampleRecord {
     if (alleleDepths.length != 1 + alts.length) {
       throw new IllegalArgumentException("allele depths must be ref + one per alt");
     }
-    int imageRel = ExampleRecordDescriptor.imageOffset(ref, alts);
+    int imageRel = ExampleRecordDescriptor.imageOffset(ref, alts, floatCount);
     int length = imageRel + height * width * channels;
-    buf.putInt(offset + KIND_OFFSET, KIND_EXAMPLE, LITTLE_ENDIAN);
+    buf.putInt(offset + KIND_OFFSET, kind, LITTLE_ENDIAN);
     buf.putInt(offset + LENGTH_OFFSET, length, LITTLE_ENDIAN);
     buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
     buf.putInt(offset + POSITION_OFFSET, position, LITTLE_ENDIAN);
@@ -272,7 +343,7 @@ public final class ExampleRecord {
     buf.putByte(offset + CHANNELS_OFFSET, (byte) channels);
     buf.putByte(offset + ALT_COUNT_OFFSET, (byte) alts.length);
     buf.putByte(offset + SUBSET_COUNT_OFFSET, (byte) altSubset.length);
-    buf.putByte(offset + SUBSET_COUNT_OFFSET + 1, (byte) 0);
+    buf.putByte(offset + FLOAT_COUNT_OFFSET, (byte) floatCount);
     buf.putByte(offset + SUBSET_OFFSET, (byte) altSubset[0]);
     buf.putByte(offset + SUBSET_OFFSET + 1, (byte) (altSubset.length > 1 ? altSubset[1] : -1));
     buf.putShort(offset + SUBSET_OFFSET + 2, (short) 0);
@@ -283,6 +354,7 @@ public final class ExampleRecord {
     int at = offset + allelesOffset(alts.length);
     at = putString(buf, at, ref);
     for (String a : alts) at = putString(buf, at, a);
+    for (int i = 0; i < floatCount; i++, at += 4) buf.putFloat(at, floats[i], LITTLE_ENDIAN);
     while (at < offset + imageRel) buf.putByte(at++, (byte) 0);
     return offset + imageRel;
   }

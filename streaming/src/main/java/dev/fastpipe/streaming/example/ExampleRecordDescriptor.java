@@ -10,7 +10,7 @@ package dev.fastpipe.streaming.example;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                  Kind (1 = EXAMPLE, 2 = PARTITION_DONE)       |  0
+ *  |    Kind (1 = EXAMPLE, 2 = PARTITION_DONE, 4 = SMALL_CALL)     |  0
  *  +---------------------------------------------------------------+
  *  |                  Length of the whole record                   |  4
  *  +---------------------------------------------------------------+
@@ -34,7 +34,7 @@ package dev.fastpipe.streaming.example;
  *  +-------------------------------+-------------------------------+
  *  |   Image height (uint16)       |   Image width (uint16)        | 48
  *  +---------------+---------------+---------------+---------------+
- *  | Channels (u8) | Alt count (u8)| Subset n (u8) |   reserved    | 52
+ *  | Channels (u8) | Alt count (u8)| Subset n (u8) | Floats n (u8) | 52
  *  +---------------+---------------+---------------+---------------+
  *  | Subset[0] (i8)| Subset[1] (i8)|           reserved            | 56
  *  +---------------+---------------+-------------------------------+
@@ -46,13 +46,26 @@ package dev.fastpipe.streaming.example;
  *  +---------------------------------------------------------------+
  *  |  Each alt allele: int32 length, ASCII bytes                  ...|
  *  +---------------------------------------------------------------+
+ *  |  Floats: float32 x (Floats n), unaligned                     ...|
+ *  +---------------------------------------------------------------+
  *  |  zero padding to an 8-byte boundary                          ...|
  *  +---------------------------------------------------------------+
  *  |  Image: height x width x channels uint8, row-major HWC       ...|
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * A PARTITION_DONE marker is the bare 64-byte header: contig index, position = the partition's
+ * The floats of an EXAMPLE are the candidate's summary features
+ * ({@code makeexamples.CandidateFeatures}, in its order) when make_examples labels examples for
+ * training, so that the small model trains on the same examples as the CNN; otherwise Floats n
+ * is 0 and the section is empty.
+ *
+ * <p>A SMALL_CALL record (kind 4) is a bi-allelic candidate that make_examples' small model
+ * called itself: the EXAMPLE layout with label -1, one example at the site, alt subset {0},
+ * an empty image (height, width and channels 0; the image offset is the record's length) and
+ * Floats n = 3: the genotype probabilities {p(hom-ref), p(het), p(hom-alt)}. call_variants
+ * passes it to the postprocess as it stands, in its place among the examples.
+ *
+ * <p>A PARTITION_DONE marker is the bare 64-byte header: contig index, position = the partition's
  * end (exclusive, 0-based), partition index, shard and sequence; label -1, everything else 0.
  * It tells a consumer that this shard has emitted everything before that position.
  *
@@ -108,6 +121,7 @@ public final class ExampleRecordDescriptor {
   public static final int KIND_EXAMPLE = 1;
   public static final int KIND_PARTITION_DONE = 2;
   public static final int KIND_REF_BLOCK = 3;
+  public static final int KIND_SMALL_CALL = 4;
 
   public static final int KIND_OFFSET = 0;
   public static final int LENGTH_OFFSET = 4;
@@ -124,12 +138,16 @@ public final class ExampleRecordDescriptor {
   public static final int CHANNELS_OFFSET = 52;
   public static final int ALT_COUNT_OFFSET = 53;
   public static final int SUBSET_COUNT_OFFSET = 54;
+  public static final int FLOAT_COUNT_OFFSET = 55;
   public static final int SUBSET_OFFSET = 56;
   public static final int IMAGE_OFFSET_OFFSET = 60;
   /** Where the variable-length section (allele depths, alleles) starts. */
   public static final int HEADER_LENGTH = 64;
 
   public static final int MAX_ALTS = 127;
+  public static final int MAX_FLOATS = 255;
+  /** A SMALL_CALL's floats: the three genotype probabilities. */
+  public static final int SMALL_CALL_FLOATS = 3;
   public static final int MAX_SUBSET = 2;
   public static final int ALIGNMENT = 8;
 
@@ -147,16 +165,36 @@ public final class ExampleRecordDescriptor {
     return HEADER_LENGTH + 4 * (1 + altCount);
   }
 
-  /** Offset of the image from the record start, for these alleles. */
-  public static int imageOffset(String ref, String[] alts) {
+  /** Offset of the first float from the record start, for these alleles. */
+  public static int floatsOffset(String ref, String[] alts) {
     int n = allelesOffset(alts.length) + 4 + ref.length();
     for (String a : alts) n += 4 + a.length();
-    return align(n);
+    return n;
   }
 
-  /** Total length of an EXAMPLE record with these alleles and image shape. */
+  /** Offset of the image from the record start, for these alleles and no floats. */
+  public static int imageOffset(String ref, String[] alts) {
+    return imageOffset(ref, alts, 0);
+  }
+
+  /** Offset of the image from the record start, for these alleles and {@code floats} floats. */
+  public static int imageOffset(String ref, String[] alts, int floats) {
+    return align(floatsOffset(ref, alts) + 4 * floats);
+  }
+
+  /** Total length of an EXAMPLE record with these alleles and image shape, without floats. */
   public static int encodedLength(String ref, String[] alts, int height, int width, int channels) {
-    return imageOffset(ref, alts) + height * width * channels;
+    return encodedLength(ref, alts, 0, height, width, channels);
+  }
+
+  /** Total length of an EXAMPLE record with these alleles, {@code floats} floats and image shape. */
+  public static int encodedLength(String ref, String[] alts, int floats, int height, int width, int channels) {
+    return imageOffset(ref, alts, floats) + height * width * channels;
+  }
+
+  /** Total length of a SMALL_CALL record with these alleles. */
+  public static int smallCallLength(String ref, String[] alts) {
+    return imageOffset(ref, alts, SMALL_CALL_FLOATS);
   }
 
   public static final int PARTITION_DONE_LENGTH = HEADER_LENGTH;

@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
+import dev.fastpipe.streaming.smallmodel.SmallModel;
 import htsjdk.samtools.SAMException;
 import htsjdk.samtools.SAMRecord;
 import htsjdk.samtools.SAMRecordIterator;
@@ -44,6 +45,12 @@ public final class MakeExamples {
   private final ReferenceConfidence confidence;
   private final int[] blockPl = new int[3];
   private boolean[] inCandidate = new boolean[0];
+  /** Summary features of bi-allelic candidates: for training records and the small model; null when neither. */
+  private final CandidateFeatures features;
+  /** Calls easy bi-allelic candidates without an image; null without {@code o.smallModel} or when labelling. */
+  private final SmallModel smallModel;
+  private final float[] featureVector = new float[CandidateFeatures.COUNT];
+  private final float[] smallProbabilities = new float[3];
 
   private final ArrayList<SAMRecord> reads = new ArrayList<>();
   private final ArrayList<SAMRecord> window = new ArrayList<>();
@@ -81,6 +88,8 @@ public final class MakeExamples {
     this.confidence = o.gvcf ? new ReferenceConfidence(o.gvcfGqBinSize) : null;
     rowReads = new SAMRecord[o.height];
     rowSupport = new int[o.height];
+    this.smallModel = o.smallModel == null || labeler != null ? null : SmallModel.load(o.smallModel, CandidateFeatures.NAMES);
+    this.features = labeler != null || smallModel != null ? new CandidateFeatures() : null;
   }
 
   /**
@@ -245,7 +254,8 @@ public final class MakeExamples {
     indexReadSpans();
 
     List<Candidate> candidates = counter.candidates();
-    for (Candidate c : candidates) {
+    for (int ci = 0; ci < candidates.size(); ci++) {
+      Candidate c = candidates.get(ci);
       stats.candidates++;
       stats.candidateAlleles += c.alts.length;
       if (candidatesVcf != null) candidatesVcf.write(c);
@@ -257,7 +267,10 @@ public final class MakeExamples {
         stats.skippedNotConfident++;
         continue;
       }
-      emitExamples(c, p, ref, refStart);
+      float[] summary = features != null && c.alts.length == 1
+          ? features.compute(c, reads, ref, refStart, candidates, ci, featureVector) : null;
+      if (smallModel != null && summary != null && emitSmallCall(c, p, summary)) continue;
+      emitExamples(c, p, ref, refStart, labeler != null ? summary : null);
     }
     if (confidence != null) emitRefBlocks(p, candidates, ref, refStart);
 
@@ -328,7 +341,25 @@ public final class MakeExamples {
     stats.bytesWritten += ExampleRecordDescriptor.REF_BLOCK_LENGTH;
   }
 
-  private void emitExamples(Candidate c, Partition p, byte[] ref, int refStart) {
+  /**
+   * A SMALL_CALL record for {@code c} when the small model takes it (inside its envelope, GQ at
+   * or above the type's threshold); false (nothing emitted) otherwise.
+   */
+  private boolean emitSmallCall(Candidate c, Partition p, float[] summary) {
+    float[] probs = smallProbabilities;
+    if (!smallModel.takes(summary, c.isSnp(0), probs)) return false;
+    int len = ExampleRecordDescriptor.smallCallLength(c.ref, c.alts);
+    int at = out.claim(len);
+    ExampleRecord.encodeSmallCall(out.buffer(), at, c.contigIndex, c.position, task, sequence++, p.index(), c.ref, c.alts,
+        c.depth, c.alleleDepths, probs);
+    out.commit();
+    stats.smallCalls++;
+    stats.bytesWritten += len;
+    return true;
+  }
+
+  /** The candidate's examples, one per alt subset; {@code summary}: its features for training records, or null. */
+  private void emitExamples(Candidate c, Partition p, byte[] ref, int refStart, float[] summary) {
     int n = selectRows(c);
     if (readAlt.length < reads.size()) readAlt = new int[reads.size() * 2];
     for (int a = 0; a < c.alts.length; a++) {
@@ -342,7 +373,8 @@ public final class MakeExamples {
         rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
       }
       int label = labeler == null ? -1 : labeler.label(c, subset);
-      int len = ExampleRecord.encodedLength(c.ref, c.alts, o.height, o.width, encoder.channels());
+      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, o.height, o.width,
+          encoder.channels());
       if (len > out.maxRecordLength()) {
         throw new IllegalStateException(c + ": example of " + len + " bytes exceeds the transport's "
             + out.maxRecordLength() + "-byte records");
@@ -350,7 +382,7 @@ public final class MakeExamples {
       int at = out.claim(len);
       int imageAt = ExampleRecord.encodeExample(out.buffer(), at, c.contigIndex, c.position, task,
           sequence++, p.index(), label, c.ref, c.alts, subset, subsets.length, c.depth,
-          c.alleleDepths, o.height, o.width, encoder.channels());
+          c.alleleDepths, summary, o.height, o.width, encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
       stats.examples++;

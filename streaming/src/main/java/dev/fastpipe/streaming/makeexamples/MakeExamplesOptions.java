@@ -38,6 +38,13 @@ public final class MakeExamplesOptions implements Cloneable {
   public Path truthVcf;
   public Path confidentBed;
 
+  /**
+   * The small model ({@code small_model.json}); null: none. When set (and no truth is given),
+   * bi-allelic candidates it calls with GQ at or above their type's threshold become SMALL_CALL
+   * records without an image; the rest become examples for the CNN.
+   */
+  public Path smallModel;
+
   /** Optional sites-only bgzipped VCF, one record per candidate alt allele, with .tbi. */
   public Path candidatesVcf;
 

@@ -12,6 +12,8 @@ public final class MakeExamplesStats {
   /** Candidate alt alleles (one per candidates-VCF record). */
   public long candidateAlleles;
   public long examples;
+  /** Bi-allelic candidates the small model called (SMALL_CALL records, no image). */
+  public long smallCalls;
   /** REF_BLOCK records emitted (gVCF runs only). */
   public long refBlocks;
   public long skippedAtContigEdge;
@@ -36,6 +38,6 @@ public final class MakeExamplesStats {
             + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
         partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
-        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "");
+        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "");
   }
 }

@@ -41,6 +41,7 @@ public final class CallVariantsConsumers {
       return waitNanos <= 0 || waitCpuNanos < 0 ? Double.NaN : 100.0 * waitCpuNanos / waitNanos;
     }
   }
+  private final AtomicLong smallCalls = new AtomicLong();
 
   /**
    * Starts {@code min(consumers, shards)} threads. A thread stops early when {@code stop} becomes
@@ -82,6 +83,7 @@ public final class CallVariantsConsumers {
       }
       batches.addAndGet(classifier.batches());
       paddingImages.addAndGet(classifier.paddingImages());
+      smallCalls.addAndGet(classifier.smallCalls());
     }
   }
 
@@ -122,6 +124,12 @@ public final class CallVariantsConsumers {
   }
 
   /** Examples classified and handed to the release so far. */
+  /** Sites the small model called in make_examples (known once the consumers have ended); included in {@link #examplesCalled}. */
+  public long smallCalls() {
+    return smallCalls.get();
+  }
+
+  /** Examples classified (by the CNN, or SMALL_CALL records) and handed to the release so far. */
   public long examplesCalled() {
     return examplesCalled.get();
   }

@@ -54,7 +54,10 @@ public final class RunMetrics {
   /** What each call_variants consumer's waits for examples cost (in-process consumers). */
   public final List<CallVariantsConsumers.Wait> consumerWaits = new ArrayList<>();
   public long examplesMade;
+  /** Results handed to the postprocess: CNN examples plus small-model calls. */
   public long examplesCalled;
+  /** Bi-allelic candidates the small model called in make_examples (no image, no CNN). */
+  public long smallModelCalls;
   /** Model batches run, and the padding images in them (partial batches run whole fixed-shape chunks). */
   public long batches;
   public long paddingImages;
@@ -89,6 +92,8 @@ public final class RunMetrics {
     b.append("  \"wall_seconds\": ").append(num(wallSeconds)).append(",\n");
     b.append("  \"examples_made\": ").append(examplesMade).append(",\n");
     b.append("  \"examples_called\": ").append(examplesCalled).append(",\n");
+    b.append("  \"small_model_calls\": ").append(smallModelCalls).append(",\n");
+    b.append("  \"cnn_examples\": ").append(examplesCalled - smallModelCalls).append(",\n");
     b.append("  \"examples_per_second\": ").append(num(wallSeconds > 0 ? examplesCalled / wallSeconds : 0)).append(",\n");
     b.append("  \"sites_written\": ").append(sitesWritten).append(",\n");
     if (gvcfRecords >= 0) {

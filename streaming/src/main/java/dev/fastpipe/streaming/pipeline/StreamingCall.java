@@ -98,6 +98,7 @@ public final class StreamingCall {
     metrics.settings.put("ring_bytes", s.ringBytes);
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
+    metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
 
     ExampleTransport transport = openTransport(s, plan);
     VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
@@ -159,6 +160,7 @@ public final class StreamingCall {
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
       metrics.examplesCalled = consumers.examplesCalled();
+      metrics.smallModelCalls = consumers.smallCalls();
       metrics.batches = consumers.batches();
       metrics.paddingImages = consumers.paddingImages();
       metrics.consumerWaits.addAll(consumers.waits());

@@ -77,6 +77,31 @@ class ExampleClassifierTest {
   }
 
   @Test
+  void smallCallsPassThroughWithTheirProbabilitiesAndBeforeTheirMarker() {
+    List<CallResult> results = new ArrayList<>();
+    try (ExampleClassifier c = new ExampleClassifier(model, 3, (CallResult r) -> {
+      results.add(r);
+      events.add("call " + r.position());
+    }, partition -> events.add("done " + partition))) {
+      feed(c, 1010);
+      ExampleRecord.encodeSmallCall(buffer, 0, 0, 1500, 0, 1, 1, "C", new String[] {"T"}, 30, new int[] {14, 16},
+          new float[] {0.01f, 0.98f, 0.01f});
+      c.onRecord(0, buffer, 0, ExampleRecordDescriptor.smallCallLength("C", new String[] {"T"}));
+      marker(c, 1);
+      assertEquals(List.of("call 1500"), events, "a small call needs no batch");
+      c.flush();
+      assertEquals(List.of("call 1500", "call 1010", "done 1"), events, "the marker after both");
+      CallResult small = results.get(0);
+      assertEquals(List.of("T"), small.alts());
+      assertEquals(30, small.depth());
+      assertEquals(List.of(14, 16), List.of(small.alleleDepths()[0], small.alleleDepths()[1]));
+      assertEquals(0.98f, small.probabilities()[1]);
+      assertEquals(1, c.examples(), "the CNN saw one example");
+      assertEquals(1, c.smallCalls());
+    }
+  }
+
+  @Test
   void anImageOfAnotherShapeIsRefusedNamingBothShapes() {
     int imageAt = ExampleRecord.encodeExample(buffer, 0, 0, 10, 0, 10, 0, -1, "A", new String[] {"G"},
         new int[] {0}, 1, 30, new int[] {15, 15}, 100, 200, model.channels());

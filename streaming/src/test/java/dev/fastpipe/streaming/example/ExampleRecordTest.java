@@ -52,6 +52,61 @@ class ExampleRecordTest {
   }
 
   @Test
+  void smallCallRoundTripsWithoutAnImage() {
+    UnsafeBuffer buf = new UnsafeBuffer(BufferUtil.allocateDirectAligned(1024, 64));
+    String[] alts = {"GTT"};
+    int len = ExampleRecordDescriptor.smallCallLength("G", alts);
+    ExampleRecord.encodeSmallCall(buf, 64, 3, 5000, 1, 77L, 12L, "G", alts, 31, new int[] {14, 16},
+        new float[] {0.001f, 0.998f, 0.001f});
+    ExampleRecord r = new ExampleRecord().wrap(buf, 64);
+    assertEquals(ExampleRecordDescriptor.KIND_SMALL_CALL, r.kind());
+    assertTrue(r.isSmallCall());
+    assertFalse(r.isExample());
+    assertEquals(len, r.length());
+    assertEquals(0, len % 8, "the next record stays aligned");
+    assertEquals(3, r.contigIndex());
+    assertEquals(5000, r.position());
+    assertEquals(1, r.shard());
+    assertEquals(77L, r.sequence());
+    assertEquals(12L, r.partition());
+    assertEquals(-1, r.label());
+    assertEquals("G", r.ref());
+    assertArrayEquals(alts, r.alts());
+    assertArrayEquals(new int[] {0}, r.altSubset());
+    assertEquals(1, r.examplesAtSite());
+    assertEquals(31, r.depth());
+    assertArrayEquals(new int[] {14, 16}, r.alleleDepths());
+    assertEquals(0, r.imageLength());
+    assertEquals(64 + len, r.imageOffset(), "the empty image sits at the record's end");
+    assertEquals(3, r.floatCount());
+    assertArrayEquals(new float[] {0.001f, 0.998f, 0.001f}, r.floats(new float[3]));
+    assertEquals(0.998f, r.floatAt(1));
+    assertTrue(r.toString().startsWith("SMALL_CALL{"), r.toString());
+    assertThrows(IllegalArgumentException.class, () -> ExampleRecord.encodeSmallCall(buf, 0, 0, 0, 0, 0, 0, "A",
+        new String[] {"C", "G"}, 1, new int[] {0, 1, 0}, new float[3]), "multi-allelic sites go to the CNN");
+  }
+
+  @Test
+  void exampleWithSummaryFeaturesKeepsItsImageAligned() {
+    UnsafeBuffer buf = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
+    float[] features = {30, 14, 16, 0, 0.46f};
+    String[] alts = {"T"};
+    int len = ExampleRecordDescriptor.encodedLength("C", alts, features.length, 3, 5, 6);
+    int img = ExampleRecord.encodeExample(buf, 0, 0, 5, 0, 0, 0, 1, "C", alts, new int[] {0}, 1, 30,
+        new int[] {14, 16}, features, 3, 5, 6);
+    ExampleRecord r = new ExampleRecord().wrap(buf, 0);
+    assertEquals(len, r.length());
+    assertEquals(img, r.imageOffset());
+    assertEquals(0, img % 8);
+    assertEquals(5, r.floatCount());
+    assertArrayEquals(features, r.floats(new float[5]));
+    assertEquals("C", r.ref());
+    assertArrayEquals(alts, r.alts());
+    assertEquals(82, ExampleRecordDescriptor.floatsOffset("C", alts), "header 64, AD 8, ref 4 + 1, alt 4 + 1");
+    assertEquals(104, img, "82 + 5 floats x 4 = 102, aligned to 8");
+  }
+
+  @Test
   void singleAltSubsetAndPartitionMarker() {
     UnsafeBuffer buf = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
     ExampleRecord.encodeExample(buf, 0, 0, 5, 0, 0, 0, -1, "C", new String[] {"T"}, new int[] {0},

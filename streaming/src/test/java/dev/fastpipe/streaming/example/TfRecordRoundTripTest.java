@@ -60,6 +60,27 @@ class TfRecordRoundTripTest {
   }
 
   @Test
+  void summaryFeaturesTravelWithTheExample() throws IOException {
+    Path file = dir.resolve("features.tfrecord.gz");
+    float[] features = {31, 14, 17, 0, 14 / 31f, 17 / 31f};
+    try (TfRecordExampleWriter w = new TfRecordExampleWriter(file)) {
+      int len = ExampleRecordDescriptor.encodedLength("G", new String[] {"GA"}, features.length, 3, 5, 6);
+      int at = w.claim(len);
+      ExampleRecord.encodeExample(w.buffer(), at, 0, 100, 0, 0, 0, 1, "G", new String[] {"GA"}, new int[] {0}, 1, 31,
+          new int[] {14, 17}, features, 3, 5, 6);
+      w.commit();
+      w.endOfStream();
+    }
+    List<float[]> read = new ArrayList<>();
+    TrainingExamples.forEach(List.of(file), (p, r) -> {
+      assertEquals(1, r.label());
+      read.add(r.floats(new float[r.floatCount()]));
+    });
+    assertEquals(1, read.size());
+    assertArrayEquals(features, read.get(0));
+  }
+
+  @Test
   void usesDeepVariantFeatureNames() throws IOException {
     UnsafeBuffer buf = new UnsafeBuffer(new byte[4096]);
     ExampleRecordTest.writeSample(buf, 0, 2);

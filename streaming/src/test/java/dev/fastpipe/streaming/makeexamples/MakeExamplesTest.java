@@ -154,6 +154,52 @@ class MakeExamplesTest {
     assertEquals(snp.depth(), rows);
   }
 
+  /** A small model that says het with GQ 40 whatever it sees, inside a het envelope that holds everything; SNPs taken from GQ 20, indels never. */
+  static Path hetSmallModel() throws IOException {
+    int f = CandidateFeatures.COUNT;
+    String zeros = String.join(", ", java.util.Collections.nCopies(f, "0"));
+    String ones = String.join(", ", java.util.Collections.nCopies(f, "1"));
+    String lows = String.join(", ", java.util.Collections.nCopies(f, "-1000000"));
+    String highs = String.join(", ", java.util.Collections.nCopies(f, "1000000"));
+    String names = String.join(", ", CandidateFeatures.NAMES.stream().map(n -> "\"" + n + "\"").toList());
+    Path file = dir.resolve("small_model.json");
+    Files.writeString(file, "{\"format\": \"fastpipe-small-model-1\", \"features\": [" + names + "],"
+        + " \"thresholds\": {\"snp\": 20, \"indel\": 1000}, \"mean\": [" + zeros + "], \"scale\": [" + ones + "],"
+        + " \"hidden_weights\": [[" + zeros + "]], \"hidden_bias\": [0],"
+        + " \"output_weights\": [[0], [0], [0]], \"output_bias\": [0, 10, 0],"
+        + " \"envelope\": {\"hom_ref\": null, \"het\": {\"low\": [" + lows + "], \"high\": [" + highs + "]}, \"hom_alt\": null}}");
+    return file;
+  }
+
+  @Test
+  void theSmallModelTakesSureBiallelicSnpsWithoutAnImage() throws IOException {
+    MakeExamplesOptions o = options();
+    o.smallModel = hetSmallModel();
+    CapturingProducer p = new CapturingProducer();
+    MakeExamplesStats s = MakeExamples.run(o, p);
+    List<Integer> small = new ArrayList<>();
+    List<Integer> cnn = new ArrayList<>();
+    ExampleRecord r = new ExampleRecord();
+    for (byte[] b : p.records) {
+      r.wrap(new UnsafeBuffer(b), 0);
+      if (r.isSmallCall()) {
+        small.add(r.position());
+        float[] probs = r.floats(new float[3]);
+        assertEquals(1f, probs[0] + probs[1] + probs[2], 1e-5);
+        assertTrue(probs[1] > 0.999f, "het: " + probs[1]);
+        assertEquals(0, r.imageLength());
+      }
+      if (r.isExample()) {
+        cnn.add(r.position());
+        assertEquals(0, r.floatCount(), "no features in examples for calling");
+      }
+    }
+    assertEquals(List.of(SNP, HOM_SNP, DEEP), small, "the SNPs: GQ 40 >= 20");
+    assertEquals(List.of(DEL), cnn, "indels are never taken");
+    assertEquals(3, s.smallCalls);
+    assertEquals(1, s.examples);
+  }
+
   @Test
   void moreThan95ReadsAreDownsampledDeterministically() {
     CapturingProducer a = new CapturingProducer();
