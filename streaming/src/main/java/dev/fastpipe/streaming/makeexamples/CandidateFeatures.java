@@ -28,8 +28,10 @@ import java.util.List;
  *   12   alt_strand_imbalance  |forward - reverse| / alt reads among alt reads
  *   13   ref_forward_fraction  forward-strand share of the other reads at the site (0.5 without)
  *   14   alt_low_mq_fraction   alt reads with MQ < 20 / alt reads
- *   15   nearest_candidate     distance in bp to the nearest other candidate of the partition
- *                              (capped at {@link #DISTANCE_CAP}; the cap when there is none)
+ *   15   nearest_candidate     distance in bp to the nearest other candidate, in this partition
+ *                              or beyond its edges (capped at {@link #DISTANCE_CAP}; the cap
+ *                              when there is none); see {@link MakeExamples} for how the
+ *                              neighbours across an edge are found
  *   16   homopolymer_length    longest run of one base in the reference touching the site
  *                              (position or the base after it)
  *   17   str_length            longest tandem repeat (unit 1..6 bp, at least two copies)
@@ -42,8 +44,8 @@ import java.util.List;
  *
  * "Alt reads" are the candidate's supporting reads of its first alt; base qualities are taken at
  * the candidate's position (the anchor base for indels). Context lengths are capped at
- * {@link #CONTEXT_CAP}. Features depend only on the partition the candidate falls in (the
- * nearest candidate is looked for there), like everything else make_examples emits.
+ * {@link #CONTEXT_CAP}. Features depend only on the reads and reference around the candidate, not
+ * on where partitions fall, like everything else make_examples emits.
  */
 public final class CandidateFeatures {
   public static final List<String> NAMES = List.of(
@@ -54,7 +56,12 @@ public final class CandidateFeatures {
   public static final int COUNT = NAMES.size();
   /** Index of {@code is_snp}: the small model's thresholds are per type (SNP or indel). */
   public static final int IS_SNP = NAMES.indexOf("is_snp");
-  public static final int DISTANCE_CAP = 200;
+  /**
+   * Neighbours farther than this do not count. At most the reads' padding around a partition
+   * ({@link MakeExamples}), so that the candidates within the cap beyond a partition's edge can be
+   * found from the reads the partition already holds.
+   */
+  public static final int DISTANCE_CAP = 100;
   public static final int CONTEXT_CAP = 50;
   static final int LOW_MQ = 20;
   static final int MAX_STR_UNIT = 6;
@@ -68,11 +75,13 @@ public final class CandidateFeatures {
    * Writes candidate {@code c}'s features into {@code into} (length >= {@link #COUNT}).
    *
    * @param reads the partition's reads, as indexed by {@code c.supportingReads}
+   * @param overlapping indices into {@code reads} of (at least) every read whose alignment covers
+   *     the candidate's position, {@code overlappingCount} of them; others are skipped
    * @param ref reference bases from {@code refStart} (0-based), covering the candidate with margin
-   * @param candidates the partition's candidates in order; {@code at} is {@code c}'s index there
+   * @param nearestCandidate distance to the nearest other candidate, capped at {@link #DISTANCE_CAP}
    */
-  public float[] compute(Candidate c, List<SAMRecord> reads, byte[] ref, int refStart, List<Candidate> candidates, int at,
-      float[] into) {
+  public float[] compute(Candidate c, List<SAMRecord> reads, int[] overlapping, int overlappingCount, byte[] ref,
+      int refStart, int nearestCandidate, float[] into) {
     if (mark.length < reads.size()) mark = new int[Math.max(reads.size(), 2 * mark.length)];
     if (++stamp == 0) {
       java.util.Arrays.fill(mark, 0);
@@ -107,9 +116,9 @@ public final class CandidateFeatures {
     }
     long refBq = 0, refMq = 0;
     int refN = 0, refFwd = 0;
-    for (int i = 0; i < reads.size(); i++) {
+    for (int k = 0; k < overlappingCount; k++) {
+      int i = overlapping[k];
       SAMRecord read = reads.get(i);
-      // no early exit on start: a realigner may have moved reads, so the list need not stay sorted
       if (mark[i] == stamp || read.getAlignmentStart() - 1 > pos || read.getAlignmentEnd() - 1 < pos) continue;
       int bq = baseQualityAt(read, pos);
       if (bq < 0) continue;
@@ -126,7 +135,7 @@ public final class CandidateFeatures {
     into[12] = altN > 0 ? (float) Math.abs(2 * altFwd - altN) / altN : 0f;
     into[13] = refN > 0 ? (float) refFwd / refN : 0.5f;
     into[14] = altN > 0 ? (float) altLowMq / altN : 0f;
-    into[15] = nearestCandidate(candidates, at);
+    into[15] = Math.min(nearestCandidate, DISTANCE_CAP);
     int local = pos - refStart;
     into[16] = Math.max(homopolymer(ref, local), homopolymer(ref, local + 1));
     into[17] = tandemRepeat(ref, local + 1);
@@ -141,7 +150,7 @@ public final class CandidateFeatures {
     return into;
   }
 
-  /** Distance to the nearest other candidate of the list (by start), capped. */
+  /** Distance to the nearest other candidate of the list (by start) within it, capped. */
   static int nearestCandidate(List<Candidate> candidates, int at) {
     int pos = candidates.get(at).position;
     int d = DISTANCE_CAP;

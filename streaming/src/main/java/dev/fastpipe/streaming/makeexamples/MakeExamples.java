@@ -69,6 +69,10 @@ public final class MakeExamples {
   private int[] readEnds = new int[1024];
   private int longestSpan;
   private boolean startsSorted;
+  /** Candidates of the strips just before and just after the current partition, for {@link #nearestCandidate}. */
+  private final AlleleCounter edgeCounter;
+  private final long[] edgePartition = {-1, -1};
+  private final int[][] edgePositions = {new int[0], new int[0]};
   private final SAMRecord[] rowReads;
   private final int[] rowSupport;
   private long sequence;
@@ -80,6 +84,7 @@ public final class MakeExamples {
     this.out = out;
     this.filter = new ReadFilter(o, in.reads.getFileHeader());
     this.counter = new AlleleCounter(o);
+    this.edgeCounter = new AlleleCounter(o);
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
     this.halfWidth = o.width / 2;
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
@@ -90,6 +95,11 @@ public final class MakeExamples {
     rowSupport = new int[o.height];
     this.smallModel = o.smallModel == null || labeler != null ? null : SmallModel.load(o.smallModel, CandidateFeatures.NAMES);
     this.features = labeler != null || smallModel != null ? new CandidateFeatures() : null;
+    if (features != null && pad < CandidateFeatures.DISTANCE_CAP) {
+      throw new IllegalArgumentException("--width " + o.width + ": too narrow for the candidate features (reads must reach "
+          + CandidateFeatures.DISTANCE_CAP + " bp beyond a partition; use a width of at least "
+          + 2 * (CandidateFeatures.DISTANCE_CAP - PileupConstants.READ_OVERLAP_BUFFER_BP) + ")");
+    }
   }
 
   /**
@@ -267,8 +277,12 @@ public final class MakeExamples {
         stats.skippedNotConfident++;
         continue;
       }
-      float[] summary = features != null && c.alts.length == 1
-          ? features.compute(c, reads, ref, refStart, candidates, ci, featureVector) : null;
+      float[] summary = null;
+      if (features != null && c.alts.length == 1) {
+        int n = readsCovering(c.position, c.position + 1);
+        summary = features.compute(c, reads, rowIndex, n, ref, refStart, nearestCandidate(p, candidates, ci, ref, refStart),
+            featureVector);
+      }
       if (smallModel != null && summary != null && emitSmallCall(c, p, summary)) continue;
       emitExamples(c, p, ref, refStart, labeler != null ? summary : null);
     }
@@ -395,6 +409,61 @@ public final class MakeExamples {
     Arrays.fill(rowReads, null);
   }
 
+  /**
+   * The distance from candidate {@code at} to the nearest other candidate, capped at
+   * {@link CandidateFeatures#DISTANCE_CAP}, whichever partition that neighbour falls in: where the
+   * cap reaches past an edge of {@code p} and no neighbour inside is nearer, the strip beyond the
+   * edge is counted from this partition's reads (which reach {@link #pad} >= the cap beyond it),
+   * so the answer does not depend on where partitions fall. Each strip is counted at most once
+   * per partition, and only when a candidate needs it.
+   */
+  private int nearestCandidate(Partition p, List<Candidate> candidates, int at, byte[] ref, int refStart) {
+    int pos = candidates.get(at).position;
+    int d = CandidateFeatures.nearestCandidate(candidates, at);
+    if (pos - p.start() < d) d = Math.min(d, edgeDistance(p, pos, true, ref, refStart));
+    if (p.end() - 1 - pos < d) d = Math.min(d, edgeDistance(p, pos, false, ref, refStart));
+    return d;
+  }
+
+  /** Distance from {@code pos} to the nearest candidate in the strip before (left) or after the partition; the cap if none. */
+  private int edgeDistance(Partition p, int pos, boolean left, byte[] ref, int refStart) {
+    int side = left ? 0 : 1;
+    if (edgePartition[side] != p.index()) {
+      edgePartition[side] = p.index();
+      int contigLength = in.dictionary.getSequence(p.contigIndex()).getSequenceLength();
+      int from = left ? Math.max(0, p.start() - CandidateFeatures.DISTANCE_CAP) : p.end();
+      int to = left ? p.start() : Math.min(contigLength, p.end() + CandidateFeatures.DISTANCE_CAP);
+      edgePositions[side] = new int[0];
+      if (from < to) {
+        edgeCounter.reset(p.contigIndex(), p.contig(), from, to, ref, refStart);
+        for (int i = 0; i < reads.size(); i++) {
+          if (readEnds[i] > from && readStarts[i] < to + 1) edgeCounter.add(reads.get(i), i);
+        }
+        edgePositions[side] = edgeCounter.candidates().stream().mapToInt(c -> c.position).toArray();
+      }
+    }
+    int d = CandidateFeatures.DISTANCE_CAP;
+    for (int q : edgePositions[side]) d = Math.min(d, Math.abs(q - pos));
+    return d;
+  }
+
+  /**
+   * Puts into {@code rowIndex[0, n)} the indices of the reads whose alignment overlaps [from, to),
+   * in list order, and returns n.
+   */
+  private int readsCovering(int from, int to) {
+    if (rowIndex.length < reads.size()) rowIndex = new int[reads.size() * 2];
+    int n = 0;
+    for (int i = firstStartingAtOrAfter(from - longestSpan); i < reads.size(); i++) {
+      if (readStarts[i] >= to) {
+        if (startsSorted) break;
+        continue;
+      }
+      if (readEnds[i] > from) rowIndex[n++] = i;
+    }
+    return n;
+  }
+
   /** Fills {@link #readStarts}, {@link #readEnds}, {@link #longestSpan} and {@link #startsSorted} for {@link #reads}. */
   private void indexReadSpans() {
     int n = reads.size();
@@ -433,19 +502,11 @@ public final class MakeExamples {
   private int selectRows(Candidate c) {
     int from = c.position - PileupConstants.READ_OVERLAP_BUFFER_BP;
     int to = c.position + c.ref.length() + PileupConstants.READ_OVERLAP_BUFFER_BP;
-    if (rowIndex.length < reads.size()) rowIndex = new int[reads.size() * 2];
+    int covering = readsCovering(from, to);
     int n = 0;
-    // A read that ends after `from` starts after from - longestSpan; a read that starts at or after
-    // `to` cannot overlap, nor can any after it (when sorted).
-    for (int i = firstStartingAtOrAfter(from - longestSpan); i < reads.size(); i++) {
-      if (readStarts[i] >= to) {
-        if (startsSorted) break;
-        continue;
-      }
-      if (readEnds[i] <= from) continue;
-      SAMRecord r = reads.get(i);
-      if (!PileupImageEncoder.qualityOkAt(r, c.position, o.minBaseQuality)) continue;
-      rowIndex[n++] = i;
+    for (int k = 0; k < covering; k++) {
+      int i = rowIndex[k];
+      if (PileupImageEncoder.qualityOkAt(reads.get(i), c.position, o.minBaseQuality)) rowIndex[n++] = i;
     }
     int max = encoder.maxReadRows();
     if (n <= max) return n;

@@ -43,7 +43,8 @@ class CandidateFeaturesTest {
     }
     List<Candidate> cs = count(reads);
     assertEquals(1, cs.size());
-    float[] x = new CandidateFeatures().compute(cs.get(0), reads, g.ref, 0, cs, 0, new float[CandidateFeatures.COUNT]);
+    float[] x = new CandidateFeatures().compute(cs.get(0), reads, all(reads), reads.size(), g.ref, 0,
+        CandidateFeatures.nearestCandidate(cs, 0), new float[CandidateFeatures.COUNT]);
     assertEquals(20, f(x, "depth"));
     assertEquals(12, f(x, "ref_count"));
     assertEquals(8, f(x, "alt_count"));
@@ -80,7 +81,8 @@ class CandidateFeaturesTest {
     assertEquals(1, cs.size());
     Candidate d = cs.get(0);
     assertEquals(999, d.position);
-    float[] x = new CandidateFeatures().compute(d, reads, ref, 0, cs, 0, new float[CandidateFeatures.COUNT]);
+    float[] x = new CandidateFeatures().compute(d, reads, all(reads), reads.size(), ref, 0,
+        CandidateFeatures.nearestCandidate(cs, 0), new float[CandidateFeatures.COUNT]);
     assertEquals(-1, f(x, "indel_length"));
     assertEquals(1, f(x, "is_deletion"));
     assertEquals(0, f(x, "is_snp"));
@@ -111,5 +113,9 @@ class CandidateFeaturesTest {
     assertEquals(5, CandidateFeatures.nearestCandidate(cs, 1));
     assertEquals(5, CandidateFeatures.nearestCandidate(cs, 2));
     assertEquals(CandidateFeatures.DISTANCE_CAP, CandidateFeatures.nearestCandidate(cs, 3), "465 bp is capped");
+  }
+
+  private static int[] all(List<SAMRecord> reads) {
+    return java.util.stream.IntStream.range(0, reads.size()).toArray();
   }
 }
