@@ -26,6 +26,9 @@ export BWA_INDEX=${BWA_INDEX:-$T/bwaidx/chr20.fa}
 STUTTER_RATE=0.15          # per (fragment, spanned microsatellite)
 PARALOG="10 5000 0.02 0.04" # segments, length, divergence range
 PARALOG_COV=6              # ART -f for the paralog copies
+# Measured (2026-11-30): of the ~1,980 paralog reads per sample all map into the confident region,
+# NM 0-19 (mode 4), but at MAPQ 60 (S217: 1,964 of 1,980; S219: all): the copies are not in the
+# reference, so bwa sees no second hit. They make low-fraction (~6/36) false alleles, not low MAPQ.
 
 # name role simulator profile read_len cov_per_hap frag_mean frag_sd qshift|error_range artifact seed
 # ART: -ss profile, -f cov, -m/-s fragment, -qs/-qs2 qshift. dwgsim: -e/-E range, -C cov, -d/-s fragment.
