@@ -4,6 +4,7 @@ import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.makeexamples.realign.Realigner;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import htsjdk.samtools.SAMException;
@@ -28,6 +29,10 @@ public final class MakeExamples {
   /** Reference bases fetched beyond a partition on each side, for left-aligning indels. */
   static final int REFERENCE_MARGIN = 1000;
 
+  static {
+    if (Realigner.REFERENCE_REACH > REFERENCE_MARGIN) throw new AssertionError("the realigner reaches beyond REFERENCE_MARGIN");
+  }
+
   private final MakeExamplesOptions o;
   private final int task;
   private final InputFiles in;
@@ -40,6 +45,12 @@ public final class MakeExamples {
   private final CandidateVcfWriter candidatesVcf;
   private final int halfWidth;
   private final int pad;
+  /** Reads are fetched this far beyond a partition: {@link #pad}, plus the realigner's margin when it runs. */
+  private final int readPad;
+  /** Local haplotype realignment of each partition's reads; null with {@code --no-realign-reads}. */
+  private final Realigner realigner;
+  /** The reads fetched for a partition (over {@link #readPad}); {@link #reads} are those within {@link #pad}. */
+  private final ArrayList<SAMRecord> fetched = new ArrayList<>();
   /** Reference confidence for gVCF blocks; null unless {@code o.gvcf}. */
   private final ReferenceConfidence confidence;
   private final int[] blockPl = new int[3];
@@ -67,6 +78,8 @@ public final class MakeExamples {
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
     this.halfWidth = o.width / 2;
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
+    this.realigner = o.realignReads ? new Realigner(Realigner.Limits.DEFAULT) : null;
+    this.readPad = pad + (realigner == null ? 0 : Realigner.READ_MARGIN);
     this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
     this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
     this.confidence = o.gvcf ? new ReferenceConfidence(o.gvcfGqBinSize) : null;
@@ -116,7 +129,7 @@ public final class MakeExamples {
         Partition last = run.get(run.size() - 1);
         int contigLength = in.dictionary.getSequence(first.contigIndex()).getSequenceLength();
         SAMRecordIterator stream = run.size() > 1
-            ? query(first.contig(), Math.max(1, first.start() - pad + 1), Math.min(contigLength, last.end() + pad))
+            ? query(first.contig(), Math.max(1, first.start() - readPad + 1), Math.min(contigLength, last.end() + readPad))
             : null;
         window.clear();
         pending = null;
@@ -147,6 +160,12 @@ public final class MakeExamples {
     }
     out.endOfStream();
     stats.nanos = System.nanoTime() - t0;
+    if (realigner != null) {
+      stats.realignedWindows = realigner.windowsRealigned();
+      stats.realignFallbackWindows = realigner.windowsFallenBack();
+      stats.realignedReads = realigner.readsRealigned();
+      stats.realignNanos = realigner.nanos();
+    }
     return stats;
   }
 
@@ -154,11 +173,11 @@ public final class MakeExamples {
     return a.contigIndex() == b.contigIndex() && a.end() == b.start();
   }
 
-  /** The reads overlapping [start - pad, end + pad) of {@code p}, by an indexed query. */
+  /** The reads overlapping [start - readPad, end + readPad) of {@code p}, by an indexed query. */
   private void queryReads(Partition p, int contigLength) {
-    reads.clear();
-    int qStart = Math.max(1, p.start() - pad + 1);
-    int qEnd = Math.min(contigLength, p.end() + pad);
+    fetched.clear();
+    int qStart = Math.max(1, p.start() - readPad + 1);
+    int qEnd = Math.min(contigLength, p.end() + readPad);
     int previous = 0;
     try (SAMRecordIterator it = query(p.contig(), qStart, qEnd)) {
       while (it.hasNext()) {
@@ -169,10 +188,25 @@ public final class MakeExamples {
         if (s >= p.start() && s < p.end()) {
           if (accepted) stats.reads++; else stats.readsFiltered++;
         }
-        if (accepted) reads.add(r);
+        if (accepted) fetched.add(r);
       }
     } catch (RuntimeException e) {
       throw in.readsProblem(p.contig() + ":" + qStart + "-" + qEnd, e);
+    }
+    selectReads(p, contigLength);
+  }
+
+  /** {@link #reads}: the fetched reads overlapping [start - pad, end + pad) of {@code p}, in order. */
+  private void selectReads(Partition p, int contigLength) {
+    reads.clear();
+    if (readPad == pad) {
+      reads.addAll(fetched);
+      return;
+    }
+    int qStart = Math.max(1, p.start() - pad + 1);
+    int qEnd = Math.min(contigLength, p.end() + pad);
+    for (SAMRecord r : fetched) {
+      if (r.getAlignmentStart() <= qEnd && r.getAlignmentEnd() >= qStart) reads.add(r);
     }
   }
 
@@ -198,8 +232,8 @@ public final class MakeExamples {
 
   /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
   private void slideWindow(SAMRecordIterator stream, Partition p, int runStart, int runEnd, int contigLength) {
-    int qStart = Math.max(1, p.start() - pad + 1);
-    int qEnd = Math.min(contigLength, p.end() + pad);
+    int qStart = Math.max(1, p.start() - readPad + 1);
+    int qEnd = Math.min(contigLength, p.end() + readPad);
     while (true) {
       if (pending == null) {
         try {
@@ -221,8 +255,9 @@ public final class MakeExamples {
       if (accepted) window.add(r);
     }
     window.removeIf(r -> r.getAlignmentEnd() < qStart);
-    reads.clear();
-    reads.addAll(window);
+    fetched.clear();
+    fetched.addAll(window);
+    selectReads(p, contigLength);
   }
 
   private void process(Partition p, int contigLength) {
@@ -230,6 +265,10 @@ public final class MakeExamples {
     int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
     int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
     byte[] ref = in.bases(p.contig(), refStart, refEnd);
+    if (realigner != null) {
+      realigner.realign(fetched, reads, ref, refStart, Math.max(0, p.start() - readPad),
+          Math.min(contigLength, p.end() + readPad), contigLength, p.start(), p.end());
+    }
 
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
     for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);
