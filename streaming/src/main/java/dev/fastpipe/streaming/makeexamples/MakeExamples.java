@@ -15,15 +15,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * make_examples for one task of a {@link RunPlan}: reads -> allele counts -> candidates -> pileup
- * images (+ labels), written in place into an {@link ExampleProducer}, partition by partition in
+ * make_examples for one task of a {@link RunPlan}: reads -> local realignment ({@link Realigner},
+ * unless {@code --no-realign-reads}) -> allele counts -> candidates -> pileup images (+ labels),
+ * written in place into an {@link ExampleProducer}, partition by partition in
  * reference order. The task does not plan: it runs the partitions the plan gives it.
  * After each partition of its shard the task emits a PARTITION_DONE marker, and on success it
  * ends the stream; on failure it throws and leaves ending or discarding to the caller.
  *
  * <p>Every partition is computed only from the reads and reference around it, so the output of
  * a partition is the same whichever task runs it: the union over {@code --task 0..N-1} equals
- * the unsharded output (apart from each record's shard and sequence fields).
+ * the unsharded output (apart from each record's shard and sequence fields). With realignment the
+ * reads are fetched {@link Realigner#READ_MARGIN} further on each side, so that the realigner sees
+ * every window a partition's reads reach whole, whichever partition asks.
  */
 public final class MakeExamples {
   /** Reference bases fetched beyond a partition on each side, for left-aligning indels. */
