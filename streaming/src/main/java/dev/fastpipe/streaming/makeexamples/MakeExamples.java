@@ -32,9 +32,6 @@ public final class MakeExamples {
   /** Reference bases fetched beyond a partition on each side, for left-aligning indels. */
   static final int REFERENCE_MARGIN = 1000;
 
-  static {
-    if (Realigner.REFERENCE_REACH > REFERENCE_MARGIN) throw new AssertionError("the realigner reaches beyond REFERENCE_MARGIN");
-  }
 
   private final MakeExamplesOptions o;
   private final int task;
@@ -267,10 +264,17 @@ public final class MakeExamples {
     stats.partitions++;
     int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
     int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
-    byte[] ref = in.bases(p.contig(), refStart, refEnd);
+    byte[] ref;
     if (realigner != null) {
-      realigner.realign(fetched, reads, ref, refStart, Math.max(0, p.start() - readPad),
+      // The realigner reaches further than the counter: fetch once, give the counter its part.
+      int wideStart = Math.max(0, p.start() - pad - Realigner.REFERENCE_REACH);
+      int wideEnd = Math.min(contigLength, p.end() + pad + Realigner.REFERENCE_REACH);
+      byte[] wide = in.bases(p.contig(), wideStart, wideEnd);
+      realigner.realign(fetched, reads, wide, wideStart, Math.max(0, p.start() - readPad),
           Math.min(contigLength, p.end() + readPad), contigLength, p.start(), p.end());
+      ref = Arrays.copyOfRange(wide, refStart - wideStart, refEnd - wideStart);
+    } else {
+      ref = in.bases(p.contig(), refStart, refEnd);
     }
 
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);

@@ -47,15 +47,35 @@ public final class Haplotype {
     private byte[] tx = new byte[0];
     private byte[] ty = new byte[0];
 
-    /** Aligns {@code hap} to {@code ref[rs - refStart, re - refStart)}. */
+    /**
+     * Aligns {@code hap} to {@code ref[rs - refStart, re - refStart)}: the common suffix and prefix
+     * match base for base, the rest by dynamic programming.
+     */
     Haplotype align(byte[] hap, byte[] ref, int refStart, int rs, int re) {
       int n = hap.length;
       int w = re - rs;
-      if (n == w && Arrays.equals(hap, 0, n, ref, rs - refStart, re - refStart)) {
-        int[] same = new int[n];
-        for (int j = 0; j < n; j++) same[j] = rs + j;
-        return new Haplotype(hap, same, rs, re);
+      int r0 = rs - refStart;
+      int[] refOf = new int[n];
+      // The suffix first: an indel in a repeat then lands at the repeat's left end (left-aligned).
+      int limit = Math.min(n, w);
+      int s = 0;
+      while (s < limit && hap[n - 1 - s] == ref[r0 + w - 1 - s]) s++;
+      int p = 0;
+      while (p < limit - s && hap[p] == ref[r0 + p]) p++;
+      for (int j = 0; j < p; j++) refOf[j] = rs + j;
+      for (int j = 0; j < s; j++) refOf[n - 1 - j] = re - 1 - j;
+      int hn = n - p - s;
+      int rw = w - p - s;
+      if (hn == 0 || rw == 0) {
+        for (int j = p; j < n - s; j++) refOf[j] = -1; // a pure insertion (or deletion: nothing to set)
+      } else {
+        core(hap, p, hn, ref, r0 + p, rw, refOf, rs + p);
       }
+      return new Haplotype(hap, refOf, rs, re);
+    }
+
+    /** Gotoh over {@code hap[h0, h0 + n)} and {@code ref[r0, r0 + w)}; writes {@code refOf[h0 + i]}. */
+    private void core(byte[] hap, int h0, int n, byte[] ref, int r0, int w, int[] refOf, int refPos0) {
       int cols = w + 1;
       int cells = (n + 1) * cols;
       if (m.length < cells) {
@@ -83,7 +103,7 @@ public final class Haplotype {
         int jlo = Math.max(1, i - dlo);
         int jhi = Math.min(w, i + dhi);
         if (jlo - 1 >= 1) { m[row + jlo - 1] = NEG; x[row + jlo - 1] = NEG; y[row + jlo - 1] = NEG; }
-        byte hb = hap[i - 1];
+        byte hb = hap[h0 + i - 1];
         for (int j = jlo; j <= jhi; j++) {
           int c = row + j;
           int d = up + j - 1;
@@ -91,7 +111,7 @@ public final class Haplotype {
           byte from = 0;
           if (x[d] > best) { best = x[d]; from = 1; }
           if (y[d] > best) { best = y[d]; from = 2; }
-          m[c] = best + (hb == ref[rs - refStart + j - 1] ? MATCH : -MISMATCH);
+          m[c] = best + (hb == ref[r0 + j - 1] ? MATCH : -MISMATCH);
           tm[c] = from;
           int u = up + j;
           best = m[u] - GAP_OPEN - GAP_EXTEND;
@@ -110,7 +130,6 @@ public final class Haplotype {
         }
         if (jhi + 1 < cols) { m[row + jhi + 1] = NEG; x[row + jhi + 1] = NEG; y[row + jhi + 1] = NEG; }
       }
-      int[] refOf = new int[n];
       int i = n;
       int j = w;
       int end = n * cols + w;
@@ -120,16 +139,16 @@ public final class Haplotype {
       while (i > 0 || j > 0) {
         int c = i * cols + j;
         if (i == 0) { j--; continue; } // leading deletion
-        if (j == 0) { refOf[--i] = -1; continue; } // leading insertion
+        if (j == 0) { refOf[h0 + --i] = -1; continue; } // leading insertion
         if (state == 0) {
           int from = tm[c];
-          refOf[i - 1] = rs + j - 1;
+          refOf[h0 + i - 1] = refPos0 + j - 1;
           i--;
           j--;
           state = from;
         } else if (state == 1) {
           int from = tx[c];
-          refOf[i - 1] = -1;
+          refOf[h0 + i - 1] = -1;
           i--;
           state = from;
         } else {
@@ -138,7 +157,6 @@ public final class Haplotype {
           state = from;
         }
       }
-      return new Haplotype(hap, refOf, rs, re);
     }
   }
 }

@@ -16,14 +16,16 @@ import java.util.List;
  * path from one to the other. A window wider than the cap at the smallest k, or with more paths
  * than the cap, or with more reads than the cap, falls back ({@link Status#OVER_CAP}).
  *
- * <p>K-mers are 64-bit rolling hashes in open-addressing primitive tables reused from window to
- * window; nothing is allocated per base.
+ * <p>K-mers are 64-bit rolling hashes in an open-addressing primitive table reused from window to
+ * window; a k-mer's edges are four slots, one per next base; nothing is allocated per base.
  */
 public final class HaplotypeAssembler {
   static final int[] K_LADDER = {15, 25, 35, 45, 55, 65, 75};
   static final int FLANK = 10;
   static final int MIN_EDGE_SUPPORT = 2;
   static final int MIN_KMER_QUALITY = 10;
+  /** Read bases this far beyond the region (by their unaligned offset) still feed the graph: room for indels. */
+  static final int READ_SLACK = 40;
   private static final long P = 0x9E3779B97F4A7C15L;
 
   public enum Status { ASSEMBLED, OVER_CAP, NO_ACYCLIC_GRAPH }
@@ -44,19 +46,12 @@ public final class HaplotypeAssembler {
   private int[] nodeId = new int[1 << 12];
   private byte[] nodeLast = new byte[1 << 10];
   private int nodes;
-  // Edges: open addressing on (from, to).
-  private long[] edgeKey = new long[1 << 12];
-  private int[] edgeStamp = new int[1 << 12];
-  private int[] edgeId = new int[1 << 12];
-  private int[] edgeFrom = new int[1 << 10];
-  private int[] edgeTo = new int[1 << 10];
-  private int[] edgeCount = new int[1 << 10];
-  private boolean[] edgeRef = new boolean[1 << 10];
-  private int edges;
+  // Edges: a k-mer has at most four successors, one per next base: slot 4 * node + base.
+  private int[] outTo = new int[1 << 12];
+  private int[] outCount = new int[1 << 12];
+  private boolean[] outRef = new boolean[1 << 12];
   private int stamp;
-  // Pruned graph: successors in CSR form, reachability, topological order.
-  private int[] outStart = new int[1 << 10];
-  private int[] outList = new int[1 << 10];
+  // Pruned graph: reachability, in-degrees, path counts, search stacks.
   private int[] inDegree = new int[1 << 10];
   private boolean[] fromSource = new boolean[1 << 10];
   private boolean[] toSink = new boolean[1 << 10];
@@ -67,9 +62,13 @@ public final class HaplotypeAssembler {
 
   /**
    * Assembles window {@code w}. {@code ref[i]} is the base at {@code refStart + i};
-   * {@code reads} are the reads overlapping the window widened by {@link #widest()}.
+   * {@code reads} are the reads overlapping the window widened by {@link #widest()};
+   * {@code firstBase[i]} is where read i's first base would lie on the reference without indels
+   * (its alignment start less its leading soft clip): only its bases within {@link #READ_SLACK} of
+   * the region feed the graph.
    */
-  public Result assemble(byte[] ref, int refStart, WindowSelector.Window w, List<SAMRecord> reads, Realigner.Limits limits) {
+  public Result assemble(byte[] ref, int refStart, WindowSelector.Window w, List<SAMRecord> reads, int[] firstBase,
+      Realigner.Limits limits) {
     if (reads.size() > limits.maxReadsPerWindow()) return new Result(Status.OVER_CAP, List.of());
     int refEnd = refStart + ref.length;
     boolean fitted = false;
@@ -80,7 +79,7 @@ public final class HaplotypeAssembler {
       if (re - rs > limits.maxWindow()) break;
       fitted = true;
       if (!allBases(ref, rs - refStart, re - refStart)) return new Result(Status.NO_ACYCLIC_GRAPH, List.of());
-      List<Haplotype> haps = tryK(ref, refStart, rs, re, k, reads, limits.maxPaths());
+      List<Haplotype> haps = tryK(ref, refStart, rs, re, k, reads, firstBase, limits.maxPaths());
       if (haps == OVER_PATHS) return new Result(Status.OVER_CAP, List.of());
       if (haps != null) return new Result(Status.ASSEMBLED, haps);
     }
@@ -95,7 +94,8 @@ public final class HaplotypeAssembler {
   }
 
   /** The haplotypes at this k; null when the graph has a cycle; {@link #OVER_PATHS} over the cap. */
-  private List<Haplotype> tryK(byte[] ref, int refStart, int rs, int re, int k, List<SAMRecord> reads, int maxPaths) {
+  private List<Haplotype> tryK(byte[] ref, int refStart, int rs, int re, int k, List<SAMRecord> reads, int[] firstBase,
+      int maxPaths) {
     newGraph();
     long pk = 1;
     for (int i = 0; i < k; i++) pk *= P;
@@ -108,24 +108,29 @@ public final class HaplotypeAssembler {
       if (i - rs >= k) h -= code(ref[i - k - refStart]) * pk;
       if (i - rs < k - 1) continue;
       int before = nodes;
-      int node = node(h, WindowSelector.upper(ref[i - refStart]));
+      byte base = WindowSelector.upper(ref[i - refStart]);
+      int node = node(h, base);
       if (nodes == before) return null; // repeated k-mer in the reference
-      if (prev >= 0) edge(prev, node, true);
+      if (prev >= 0) edge(prev, node, base, true);
       else source = node;
       prev = node;
     }
     int sink = prev;
-    for (SAMRecord r : reads) addRead(r, k, pk);
+    for (int i = 0; i < reads.size(); i++) {
+      addRead(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i]);
+    }
     return paths(ref, refStart, rs, re, k, source, sink, maxPaths);
   }
 
-  private void addRead(SAMRecord r, int k, long pk) {
+  /** Adds the k-mers of the read's bases [from, to). */
+  private void addRead(SAMRecord r, int k, long pk, int from, int to) {
     byte[] bases = r.getReadBases();
     byte[] quals = r.getBaseQualities();
     int run = 0;
     long h = 0;
     int prev = -1;
-    for (int i = 0; i < bases.length; i++) {
+    to = Math.min(to, bases.length);
+    for (int i = Math.max(0, from); i < to; i++) {
       byte b = WindowSelector.upper(bases[i]);
       boolean good = WindowSelector.isBase(b) && (i >= quals.length || quals[i] >= MIN_KMER_QUALITY);
       if (!good) {
@@ -139,7 +144,7 @@ public final class HaplotypeAssembler {
       run++;
       if (run < k) continue;
       int node = node(h, b);
-      if (prev >= 0) edge(prev, node, false);
+      if (prev >= 0) edge(prev, node, b, false);
       prev = node;
     }
   }
@@ -159,10 +164,8 @@ public final class HaplotypeAssembler {
     if (stamp == Integer.MAX_VALUE) {
       stamp = 1;
       Arrays.fill(nodeStamp, 0);
-      Arrays.fill(edgeStamp, 0);
     }
     nodes = 0;
-    edges = 0;
   }
 
   private int node(long key, byte last) {
@@ -177,6 +180,16 @@ public final class HaplotypeAssembler {
     nodeKey[s] = key;
     if (nodes == nodeLast.length) nodeLast = Arrays.copyOf(nodeLast, nodes * 2);
     nodeLast[nodes] = last;
+    if (4 * nodes + 4 > outTo.length) {
+      outTo = Arrays.copyOf(outTo, outTo.length * 2);
+      outCount = Arrays.copyOf(outCount, outTo.length);
+      outRef = Arrays.copyOf(outRef, outTo.length);
+    }
+    for (int b = 4 * nodes; b < 4 * nodes + 4; b++) {
+      outTo[b] = -1;
+      outCount[b] = 0;
+      outRef[b] = false;
+    }
     nodeId[s] = nodes;
     return nodes++;
   }
@@ -199,52 +212,22 @@ public final class HaplotypeAssembler {
     }
   }
 
-  private void edge(int from, int to, boolean isRef) {
-    if (2 * (edges + 1) > edgeKey.length) growEdges();
-    long key = ((long) from << 32) | to;
-    int mask = edgeKey.length - 1;
-    int s = (int) (mix(key) & mask);
-    while (edgeStamp[s] == stamp) {
-      if (edgeKey[s] == key) {
-        int e = edgeId[s];
-        edgeCount[e]++;
-        edgeRef[e] |= isRef;
-        return;
-      }
-      s = (s + 1) & mask;
-    }
-    edgeStamp[s] = stamp;
-    edgeKey[s] = key;
-    if (edges == edgeFrom.length) {
-      int n = edges * 2;
-      edgeFrom = Arrays.copyOf(edgeFrom, n);
-      edgeTo = Arrays.copyOf(edgeTo, n);
-      edgeCount = Arrays.copyOf(edgeCount, n);
-      edgeRef = Arrays.copyOf(edgeRef, n);
-    }
-    edgeFrom[edges] = from;
-    edgeTo[edges] = to;
-    edgeCount[edges] = isRef ? 0 : 1;
-    edgeRef[edges] = isRef;
-    edgeId[s] = edges++;
+  private void edge(int from, int to, byte base, boolean isRef) {
+    int slot = 4 * from + slotOf(base);
+    // A hash collision could give one slot two successors: keep the first (deterministic).
+    if (outTo[slot] < 0) outTo[slot] = to;
+    else if (outTo[slot] != to) return;
+    if (isRef) outRef[slot] = true;
+    else outCount[slot]++;
   }
 
-  private void growEdges() {
-    long[] k = edgeKey;
-    int[] st = edgeStamp;
-    int[] id = edgeId;
-    edgeKey = new long[k.length * 2];
-    edgeStamp = new int[k.length * 2];
-    edgeId = new int[k.length * 2];
-    int mask = edgeKey.length - 1;
-    for (int i = 0; i < k.length; i++) {
-      if (st[i] != stamp) continue;
-      int s = (int) (mix(k[i]) & mask);
-      while (edgeStamp[s] == stamp) s = (s + 1) & mask;
-      edgeStamp[s] = stamp;
-      edgeKey[s] = k[i];
-      edgeId[s] = id[i];
-    }
+  private static int slotOf(byte base) {
+    return switch (base) {
+      case 'A' -> 0;
+      case 'C' -> 1;
+      case 'G' -> 2;
+      default -> 3;
+    };
   }
 
   private static long mix(long z) {
@@ -252,16 +235,17 @@ public final class HaplotypeAssembler {
     return z ^ (z >>> 33);
   }
 
-  private boolean kept(int e) {
-    return edgeRef[e] || edgeCount[e] >= MIN_EDGE_SUPPORT;
+  /** The successor in slot {@code slot} after pruning, or -1. */
+  private int next(int slot) {
+    int to = outTo[slot];
+    return to >= 0 && (outRef[slot] || outCount[slot] >= MIN_EDGE_SUPPORT) ? to : -1;
   }
 
   /** Every source-to-sink path of the pruned graph; null on a cycle; OVER_PATHS above the cap. */
   private List<Haplotype> paths(byte[] ref, int refStart, int rs, int re, int k, int source, int sink, int maxPaths) {
     int n = nodes;
-    if (outStart.length < n + 1) {
-      int c = Math.max(n + 1, outStart.length * 2);
-      outStart = new int[c];
+    if (inDegree.length < n + 1) {
+      int c = Math.max(n + 1, inDegree.length * 2);
       inDegree = new int[c];
       fromSource = new boolean[c];
       toSink = new boolean[c];
@@ -270,15 +254,6 @@ public final class HaplotypeAssembler {
       stackNode = new int[c];
       stackEdge = new int[c];
     }
-    // Successor lists of kept edges, in edge order (deterministic: edges are numbered as first seen).
-    Arrays.fill(outStart, 0, n + 1, 0);
-    int kept = 0;
-    for (int e = 0; e < edges; e++) if (kept(e)) { outStart[edgeFrom[e] + 1]++; kept++; }
-    for (int i = 0; i < n; i++) outStart[i + 1] += outStart[i];
-    if (outList.length < kept) outList = new int[Math.max(kept, outList.length * 2)];
-    int[] fill = inDegree; // reused as a cursor here
-    System.arraycopy(outStart, 0, fill, 0, n);
-    for (int e = 0; e < edges; e++) if (kept(e)) outList[fill[edgeFrom[e]]++] = edgeTo[e];
     // Forward reachability from the source.
     Arrays.fill(fromSource, 0, n, false);
     int qh = 0;
@@ -287,13 +262,13 @@ public final class HaplotypeAssembler {
     fromSource[source] = true;
     while (qh < qt) {
       int v = queue[qh++];
-      for (int i = outStart[v]; i < outStart[v + 1]; i++) {
-        int u = outList[i];
-        if (!fromSource[u]) { fromSource[u] = true; queue[qt++] = u; }
+      for (int slot = 4 * v; slot < 4 * v + 4; slot++) {
+        int u = next(slot);
+        if (u >= 0 && !fromSource[u]) { fromSource[u] = true; queue[qt++] = u; }
       }
     }
     if (!fromSource[sink]) return null;
-    // Backward reachability to the sink, over the nodes the source reaches (fixpoint over edges).
+    // Backward reachability to the sink, over the nodes the source reaches (fixpoint).
     Arrays.fill(toSink, 0, n, false);
     toSink[sink] = true;
     boolean changed = true;
@@ -302,8 +277,9 @@ public final class HaplotypeAssembler {
       for (int j = qt - 1; j >= 0; j--) {
         int v = queue[j];
         if (toSink[v]) continue;
-        for (int i = outStart[v]; i < outStart[v + 1]; i++) {
-          if (toSink[outList[i]]) { toSink[v] = true; changed = true; break; }
+        for (int slot = 4 * v; slot < 4 * v + 4; slot++) {
+          int u = next(slot);
+          if (u >= 0 && toSink[u]) { toSink[v] = true; changed = true; break; }
         }
       }
     }
@@ -314,7 +290,10 @@ public final class HaplotypeAssembler {
       int v = queue[j];
       if (!toSink[v]) continue;
       live++;
-      for (int i = outStart[v]; i < outStart[v + 1]; i++) if (toSink[outList[i]]) inDegree[outList[i]]++;
+      for (int slot = 4 * v; slot < 4 * v + 4; slot++) {
+        int u = next(slot);
+        if (u >= 0 && toSink[u]) inDegree[u]++;
+      }
     }
     int[] order = stackEdge; // reused: topological order
     int oh = 0;
@@ -325,9 +304,9 @@ public final class HaplotypeAssembler {
     paths[source] = 1;
     while (oh < ot) {
       int v = order[oh++];
-      for (int i = outStart[v]; i < outStart[v + 1]; i++) {
-        int u = outList[i];
-        if (!toSink[u]) continue;
+      for (int slot = 4 * v; slot < 4 * v + 4; slot++) {
+        int u = next(slot);
+        if (u < 0 || !toSink[u]) continue;
         paths[u] = Math.min((long) maxPaths + 1, paths[u] + paths[v]);
         if (--inDegree[u] == 0) order[ot++] = u;
       }
@@ -340,7 +319,7 @@ public final class HaplotypeAssembler {
     for (int i = 0; i < k; i++) seq[i] = WindowSelector.upper(ref[rs - refStart + i]);
     int depth = 0;
     stackNode[0] = source;
-    stackEdge[0] = outStart[source];
+    stackEdge[0] = 4 * source;
     while (depth >= 0) {
       int v = stackNode[depth];
       if (v == sink) {
@@ -348,14 +327,14 @@ public final class HaplotypeAssembler {
         depth--;
         continue;
       }
-      int i = stackEdge[depth]++;
-      if (i >= outStart[v + 1]) { depth--; continue; }
-      int u = outList[i];
-      if (!toSink[u]) continue;
+      int slot = stackEdge[depth]++;
+      if (slot >= 4 * v + 4) { depth--; continue; }
+      int u = next(slot);
+      if (u < 0 || !toSink[u]) continue;
       seq[k + depth] = nodeLast[u];
       depth++;
       stackNode[depth] = u;
-      stackEdge[depth] = outStart[u];
+      stackEdge[depth] = 4 * u;
     }
     out.sort((a, b) -> {
       boolean ra = a.isReference();

@@ -34,8 +34,11 @@ public final class Realigner {
    */
   public static final int READ_MARGIN =
       MAX_READ_SPAN + MAX_WINDOW + 2 * HaplotypeAssembler.widest() + WindowSelector.MERGE_GAP;
-  /** Reference needed beyond a partition's pad: the signal range, or a window plus a haplotype's flanks. */
-  public static final int REFERENCE_REACH = Math.max(READ_MARGIN, 2 * MAX_READ_SPAN + MAX_WINDOW);
+  /**
+   * Reference needed beyond a partition's pad: the signal range and the reads in it, or a window
+   * plus a haplotype's flanks.
+   */
+  public static final int REFERENCE_REACH = Math.max(READ_MARGIN + MAX_READ_SPAN, 3 * MAX_READ_SPAN + MAX_WINDOW);
 
   /** Caps on one window; a window over any of them keeps its reads' alignments. */
   public record Limits(int maxWindow, int maxReadsPerWindow, int maxPaths) {
@@ -52,6 +55,15 @@ public final class Realigner {
   private final HaplotypeAssembler assembler = new HaplotypeAssembler();
   private final List<SAMRecord> windowReads = new ArrayList<>();
   private int[] own = new int[256];
+  // Per partition read: unclipped span [uStart, uEnd) and whether it may be realigned.
+  private int[] uStart = new int[256];
+  private int[] uEnd = new int[256];
+  private boolean[] eligible = new boolean[256];
+  // Per signal read: aligned span [sStart, sEnd) and first base's unaligned position.
+  private int[] sStart = new int[256];
+  private int[] sEnd = new int[256];
+  private int[] sBase = new int[256];
+  private int[] windowBase = new int[256];
   private int[] gain = new int[256];
   private int[] offset = new int[256];
   private ReadAligner.Target[] target = new ReadAligner.Target[256];
@@ -78,7 +90,7 @@ public final class Realigner {
    * Realigns {@code reads} (the partition's reads, replaced in place by realigned copies).
    * {@code signal} holds every read overlapping {@code [lo, hi)}, which must cover the partition's
    * reads widened by {@link #READ_MARGIN}; {@code ref[i]} is the base at {@code refStart + i} and
-   * covers that range widened by {@link #REFERENCE_REACH} (or to the contig's ends).
+   * covers the partition's reads widened by {@link #REFERENCE_REACH} (or to the contig's ends).
    * {@code [ownStart, ownEnd)} is the partition, for counting.
    */
   public void realign(List<SAMRecord> signal, List<SAMRecord> reads, byte[] ref, int refStart, int lo, int hi,
@@ -95,6 +107,32 @@ public final class Realigner {
         offset = new int[c];
         target = new ReadAligner.Target[c];
       }
+      if (uStart.length < n) {
+        int c = Math.max(n, uStart.length * 2);
+        uStart = new int[c];
+        uEnd = new int[c];
+        eligible = new boolean[c];
+      }
+      for (int i = 0; i < n; i++) {
+        WindowSelector.ReadFacts f = selector.facts(reads.get(i));
+        uStart[i] = f.unclippedStart();
+        uEnd[i] = f.unclippedEnd();
+        eligible[i] = f.eligible();
+      }
+      int ns = signal.size();
+      if (sStart.length < ns) {
+        int c = Math.max(ns, sStart.length * 2);
+        sStart = new int[c];
+        sEnd = new int[c];
+        sBase = new int[c];
+        windowBase = new int[c];
+      }
+      for (int i = 0; i < ns; i++) {
+        WindowSelector.ReadFacts f = selector.facts(signal.get(i));
+        sStart[i] = f.start();
+        sEnd[i] = f.end();
+        sBase[i] = f.firstBase();
+      }
       Arrays.fill(own, 0, n, Integer.MIN_VALUE);
       Arrays.fill(gain, 0, n, 0);
       Arrays.fill(target, 0, n, null);
@@ -108,12 +146,15 @@ public final class Realigner {
           if (counts) windowsFallenBack++;
           continue;
         }
-        if (!whole || !reaches(reads, from, to)) continue;
+        if (!whole || !reaches(n, from, to)) continue;
         windowReads.clear();
-        for (SAMRecord r : signal) {
-          if (r.getAlignmentStart() - 1 < to && r.getAlignmentEnd() > from) windowReads.add(r);
+        for (int i = 0; i < ns; i++) {
+          if (sStart[i] < to && sEnd[i] > from) {
+            windowBase[windowReads.size()] = sBase[i];
+            windowReads.add(signal.get(i));
+          }
         }
-        HaplotypeAssembler.Result res = assembler.assemble(ref, refStart, w, windowReads, limits);
+        HaplotypeAssembler.Result res = assembler.assemble(ref, refStart, w, windowReads, windowBase, limits);
         if (res.status() != HaplotypeAssembler.Status.ASSEMBLED) {
           if (counts) windowsFallenBack++;
           continue;
@@ -144,11 +185,9 @@ public final class Realigner {
     }
   }
 
-  /** True when a read of the partition overlaps {@code [from, to)} (unclipped). */
-  private static boolean reaches(List<SAMRecord> reads, int from, int to) {
-    for (SAMRecord r : reads) {
-      if (r.getUnclippedStart() - 1 < to && r.getUnclippedEnd() > from) return true;
-    }
+  /** True when one of the partition's {@code n} reads overlaps {@code [from, to)} (unclipped). */
+  private boolean reaches(int n, int from, int to) {
+    for (int i = 0; i < n; i++) if (uStart[i] < to && uEnd[i] > from) return true;
     return false;
   }
 
@@ -158,9 +197,8 @@ public final class Realigner {
     ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
     for (int t = 0; t < targets.length; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
     for (int i = 0; i < reads.size(); i++) {
+      if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
       SAMRecord r = reads.get(i);
-      if (r.getUnclippedStart() - 1 >= h0.regionEnd || r.getUnclippedEnd() <= h0.regionStart) continue;
-      if (!ReadAligner.eligible(r)) continue;
       if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);
       int bestScore = Integer.MIN_VALUE;
       int bestOffset = 0;

@@ -161,6 +161,30 @@ class RealignerTest {
   }
 
   @Test
+  void aLoneSnpIsNotAWindow() {
+    // Half the reads carry a SNP, each with a second mismatch 2-24 bp away, at its own position:
+    // mismatch clusters, but only the SNP's position is marked by two reads.
+    int snp = 1500;
+    List<SAMRecord> reads = new ArrayList<>();
+    int i = 0;
+    int carriers = 0;
+    for (int s = 1300; s < 1650; s += 3, i++) {
+      String seq = g.refString(s, s + 100);
+      int error = snp + 2 + carriers % 23; // a different position for each carrier
+      if (i % 2 == 1 && s <= snp && s + 100 > error) {
+        carriers++;
+        seq = TestGenome.mutate(seq, snp - s, g.ref[snp] == 'A' ? 'C' : 'A');
+        seq = TestGenome.mutate(seq, error - s, g.ref[error] == 'A' ? 'C' : 'A');
+      }
+      reads.add(g.read(s, "100M", seq));
+    }
+    List<SAMRecord> before = new ArrayList<>(reads);
+    Realigner r = realign(reads, Realigner.Limits.DEFAULT);
+    assertEquals(0, r.windowsRealigned() + r.windowsFallenBack() + r.readsRealigned());
+    for (int k = 0; k < reads.size(); k++) assertSame(before.get(k), reads.get(k));
+  }
+
+  @Test
   void readsThatAgreeWithTheReferenceAreLeftAlone() {
     List<SAMRecord> original = new ArrayList<>();
     for (int s = REP - 200; s < REP + 150; s += 3) original.add(g.refRead(s, 100));
