@@ -48,20 +48,21 @@ public final class Haplotype {
     private byte[] ty = new byte[0];
 
     /**
-     * Aligns {@code hap} to {@code ref[rs - refStart, re - refStart)}: the common suffix and prefix
-     * match base for base, the rest by dynamic programming.
+     * Aligns {@code hap} to {@code ref[rs - refStart, re - refStart)}: the common suffix matches base
+     * for base, the rest by dynamic programming, indels left-aligned.
      */
     Haplotype align(byte[] hap, byte[] ref, int refStart, int rs, int re) {
       int n = hap.length;
       int w = re - rs;
       int r0 = rs - refStart;
       int[] refOf = new int[n];
-      // The suffix first: an indel in a repeat then lands at the repeat's left end (left-aligned).
+      // Only the common suffix is trimmed: it puts the last indel at its repeat's left end, and the
+      // traceback, preferring the diagonal from the right, puts the others at theirs (left-aligned,
+      // as the allele counter and the aligners write them). A common prefix would right-align them.
       int limit = Math.min(n, w);
       int s = 0;
       while (s < limit && hap[n - 1 - s] == ref[r0 + w - 1 - s]) s++;
       int p = 0;
-      while (p < limit - s && hap[p] == ref[r0 + p]) p++;
       for (int j = 0; j < p; j++) refOf[j] = rs + j;
       for (int j = 0; j < s; j++) refOf[n - 1 - j] = re - 1 - j;
       int hn = n - p - s;
