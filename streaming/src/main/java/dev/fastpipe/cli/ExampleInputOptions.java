@@ -77,6 +77,11 @@ public final class ExampleInputOptions {
           + " (DeepVariant's gvcf_gq_binsize; default ${DEFAULT-VALUE}; 1 = a block per GQ value).")
   int gvcfGqBinSize;
 
+  @Option(names = "--realign-reads", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Realign reads locally to assembled haplotypes where they disagree with the reference, before"
+          + " candidates and images (as DeepVariant does for short reads; default on; --no-realign-reads: off).")
+  boolean realignReads = true;
+
   /** True when the user chose --partition-size. */
   public boolean partitionSizeGiven() {
     return partitionSize != null;
@@ -101,6 +106,7 @@ public final class ExampleInputOptions {
     o.indelMinCount = indelMinCount;
     o.indelMinFraction = indelMinFraction;
     o.gvcfGqBinSize = gvcfGqBinSize;
+    o.realignReads = realignReads;
     return o;
   }
 }

@@ -4,6 +4,7 @@ import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.makeexamples.realign.Realigner;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
@@ -15,19 +16,23 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * make_examples for one task of a {@link RunPlan}: reads -> allele counts -> candidates -> pileup
- * images (+ labels), written in place into an {@link ExampleProducer}, partition by partition in
+ * make_examples for one task of a {@link RunPlan}: reads -> local realignment ({@link Realigner},
+ * unless {@code --no-realign-reads}) -> allele counts -> candidates -> pileup images (+ labels),
+ * written in place into an {@link ExampleProducer}, partition by partition in
  * reference order. The task does not plan: it runs the partitions the plan gives it.
  * After each partition of its shard the task emits a PARTITION_DONE marker, and on success it
  * ends the stream; on failure it throws and leaves ending or discarding to the caller.
  *
  * <p>Every partition is computed only from the reads and reference around it, so the output of
  * a partition is the same whichever task runs it: the union over {@code --task 0..N-1} equals
- * the unsharded output (apart from each record's shard and sequence fields).
+ * the unsharded output (apart from each record's shard and sequence fields). With realignment the
+ * reads are fetched {@link Realigner#READ_MARGIN} further on each side, so that the realigner sees
+ * every window a partition's reads reach whole, whichever partition asks.
  */
 public final class MakeExamples {
   /** Reference bases fetched beyond a partition on each side, for left-aligning indels. */
   static final int REFERENCE_MARGIN = 1000;
+
 
   private final MakeExamplesOptions o;
   private final int task;
@@ -41,6 +46,12 @@ public final class MakeExamples {
   private final CandidateVcfWriter candidatesVcf;
   private final int halfWidth;
   private final int pad;
+  /** Reads are fetched this far beyond a partition: {@link #pad}, plus the realigner's margin when it runs. */
+  private final int readPad;
+  /** Local haplotype realignment of each partition's reads; null with {@code --no-realign-reads}. */
+  private final Realigner realigner;
+  /** The reads fetched for a partition (over {@link #readPad}); {@link #reads} are those within {@link #pad}. */
+  private final ArrayList<SAMRecord> fetched = new ArrayList<>();
   /** Reference confidence for gVCF blocks; null unless {@code o.gvcf}. */
   private final ReferenceConfidence confidence;
   private final int[] blockPl = new int[3];
@@ -88,6 +99,8 @@ public final class MakeExamples {
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
     this.halfWidth = o.width / 2;
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
+    this.realigner = o.realignReads ? new Realigner(Realigner.Limits.DEFAULT) : null;
+    this.readPad = pad + (realigner == null ? 0 : Realigner.READ_MARGIN);
     this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
     this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
     this.confidence = o.gvcf ? new ReferenceConfidence(o.gvcfGqBinSize) : null;
@@ -144,7 +157,7 @@ public final class MakeExamples {
         Partition last = run.get(run.size() - 1);
         int contigLength = in.dictionary.getSequence(first.contigIndex()).getSequenceLength();
         SAMRecordIterator stream = run.size() > 1
-            ? query(first.contig(), Math.max(1, first.start() - pad + 1), Math.min(contigLength, last.end() + pad))
+            ? query(first.contig(), Math.max(1, first.start() - readPad + 1), Math.min(contigLength, last.end() + readPad))
             : null;
         window.clear();
         pending = null;
@@ -175,6 +188,12 @@ public final class MakeExamples {
     }
     out.endOfStream();
     stats.nanos = System.nanoTime() - t0;
+    if (realigner != null) {
+      stats.realignedWindows = realigner.windowsRealigned();
+      stats.realignFallbackWindows = realigner.windowsFallenBack();
+      stats.realignedReads = realigner.readsRealigned();
+      stats.realignNanos = realigner.nanos();
+    }
     return stats;
   }
 
@@ -182,11 +201,11 @@ public final class MakeExamples {
     return a.contigIndex() == b.contigIndex() && a.end() == b.start();
   }
 
-  /** The reads overlapping [start - pad, end + pad) of {@code p}, by an indexed query. */
+  /** The reads overlapping [start - readPad, end + readPad) of {@code p}, by an indexed query. */
   private void queryReads(Partition p, int contigLength) {
-    reads.clear();
-    int qStart = Math.max(1, p.start() - pad + 1);
-    int qEnd = Math.min(contigLength, p.end() + pad);
+    fetched.clear();
+    int qStart = Math.max(1, p.start() - readPad + 1);
+    int qEnd = Math.min(contigLength, p.end() + readPad);
     int previous = 0;
     try (SAMRecordIterator it = query(p.contig(), qStart, qEnd)) {
       while (it.hasNext()) {
@@ -197,10 +216,25 @@ public final class MakeExamples {
         if (s >= p.start() && s < p.end()) {
           if (accepted) stats.reads++; else stats.readsFiltered++;
         }
-        if (accepted) reads.add(r);
+        if (accepted) fetched.add(r);
       }
     } catch (RuntimeException e) {
       throw in.readsProblem(p.contig() + ":" + qStart + "-" + qEnd, e);
+    }
+    selectReads(p, contigLength);
+  }
+
+  /** {@link #reads}: the fetched reads overlapping [start - pad, end + pad) of {@code p}, in order. */
+  private void selectReads(Partition p, int contigLength) {
+    reads.clear();
+    if (readPad == pad) {
+      reads.addAll(fetched);
+      return;
+    }
+    int qStart = Math.max(1, p.start() - pad + 1);
+    int qEnd = Math.min(contigLength, p.end() + pad);
+    for (SAMRecord r : fetched) {
+      if (r.getAlignmentStart() <= qEnd && r.getAlignmentEnd() >= qStart) reads.add(r);
     }
   }
 
@@ -226,8 +260,8 @@ public final class MakeExamples {
 
   /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
   private void slideWindow(SAMRecordIterator stream, Partition p, int runStart, int runEnd, int contigLength) {
-    int qStart = Math.max(1, p.start() - pad + 1);
-    int qEnd = Math.min(contigLength, p.end() + pad);
+    int qStart = Math.max(1, p.start() - readPad + 1);
+    int qEnd = Math.min(contigLength, p.end() + readPad);
     while (true) {
       if (pending == null) {
         try {
@@ -249,15 +283,27 @@ public final class MakeExamples {
       if (accepted) window.add(r);
     }
     window.removeIf(r -> r.getAlignmentEnd() < qStart);
-    reads.clear();
-    reads.addAll(window);
+    fetched.clear();
+    fetched.addAll(window);
+    selectReads(p, contigLength);
   }
 
   private void process(Partition p, int contigLength) {
     stats.partitions++;
     int refStart = Math.max(0, p.start() - pad - REFERENCE_MARGIN);
     int refEnd = Math.min(contigLength, p.end() + pad + REFERENCE_MARGIN);
-    byte[] ref = in.bases(p.contig(), refStart, refEnd);
+    byte[] ref;
+    if (realigner != null) {
+      // The realigner reaches further than the counter: fetch once, give the counter its part.
+      int wideStart = Math.max(0, p.start() - pad - Realigner.REFERENCE_REACH);
+      int wideEnd = Math.min(contigLength, p.end() + pad + Realigner.REFERENCE_REACH);
+      byte[] wide = in.bases(p.contig(), wideStart, wideEnd);
+      realigner.realign(fetched, reads, wide, wideStart, Math.max(0, p.start() - readPad),
+          Math.min(contigLength, p.end() + readPad), contigLength, p.start(), p.end());
+      ref = Arrays.copyOfRange(wide, refStart - wideStart, refEnd - wideStart);
+    } else {
+      ref = in.bases(p.contig(), refStart, refEnd);
+    }
 
     counter.reset(p.contigIndex(), p.contig(), p.start(), p.end(), ref, refStart);
     for (int i = 0; i < reads.size(); i++) counter.add(reads.get(i), i);

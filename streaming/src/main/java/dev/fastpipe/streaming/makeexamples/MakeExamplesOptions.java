@@ -48,6 +48,12 @@ public final class MakeExamplesOptions implements Cloneable {
   /** Optional sites-only bgzipped VCF, one record per candidate alt allele, with .tbi. */
   public Path candidatesVcf;
 
+  /**
+   * Local haplotype realignment of reads before candidates are counted and images drawn
+   * ({@code --realign-reads}, the default; {@code --no-realign-reads} turns it off).
+   */
+  public boolean realignReads = true;
+
   // Pileup
   public int channels = 6;
   /** Also emit REF_BLOCK records (reference confidence of every position) for a gVCF. */

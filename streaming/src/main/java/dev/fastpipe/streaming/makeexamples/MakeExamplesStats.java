@@ -19,6 +19,14 @@ public final class MakeExamplesStats {
   public long skippedAtContigEdge;
   public long skippedNotConfident;
   public long bytesWritten;
+  /** Realignment windows assembled into non-reference haplotypes (counted by the partition of their start). */
+  public long realignedWindows;
+  /** Realignment windows over a cap (or without an acyclic graph): their reads kept their alignments. */
+  public long realignFallbackWindows;
+  /** Reads given a new alignment by the realigner (counted by the partition of their start). */
+  public long realignedReads;
+  /** Time in the realigner. */
+  public long realignNanos;
   public long nanos;
 
   /** Reads that start inside this task's partitions, passing the filters or not. */
@@ -38,6 +46,8 @@ public final class MakeExamplesStats {
             + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
         partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
-        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "");
+        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
+        + String.format(" realigned_windows=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
+            realignedWindows, realignFallbackWindows, realignedReads, realignNanos / 1e9);
   }
 }

@@ -62,6 +62,8 @@ public final class RunMetrics {
   public long batches;
   public long paddingImages;
   public long sitesWritten;
+  /** The make_examples realigner's counters, summed over the shards. */
+  public RealignTotals realignment = RealignTotals.NONE;
   /** gVCF records written (sites and blocks) and blocks among them; -1 without a gVCF. */
   public long gvcfRecords = -1;
   public long gvcfBlocks = -1;
@@ -100,6 +102,10 @@ public final class RunMetrics {
       b.append("  \"gvcf_records\": ").append(gvcfRecords).append(",\n");
       b.append("  \"gvcf_blocks\": ").append(gvcfBlocks).append(",\n");
     }
+    b.append("  \"realignment\": {\"windows_realigned\": ").append(realignment.windows())
+        .append(", \"windows_fallen_back\": ").append(realignment.fallbacks())
+        .append(", \"reads_realigned\": ").append(realignment.reads())
+        .append(", \"realigner_seconds\": ").append(num(realignment.seconds())).append("},\n");
     b.append("  \"batches\": ").append(batches).append(",\n");
     b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
     b.append("  \"max_pending_sites\": ").append(maxPendingSites).append(",\n");

@@ -294,6 +294,11 @@ public final class ShardProcesses implements Shards {
   }
 
   @Override
+  public RealignTotals realignment() {
+    return WorkerStats.sumRealignment(this);
+  }
+
+  @Override
   public long examplesMade(int shard) {
     return rings == null ? 0 : rings.progress(shard);
   }

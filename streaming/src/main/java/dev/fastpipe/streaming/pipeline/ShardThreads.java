@@ -23,6 +23,7 @@ public final class ShardThreads implements Shards {
   private final AtomicLong readsSeen = new AtomicLong();
   private final AtomicLong cpuNanos = new AtomicLong();
   private final AtomicLong endNanos = new AtomicLong();
+  private final AtomicReference<RealignTotals> realignment = new AtomicReference<>(RealignTotals.NONE);
   private final ThreadMXBean jvmThreads = ManagementFactory.getThreadMXBean();
   private AtomicLongArray progress = new AtomicLongArray(0);
   private AtomicLongArray shardCpuNanos = new AtomicLongArray(0);
@@ -38,6 +39,7 @@ public final class ShardThreads implements Shards {
         MakeExamplesStats st = MakeExamples.run(plan, shard, producer);
         examples.addAndGet(st.examples);
         readsSeen.addAndGet(st.readsSeen());
+        realignment.accumulateAndGet(RealignTotals.of(st), RealignTotals::plus);
         long cpu = jvmThreads.getCurrentThreadCpuTime();
         shardCpuNanos.set(shard, cpu);
         cpuNanos.addAndGet(cpu);
@@ -85,6 +87,11 @@ public final class ShardThreads implements Shards {
   @Override
   public long readsSeen() {
     return readsSeen.get();
+  }
+
+  @Override
+  public RealignTotals realignment() {
+    return realignment.get();
   }
 
   @Override

@@ -51,6 +51,9 @@ public interface Shards extends AutoCloseable {
    */
   long readsSeen();
 
+  /** The shards' realigner counters summed (known once they have ended). */
+  RealignTotals realignment();
+
   /** CPU seconds the shards used (known once they have ended). */
   double cpuSeconds();
 

@@ -170,6 +170,7 @@ public final class StreamingCall {
         metrics.gvcfBlocks = gvcfWriter.blocks();
       }
       metrics.examplesMade = shardSet.examples();
+      metrics.realignment = shardSet.realignment();
       double producerCpu = shardSet.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));

@@ -12,8 +12,9 @@ import java.util.Locale;
  * The one line a shard worker process prints on stdout when it finishes, so the parent can count
  * examples, reads and CPU time of processes it cannot look into: {@code fastpipe-worker examples=N
  * reads=N seen=N cpu_seconds=S wall_seconds=S pid=P allocator=NAME malloc_conf=TEXT
- * peak_rss_bytes=N minflt=N majflt=N} (reads: passing the filters; seen: all; the rest is the
- * worker's {@link ProcessFootprint}, malloc_conf URL-encoded).
+ * peak_rss_bytes=N minflt=N majflt=N realigned_windows=N realign_fallbacks=N realigned_reads=N
+ * realign_seconds=S} (reads: passing the filters; seen: all; the footprint fields are the worker's
+ * {@link ProcessFootprint}, malloc_conf URL-encoded; the realign fields its {@link RealignTotals}).
  */
 public final class WorkerStats {
   static final String PREFIX = "fastpipe-worker ";
@@ -24,9 +25,11 @@ public final class WorkerStats {
   public static String line(MakeExamplesStats st) {
     ProcessFootprint f = ProcessFootprint.self(ProcessFootprint.SHARD, -1);
     return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f"
-            + " pid=%d allocator=%s malloc_conf=%s peak_rss_bytes=%d minflt=%d majflt=%d",
+            + " pid=%d allocator=%s malloc_conf=%s peak_rss_bytes=%d minflt=%d majflt=%d"
+            + " realigned_windows=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.3f",
         st.examples, st.reads, st.readsSeen(), f.cpuSeconds(), st.seconds(), f.pid(), f.allocator(),
-        URLEncoder.encode(f.mallocConf(), StandardCharsets.UTF_8), f.peakRssBytes(), f.minorFaults(), f.majorFaults());
+        URLEncoder.encode(f.mallocConf(), StandardCharsets.UTF_8), f.peakRssBytes(), f.minorFaults(), f.majorFaults(),
+        st.realignedWindows, st.realignFallbackWindows, st.realignedReads, st.realignNanos / 1e9);
   }
 
   static double field(String line, String name) {
@@ -75,6 +78,12 @@ public final class WorkerStats {
 
   static double sumCpuSeconds(ShardProcesses p) {
     return sum(p, "cpu_seconds");
+  }
+
+  /** The workers' realigner counters summed (zero from a worker that printed none). */
+  static RealignTotals sumRealignment(ShardProcesses p) {
+    return new RealignTotals((long) sum(p, "realigned_windows"), (long) sum(p, "realign_fallbacks"),
+        (long) sum(p, "realigned_reads"), sum(p, "realign_seconds"));
   }
 
   static long sumExamples(ShardProcesses p) {

@@ -59,6 +59,21 @@ class ProcessFootprintTest {
   }
 
   @Test
+  void aWorkerStatsLineCarriesTheRealignerCounters() {
+    MakeExamplesStats st = new MakeExamplesStats();
+    st.realignedWindows = 12;
+    st.realignFallbackWindows = 3;
+    st.realignedReads = 45;
+    st.realignNanos = 1_500_000_000L;
+    String line = WorkerStats.line(st);
+    assertEquals(12, WorkerStats.field(line, "realigned_windows"));
+    assertEquals(3, WorkerStats.field(line, "realign_fallbacks"));
+    assertEquals(45, WorkerStats.field(line, "realigned_reads"));
+    assertEquals(1.5, WorkerStats.field(line, "realign_seconds"), 1e-9);
+    assertEquals(new RealignTotals(24, 6, 90, 3.0), RealignTotals.of(st).plus(RealignTotals.of(st)));
+  }
+
+  @Test
   void mallocConfWithSpacesAndCommasSurvivesTheLine() {
     String line = "fastpipe-worker examples=1 pid=5 allocator=jemalloc malloc_conf=narenas%3A1%2Cx+y peak_rss_bytes=10"
         + " minflt=2 majflt=1 cpu_seconds=0.5";

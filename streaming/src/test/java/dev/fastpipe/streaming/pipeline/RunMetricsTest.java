@@ -54,6 +54,10 @@ class RunMetricsTest {
     m.processes.add(new ProcessFootprint(ProcessFootprint.SHARD, 1, 3, "glibc", "", (long) (310.5 * mib), 0, 0, 1));
     String json = m.toJson();
     assertTrue(json.contains("\"max_pending_sites\": 40,"), json);
+    assertTrue(json.contains("\"realignment\": {\"windows_realigned\": 0, \"windows_fallen_back\": 0,"), json);
+    m.realignment = new RealignTotals(7, 1, 30, 0.25);
+    assertTrue(m.toJson().contains("\"realignment\": {\"windows_realigned\": 7, \"windows_fallen_back\": 1,"
+        + " \"reads_realigned\": 30, \"realigner_seconds\": 0.250},"), m.toJson());
     assertTrue(json.contains("\"peak_rss_mb\": {\"parent\": 812.250, \"shards\": [300.000, 310.500]}"), json);
     double self = ProcessFootprint.self(ProcessFootprint.INFERENCE, -1).peakRssBytes() / (1024.0 * 1024.0);
     assertTrue(self > 10 && self < 1 << 20, "this JVM's own VmHWM in MiB: " + self);

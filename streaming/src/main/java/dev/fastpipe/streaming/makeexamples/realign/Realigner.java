@@ -1,0 +1,225 @@
+package dev.fastpipe.streaming.makeexamples.realign;
+
+import htsjdk.samtools.SAMRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Local haplotype realignment of one partition's reads, as DeepVariant's realigner does it: windows
+ * where reads disagree with the reference ({@link WindowSelector}), candidate haplotypes there from
+ * a de Bruijn graph ({@link HaplotypeAssembler}), each read placed on its best haplotype and
+ * projected back onto the reference ({@link ReadAligner}). A read whose best placement scores above
+ * its own alignment gets a realigned copy ({@link SAMRecord#clone()} with a new start and CIGAR) in
+ * the partition's list; the original, shared with other partitions, is never changed. A read that
+ * overlaps several windows takes the one that improves it most (the first on a tie).
+ *
+ * <p>Deterministic whatever the partitioning: the caller gives the signal reads over the partition
+ * widened by {@link #READ_MARGIN} beyond its pad, so every window a partition read can reach is
+ * seen whole, with every read that overlaps it; a window seen only in part is one no partition read
+ * reaches, or longer than the cap (it falls back in every partition alike). Windows and realigned
+ * reads are counted by the partition holding their first position (a read: its alignment start), so
+ * the counts add up over shards.
+ */
+public final class Realigner {
+  /** Windows (at the smallest k, with its flanks) longer than this fall back. */
+  public static final int MAX_WINDOW = 300;
+  /** Reads whose unclipped span is longer are not realigned (long reads). */
+  public static final int MAX_READ_SPAN = 300;
+  public static final int MAX_READS_PER_WINDOW = 1000;
+  public static final int MAX_PATHS = 32;
+  /**
+   * Reads fetched beyond a partition's pad on each side, so that any window reaching a read of the
+   * partition lies, with its flanks and {@link WindowSelector#MERGE_GAP}, inside the signal range.
+   */
+  public static final int READ_MARGIN =
+      MAX_READ_SPAN + MAX_WINDOW + 2 * HaplotypeAssembler.widest() + WindowSelector.MERGE_GAP;
+  /**
+   * Reference needed beyond a partition's pad: the signal range and the reads in it, or a window
+   * plus a haplotype's flanks.
+   */
+  public static final int REFERENCE_REACH = Math.max(READ_MARGIN + MAX_READ_SPAN, 3 * MAX_READ_SPAN + MAX_WINDOW);
+
+  /** Caps on one window; a window over any of them keeps its reads' alignments. */
+  public record Limits(int maxWindow, int maxReadsPerWindow, int maxPaths) {
+    public static final Limits DEFAULT = new Limits(MAX_WINDOW, MAX_READS_PER_WINDOW, MAX_PATHS);
+
+    public Limits {
+      if (maxWindow < 1 || maxWindow > MAX_WINDOW) throw new IllegalArgumentException("maxWindow in [1, " + MAX_WINDOW + "]");
+      if (maxReadsPerWindow < 1 || maxPaths < 1) throw new IllegalArgumentException("caps must be >= 1");
+    }
+  }
+
+  private final Limits limits;
+  private final WindowSelector selector = new WindowSelector();
+  private final HaplotypeAssembler assembler = new HaplotypeAssembler();
+  private final List<SAMRecord> windowReads = new ArrayList<>();
+  private int[] own = new int[256];
+  // Per partition read: unclipped span [uStart, uEnd) and whether it may be realigned.
+  private int[] uStart = new int[256];
+  private int[] uEnd = new int[256];
+  private boolean[] eligible = new boolean[256];
+  // Per signal read: aligned span [sStart, sEnd) and first base's unaligned position.
+  private int[] sStart = new int[256];
+  private int[] sEnd = new int[256];
+  private int[] sBase = new int[256];
+  private int[] windowBase = new int[256];
+  private int[] gain = new int[256];
+  private int[] offset = new int[256];
+  private ReadAligner.Target[] target = new ReadAligner.Target[256];
+
+  private long windowsRealigned;
+  private long windowsFallenBack;
+  private long readsRealigned;
+  private long nanos;
+
+  public Realigner(Limits limits) {
+    this.limits = limits;
+  }
+
+  /** Windows assembled into at least one non-reference haplotype, reads aligned to them. */
+  public long windowsRealigned() { return windowsRealigned; }
+  /** Windows over a cap, or without an acyclic graph at any k: their reads kept their alignments. */
+  public long windowsFallenBack() { return windowsFallenBack; }
+  /** Reads given a new alignment. */
+  public long readsRealigned() { return readsRealigned; }
+  /** Time spent in {@link #realign}. */
+  public long nanos() { return nanos; }
+
+  /**
+   * Realigns {@code reads} (the partition's reads, replaced in place by realigned copies).
+   * {@code signal} holds every read overlapping {@code [lo, hi)}, which must cover the partition's
+   * reads widened by {@link #READ_MARGIN}; {@code ref[i]} is the base at {@code refStart + i} and
+   * covers the partition's reads widened by {@link #REFERENCE_REACH} (or to the contig's ends).
+   * {@code [ownStart, ownEnd)} is the partition, for counting.
+   */
+  public void realign(List<SAMRecord> signal, List<SAMRecord> reads, byte[] ref, int refStart, int lo, int hi,
+      int contigLength, int ownStart, int ownEnd) {
+    long t0 = System.nanoTime();
+    try {
+      List<WindowSelector.Window> windows = selector.select(signal, ref, refStart, lo, hi, contigLength);
+      if (windows.isEmpty()) return;
+      int n = reads.size();
+      if (gain.length < n) {
+        int c = Math.max(n, gain.length * 2);
+        own = new int[c];
+        gain = new int[c];
+        offset = new int[c];
+        target = new ReadAligner.Target[c];
+      }
+      if (uStart.length < n) {
+        int c = Math.max(n, uStart.length * 2);
+        uStart = new int[c];
+        uEnd = new int[c];
+        eligible = new boolean[c];
+      }
+      for (int i = 0; i < n; i++) {
+        WindowSelector.ReadFacts f = selector.facts(reads.get(i));
+        uStart[i] = f.unclippedStart();
+        uEnd[i] = f.unclippedEnd();
+        eligible[i] = f.eligible();
+      }
+      int ns = signal.size();
+      if (sStart.length < ns) {
+        int c = Math.max(ns, sStart.length * 2);
+        sStart = new int[c];
+        sEnd = new int[c];
+        sBase = new int[c];
+        windowBase = new int[c];
+      }
+      for (int i = 0; i < ns; i++) {
+        WindowSelector.ReadFacts f = selector.facts(signal.get(i));
+        sStart[i] = f.start();
+        sEnd[i] = f.end();
+        sBase[i] = f.firstBase();
+      }
+      Arrays.fill(own, 0, n, Integer.MIN_VALUE);
+      Arrays.fill(gain, 0, n, 0);
+      Arrays.fill(target, 0, n, null);
+      int widest = HaplotypeAssembler.widest();
+      for (WindowSelector.Window w : windows) {
+        boolean counts = w.first() >= ownStart && w.first() < ownEnd;
+        int from = w.first() - widest;
+        int to = w.last() + 1 + widest;
+        boolean whole = w.known() && (from >= lo || lo == 0) && (to <= hi || hi >= contigLength);
+        if (w.length() + 2 * (HaplotypeAssembler.K_LADDER[0] + HaplotypeAssembler.FLANK) > limits.maxWindow()) {
+          if (counts) windowsFallenBack++;
+          continue;
+        }
+        if (!whole || !reaches(n, from, to)) continue;
+        windowReads.clear();
+        for (int i = 0; i < ns; i++) {
+          if (sStart[i] < to && sEnd[i] > from) {
+            windowBase[windowReads.size()] = sBase[i];
+            windowReads.add(signal.get(i));
+          }
+        }
+        HaplotypeAssembler.Result res = assembler.assemble(ref, refStart, w, windowReads, windowBase, limits);
+        if (res.status() != HaplotypeAssembler.Status.ASSEMBLED) {
+          if (counts) windowsFallenBack++;
+          continue;
+        }
+        if (res.haplotypes().size() < 2) continue;
+        if (counts) windowsRealigned++;
+        align(reads, res.haplotypes(), ref, refStart);
+      }
+      for (int i = 0; i < n; i++) {
+        if (target[i] == null) continue;
+        SAMRecord r = reads.get(i);
+        ReadAligner.Alignment a = ReadAligner.project(r, target[i], offset[i]);
+        if (a == null || (a.start() == r.getAlignmentStart() && a.cigar().equals(r.getCigar()))) continue;
+        SAMRecord copy;
+        try {
+          copy = (SAMRecord) r.clone();
+        } catch (CloneNotSupportedException e) {
+          throw new AssertionError(e);
+        }
+        copy.setAlignmentStart(a.start());
+        copy.setCigar(a.cigar());
+        reads.set(i, copy);
+        if (System.getenv("RL_DEBUG") != null) System.err.println("RL " + r.getReadName() + " " + r.getAlignmentStart() + " " + r.getCigarString() + " -> " + a.start() + " " + a.cigar() + " gain=" + gain[i] + " hap=" + target[i].haplotype.regionStart + ":" + new String(target[i].haplotype.bases) + " refOf=" + java.util.Arrays.toString(target[i].haplotype.refOf));
+        int s = r.getAlignmentStart() - 1;
+        if (s >= ownStart && s < ownEnd) readsRealigned++;
+      }
+    } finally {
+      nanos += System.nanoTime() - t0;
+    }
+  }
+
+  /** True when one of the partition's {@code n} reads overlaps {@code [from, to)} (unclipped). */
+  private boolean reaches(int n, int from, int to) {
+    for (int i = 0; i < n; i++) if (uStart[i] < to && uEnd[i] > from) return true;
+    return false;
+  }
+
+  /** Places each partition read overlapping the haplotypes' region on its best haplotype; keeps the best gain. */
+  private void align(List<SAMRecord> reads, List<Haplotype> haps, byte[] ref, int refStart) {
+    Haplotype h0 = haps.get(0);
+    ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
+    for (int t = 0; t < targets.length; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
+    for (int i = 0; i < reads.size(); i++) {
+      if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
+      SAMRecord r = reads.get(i);
+      if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);
+      int bestScore = Integer.MIN_VALUE;
+      int bestOffset = 0;
+      ReadAligner.Target best = null;
+      for (ReadAligner.Target t : targets) {
+        int o1 = ReadAligner.startOffset(r, t);
+        int s1 = ReadAligner.ungappedScore(r, t, o1);
+        if (s1 > bestScore) { bestScore = s1; bestOffset = o1; best = t; }
+        int o2 = ReadAligner.endOffset(r, t);
+        if (o2 != o1) {
+          int s2 = ReadAligner.ungappedScore(r, t, o2);
+          if (s2 > bestScore) { bestScore = s2; bestOffset = o2; best = t; }
+        }
+      }
+      int g = bestScore - own[i];
+      if (g > gain[i]) {
+        gain[i] = g;
+        target[i] = best;
+        offset[i] = bestOffset;
+      }
+    }
+  }
+}

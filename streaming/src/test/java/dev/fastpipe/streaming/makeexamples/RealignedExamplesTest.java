@@ -1,0 +1,181 @@
+package dev.fastpipe.streaming.makeexamples;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.testing.CapturingProducer;
+import dev.fastpipe.streaming.testing.TestGenome;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * make_examples with realignment on a BAM whose carriers of 4 bp insertions in (GATA)x6 repeats
+ * were aligned as a short-read aligner does near read ends (soft clips, mismatches), with the
+ * repeats placed on and near partition boundaries: the examples are the same, byte for byte, for 1
+ * and 3 shards and for other partition sizes, and the realigner's counters add up the same.
+ */
+class RealignedExamplesTest {
+  @TempDir static Path dir;
+  static TestGenome g;
+  static Path fasta;
+  static Path bam;
+  /** Repeat starts: across, just before and just after partition boundaries of 1000 and 700. */
+  static final int[] REPEATS = {985, 2090, 4190, 6010, 8396};
+  static final String INS = "GATA";
+
+  @BeforeAll
+  static void buildGenome() throws IOException {
+    g = new TestGenome("chrT", 10000, 17);
+    StringBuilder alt = new StringBuilder();
+    int[] altAfter = new int[REPEATS.length]; // alt coordinate of each insertion's first base
+    int from = 0;
+    for (int e = 0; e < REPEATS.length; e++) {
+      int p = REPEATS[e];
+      g.ref[p - 1] = 'C';
+      for (int i = 0; i < 24; i++) g.ref[p + i] = (byte) "GATA".charAt(i % 4);
+      g.ref[p + 24] = 'C';
+      g.ref[p + 40] = 'T'; // a SNP on the alt haplotype nearby
+    }
+    for (int e = 0; e < REPEATS.length; e++) {
+      int after = REPEATS[e] + 24;
+      alt.append(g.refString(from, after));
+      altAfter[e] = alt.length();
+      alt.append(INS);
+      from = after;
+    }
+    alt.append(g.refString(from, g.ref.length));
+    for (int e = 0; e < REPEATS.length; e++) alt.setCharAt(altAfter[e] + 4 + 16, 'G'); // ref p + 40 is T
+    int i = 0;
+    for (int start = 0; start + 100 <= g.ref.length; start += 3, i++) g.add(g.refRead(start, 100));
+    for (int a = 1; a + 100 <= alt.length(); a += 3, i++) {
+      int shift = 0;
+      int d = -1;
+      for (int e = 0; e < REPEATS.length; e++) {
+        if (altAfter[e] + 4 <= a) shift += 4;
+        else if (altAfter[e] > a && altAfter[e] + 4 < a + 100) d = altAfter[e] - a;
+      }
+      int refStart = a - shift;
+      String seq = alt.substring(a, a + 100);
+      String cigar = "100M";
+      if (d >= 0) {
+        boolean clip = i % 2 == 0; // alternate the two ways an aligner gets it wrong
+        if (d >= 70) {
+          cigar = clip ? d + "M" + (100 - d) + "S" : "100M";
+        } else if (d <= 25) {
+          if (clip) {
+            cigar = (d + 4) + "S" + (96 - d) + "M";
+            refStart += d;
+          } else {
+            refStart -= 4;
+          }
+        } else {
+          cigar = d + "M4I" + (96 - d) + "M";
+        }
+      }
+      if (refStart + 100 > g.ref.length) continue;
+      g.add(g.read(refStart, cigar, seq));
+    }
+    fasta = g.writeFasta(dir);
+    bam = g.writeBam(dir, "reads.bam");
+  }
+
+  static MakeExamplesOptions options(int shards, int task, int partitionSize) {
+    MakeExamplesOptions o = new MakeExamplesOptions();
+    o.reference = fasta;
+    o.reads = bam;
+    o.shards = shards;
+    o.task = task;
+    o.partitionSize = partitionSize;
+    return o;
+  }
+
+  /** The examples, with the fields that name where they were made (shard, sequence, partition) zeroed, by position. */
+  static List<byte[]> examples(List<CapturingProducer> producers) {
+    List<byte[]> out = new ArrayList<>();
+    ExampleRecord r = new ExampleRecord();
+    for (CapturingProducer p : producers) {
+      for (byte[] b : p.records) {
+        UnsafeBuffer buf = new UnsafeBuffer(b);
+        r.wrap(buf, 0);
+        if (!r.isExample()) continue;
+        buf.putInt(ExampleRecordDescriptor.SHARD_OFFSET, 0);
+        buf.putLong(ExampleRecordDescriptor.SEQUENCE_OFFSET, 0);
+        buf.putLong(ExampleRecordDescriptor.PARTITION_OFFSET, 0);
+        out.add(b);
+      }
+    }
+    out.sort(Comparator.comparingInt(b -> new ExampleRecord().wrap(new UnsafeBuffer(b), 0).position()));
+    return out;
+  }
+
+  record Run(List<byte[]> examples, long windows, long fallbacks, long reads) {}
+
+  static Run run(int shards, int partitionSize, boolean realign) {
+    List<CapturingProducer> producers = new ArrayList<>();
+    long windows = 0;
+    long fallbacks = 0;
+    long reads = 0;
+    for (int t = 0; t < shards; t++) {
+      MakeExamplesOptions o = options(shards, t, partitionSize);
+      o.realignReads = realign;
+      CapturingProducer p = new CapturingProducer();
+      MakeExamplesStats s = MakeExamples.run(o, p);
+      windows += s.realignedWindows;
+      fallbacks += s.realignFallbackWindows;
+      reads += s.realignedReads;
+      producers.add(p);
+    }
+    return new Run(examples(producers), windows, fallbacks, reads);
+  }
+
+  static void assertSame(Run expected, Run actual, String what) {
+    assertEquals(expected.examples().size(), actual.examples().size(), what + ": examples");
+    for (int i = 0; i < expected.examples().size(); i++) {
+      assertArrayEquals(expected.examples().get(i), actual.examples().get(i), what + ": example " + i);
+    }
+    assertEquals(expected.windows(), actual.windows(), what + ": windows realigned");
+    assertEquals(expected.fallbacks(), actual.fallbacks(), what + ": windows fallen back");
+    assertEquals(expected.reads(), actual.reads(), what + ": reads realigned");
+  }
+
+  @Test
+  void realignmentFindsEachInsertionOnce() {
+    Run on = run(1, 1000, true);
+    assertTrue(on.windows() >= REPEATS.length, "a window per repeat: " + on.windows());
+    assertTrue(on.reads() > 0);
+    List<Integer> positions = new ArrayList<>();
+    for (byte[] b : on.examples()) positions.add(new ExampleRecord().wrap(new UnsafeBuffer(b), 0).position());
+    for (int p : REPEATS) {
+      assertEquals(1, positions.stream().filter(x -> x == p - 1).count(), "one insertion example at " + (p - 1));
+      assertEquals(1, positions.stream().filter(x -> x == p + 40).count(), "one SNP example at " + (p + 40));
+    }
+    assertEquals(2 * REPEATS.length, positions.size(), "nothing else: " + positions);
+    Run off = run(1, 1000, false);
+    boolean differ = on.examples().size() != off.examples().size();
+    for (int i = 0; !differ && i < on.examples().size(); i++) {
+      differ = !java.util.Arrays.equals(on.examples().get(i), off.examples().get(i));
+    }
+    assertTrue(differ, "realigned reads are drawn in the images");
+    assertEquals(0, off.windows() + off.reads(), "--no-realign-reads realigns nothing");
+  }
+
+  @Test
+  void threeShardsGiveTheSameExamplesAsOne() {
+    assertSame(run(1, 1000, true), run(3, 1000, true), "3 shards");
+  }
+
+  @Test
+  void partitionSizeDoesNotChangeTheExamples() {
+    Run base = run(1, 1000, true);
+    assertSame(base, run(1, 700, true), "700 bp partitions");
+    assertSame(base, run(2, 333, true), "333 bp partitions over 2 shards");
+  }
+}
