@@ -177,7 +177,6 @@ public final class Realigner {
         copy.setAlignmentStart(a.start());
         copy.setCigar(a.cigar());
         reads.set(i, copy);
-        if (System.getenv("RL_DEBUG") != null) System.err.println("RL " + r.getReadName() + " " + r.getAlignmentStart() + " " + r.getCigarString() + " -> " + a.start() + " " + a.cigar() + " gain=" + gain[i] + " hap=" + target[i].haplotype.regionStart + ":" + new String(target[i].haplotype.bases) + " refOf=" + java.util.Arrays.toString(target[i].haplotype.refOf));
         int s = r.getAlignmentStart() - 1;
         if (s >= ownStart && s < ownEnd) readsRealigned++;
       }
