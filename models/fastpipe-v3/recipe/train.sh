@@ -4,14 +4,18 @@
 # `fastpipe train` that fits the CNN (one network) and the small model on the same examples.
 # Run from the repository root after `mvn -B -q -DskipTests package` and build_data.sh.
 # env: T (data, default /work/v3data), D (../shared/data), OUT (model dir, default $T/fastpipe-v3),
-#      SEED (training seed, default 1), EPOCHS (default 10).
+#      SEED (training seed, default 1), EPOCHS (default 12), LR (default 0.0015),
+#      SKIP_ARTIFACTS (samples with this manifest artifact are left out, default "paralog": see
+#      MODEL.md; empty: none).
 # Never uses ../shared/data/sim30x_eval (seed 7) nor na12878_tiny, nor the manifest's blind samples.
 set -euo pipefail
 D=${D:-/work/shared/data}
 T=${T:-/work/v3data}
 OUT=${OUT:-$T/fastpipe-v3}
 SEED=${SEED:-1}
-EPOCHS=${EPOCHS:-10}
+EPOCHS=${EPOCHS:-12}
+LR=${LR:-0.0015}
+SKIP_ARTIFACTS=${SKIP_ARTIFACTS-paralog}
 R=$D/ref/chr20.fa.gz
 mkdir -p "$T/ex"
 [ -f "$T/manifest.tsv" ] || { echo "train.sh: $T/manifest.tsv missing: run build_data.sh first" >&2; exit 2; }
@@ -24,7 +28,10 @@ me() { # NAME BAM TRUTH BED [make-examples args...]
 }
 train=() val=()
 # manifest columns: name role simulator profile read_len cov ... bam truth bed (header names them)
-while IFS=$'\t' read -r name role bam truth bed; do
+while IFS=$'\t' read -r name role bam truth bed artifacts; do
+  if [ -n "$SKIP_ARTIFACTS" ] && [[ "$artifacts" == *"$SKIP_ARTIFACTS("* ]]; then
+    echo "train.sh: $name left out ($artifacts)" >&2; continue
+  fi
   case $role in
     train) me "$name" "$bam" "$truth" "$bed"; train+=("$T/ex/$name.tfrecord.gz") ;;
     validation) me "$name" "$bam" "$truth" "$bed"; val+=("$T/ex/$name.tfrecord.gz") ;;
@@ -35,7 +42,7 @@ done < <(python3 - "$T/manifest.tsv" <<'PY'
 import csv, sys
 rows = csv.DictReader(open(sys.argv[1]), delimiter="\t")
 for r in rows:
-    print("\t".join([r["name"], r["role"], r["bam"], r["truth"], r["bed"]]))
+    print("\t".join([r["name"], r["role"], r["bam"], r["truth"], r["bed"], r["artifacts"]]))
 PY
 )
 # sim30x (ART HS25 2x150, the project's first training sample): train on 9,995,001-10,900,000, validate on the rest.
@@ -43,5 +50,6 @@ me sim30x.train "$D/sim30x/SIM30X.bam" "$D/sim30x/SIM30X.truth.vcf.gz" "$D/sim30
 me sim30x.val "$D/sim30x/SIM30X.bam" "$D/sim30x/SIM30X.truth.vcf.gz" "$D/sim30x/SIM30X.confident.bed" --regions chr20:10900001-11095000
 train+=("$T/ex/sim30x.train.tfrecord.gz"); val+=("$T/ex/sim30x.val.tfrecord.gz")
 
-bin/fastpipe train --examples "${train[@]}" --validation "${val[@]}" --output "$OUT" \
-  --epochs "$EPOCHS" --batch-size 32 --learning-rate 0.002 --seed "$SEED" --ensemble 1
+# The examples are held in memory (about 130 kB each: ~7 GB for ~55,000), hence the heap.
+FASTPIPE_JAVA_OPTS="${FASTPIPE_JAVA_OPTS:--Xmx14g}" bin/fastpipe train --examples "${train[@]}" --validation "${val[@]}" --output "$OUT" \
+  --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble 1

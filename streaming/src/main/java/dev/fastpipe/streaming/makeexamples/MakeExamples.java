@@ -73,13 +73,15 @@ public final class MakeExamples {
   private long[] sortKeys = new long[1024];
   /**
    * The partition's reads' alignment spans (0-based start, exclusive end), their longest span and
-   * whether the starts are sorted: each candidate's rows are then found by a binary search instead
-   * of a scan over every read of the partition (which was a fifth of make_examples' CPU).
+   * their order by start: each candidate's rows are then found by a binary search instead of a
+   * scan over every read of the partition (which was a fifth of make_examples' CPU).
    */
   private int[] readStarts = new int[1024];
   private int[] readEnds = new int[1024];
   private int longestSpan;
   private boolean startsSorted;
+  /** (start << 32 | index) of every read, sorted: the reads by start even where the list is not. */
+  private long[] byStart = new long[1024];
   /** Candidates of the strips just before and just after the current partition, for {@link #nearestCandidate}. */
   private final AlleleCounter edgeCounter;
   private final long[] edgePartition = {-1, -1};
@@ -500,22 +502,26 @@ public final class MakeExamples {
   private int readsCovering(int from, int to) {
     if (rowIndex.length < reads.size()) rowIndex = new int[reads.size() * 2];
     int n = 0;
-    for (int i = firstStartingAtOrAfter(from - longestSpan); i < reads.size(); i++) {
-      if (readStarts[i] >= to) {
-        if (startsSorted) break;
-        continue;
-      }
+    for (int k = firstStartingAtOrAfter(from - longestSpan); k < reads.size(); k++) {
+      int i = (int) byStart[k];
+      if (readStarts[i] >= to) break;
       if (readEnds[i] > from) rowIndex[n++] = i;
     }
+    if (!startsSorted) Arrays.sort(rowIndex, 0, n); // back to list order
     return n;
   }
 
-  /** Fills {@link #readStarts}, {@link #readEnds}, {@link #longestSpan} and {@link #startsSorted} for {@link #reads}. */
+  /**
+   * Fills {@link #readStarts}, {@link #readEnds}, {@link #longestSpan}, {@link #startsSorted} and
+   * {@link #byStart} for {@link #reads}. The realigner may move a read's start, so the list need
+   * not be sorted by start; {@link #byStart} always is.
+   */
   private void indexReadSpans() {
     int n = reads.size();
     if (readStarts.length < n) {
       readStarts = new int[n * 2];
       readEnds = new int[n * 2];
+      byStart = new long[n * 2];
     }
     longestSpan = 0;
     startsSorted = true;
@@ -525,17 +531,19 @@ public final class MakeExamples {
       readEnds[i] = r.getAlignmentEnd();
       longestSpan = Math.max(longestSpan, readEnds[i] - readStarts[i]);
       if (i > 0 && readStarts[i] < readStarts[i - 1]) startsSorted = false;
+      byStart[i] = ((long) Math.max(0, readStarts[i]) << 32) | i;
     }
+    if (!startsSorted) Arrays.sort(byStart, 0, n);
   }
 
-  /** The first read index whose start is >= {@code pos} (reads sorted by start), or 0 when not sorted. */
+  /** The first position in {@link #byStart} whose read starts at or after {@code pos}. */
   private int firstStartingAtOrAfter(int pos) {
-    if (!startsSorted) return 0;
+    long key = (long) Math.max(0, pos) << 32;
     int lo = 0;
     int hi = reads.size();
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (readStarts[mid] < pos) lo = mid + 1; else hi = mid;
+      if (byStart[mid] < key) lo = mid + 1; else hi = mid;
     }
     return lo;
   }

@@ -7,6 +7,7 @@ import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.testing.CapturingProducer;
 import dev.fastpipe.streaming.testing.TestGenome;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -85,7 +86,22 @@ class RealignedExamplesTest {
     }
     fasta = g.writeFasta(dir);
     bam = g.writeBam(dir, "reads.bam");
+    // Truth for labelled runs (whose examples carry the small model's features): each insertion
+    // (after the C before its repeat) and each SNP, het.
+    StringBuilder vcf = new StringBuilder("##fileformat=VCFv4.2\n##contig=<ID=chrT,length=10000>\n"
+        + "##FORMAT=<ID=GT,Number=1,Type=String,Description=\"Genotype\">\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS\n");
+    for (int p : REPEATS) {
+      vcf.append("chrT\t").append(p + 24).append("\t.\tA\tA").append(INS).append("\t.\tPASS\t.\tGT\t0|1\n");
+      vcf.append("chrT\t").append(p + 41).append("\t.\tT\tG\t.\tPASS\t.\tGT\t0|1\n");
+    }
+    truth = dir.resolve("truth.vcf");
+    Files.writeString(truth, vcf.toString());
+    confident = dir.resolve("confident.bed");
+    Files.writeString(confident, "chrT\t0\t10000\n");
   }
+
+  static Path truth;
+  static Path confident;
 
   static MakeExamplesOptions options(int shards, int task, int partitionSize) {
     MakeExamplesOptions o = new MakeExamplesOptions();
@@ -119,6 +135,10 @@ class RealignedExamplesTest {
   record Run(List<byte[]> examples, long windows, long fallbacks, long reads) {}
 
   static Run run(int shards, int partitionSize, boolean realign) {
+    return run(shards, partitionSize, realign, false);
+  }
+
+  static Run run(int shards, int partitionSize, boolean realign, boolean labelled) {
     List<CapturingProducer> producers = new ArrayList<>();
     long windows = 0;
     long fallbacks = 0;
@@ -126,6 +146,10 @@ class RealignedExamplesTest {
     for (int t = 0; t < shards; t++) {
       MakeExamplesOptions o = options(shards, t, partitionSize);
       o.realignReads = realign;
+      if (labelled) {
+        o.truthVcf = truth;
+        o.confidentBed = confident;
+      }
       CapturingProducer p = new CapturingProducer();
       MakeExamplesStats s = MakeExamples.run(o, p);
       windows += s.realignedWindows;
@@ -177,5 +201,23 @@ class RealignedExamplesTest {
     Run base = run(1, 1000, true);
     assertSame(base, run(1, 700, true), "700 bp partitions");
     assertSame(base, run(2, 333, true), "333 bp partitions over 2 shards");
+  }
+
+  @Test
+  void candidateFeaturesDoNotDependOnPartitions() {
+    // Each insertion and its SNP are 41 bp apart; with 1000 bp partitions the pair at 985 is split
+    // by the edge at 1000, with 700 bp partitions the pairs at 2090 and 4190 are (2100, 4200).
+    Run base = run(1, 1000, true, true);
+    int features = 0;
+    for (byte[] b : base.examples()) {
+      ExampleRecord r = new ExampleRecord().wrap(new UnsafeBuffer(b), 0);
+      if (r.floatCount() == 0) continue;
+      features++;
+      assertEquals(41f, r.floatAt(CandidateFeatures.NAMES.indexOf("nearest_candidate")), "at " + r.position()
+          + ": the neighbour 41 bp away, across a partition edge or not");
+    }
+    assertEquals(2 * REPEATS.length, features, "every labelled example carries its features");
+    assertSame(base, run(1, 700, true, true), "700 bp partitions, labelled");
+    assertSame(base, run(3, 333, true, true), "333 bp partitions over 3 shards, labelled");
   }
 }
