@@ -4,7 +4,7 @@
 # `fastpipe train` that fits the CNN (one network) and the small model on the same examples.
 # Run from the repository root after `mvn -B -q -DskipTests package` and build_data.sh.
 # env: T (data, default /work/v3data), D (../shared/data), OUT (model dir, default $T/fastpipe-v3),
-#      SEED (training seed, default 1), EPOCHS (default 12), LR (default 0.0015),
+#      SEED (training seed, default 1), EPOCHS (default 14; the epoch with the best validation accuracy is kept), LR (default 0.0015),
 #      SKIP_ARTIFACTS (samples with this manifest artifact are left out, default "paralog": see
 #      MODEL.md; empty: none).
 # Never uses ../shared/data/sim30x_eval (seed 7) nor na12878_tiny, nor the manifest's blind samples.
@@ -13,7 +13,7 @@ D=${D:-/work/shared/data}
 T=${T:-/work/v3data}
 OUT=${OUT:-$T/fastpipe-v3}
 SEED=${SEED:-1}
-EPOCHS=${EPOCHS:-12}
+EPOCHS=${EPOCHS:-14}
 LR=${LR:-0.0015}
 SKIP_ARTIFACTS=${SKIP_ARTIFACTS-paralog}
 R=$D/ref/chr20.fa.gz
@@ -52,4 +52,4 @@ train+=("$T/ex/sim30x.train.tfrecord.gz"); val+=("$T/ex/sim30x.val.tfrecord.gz")
 
 # The examples are held in memory (about 130 kB each: ~7 GB for ~55,000), hence the heap.
 FASTPIPE_JAVA_OPTS="${FASTPIPE_JAVA_OPTS:--Xmx14g}" bin/fastpipe train --examples "${train[@]}" --validation "${val[@]}" --output "$OUT" \
-  --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble 1
+  --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble 1 --keep-best-epoch

@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -44,13 +46,21 @@ public final class ModelTrainer {
 
   /**
    * Training settings. {@code balanceClasses} weights each class by N/(3*count).
+   * {@code keepBestEpoch} exports the weights of the epoch with the highest validation accuracy
+   * (the first such epoch on a tie) instead of the last epoch's; it needs a validation set.
    * {@code qualityScaleMin} below 1 turns on base-quality augmentation: each time an example is
    * drawn, its reads' base-quality pixels are multiplied by one factor drawn from
    * U(qualityScaleMin, 1), as if another sequencer had reported lower qualities for the same bases.
    */
   public record Settings(
       int epochs, int batchSize, float learningRate, long seed, boolean balanceClasses, int intraOpThreads,
-      int ensemble, float qualityScaleMin) {
+      int ensemble, float qualityScaleMin, boolean keepBestEpoch) {
+    /** As before {@code keepBestEpoch}: the last epoch's weights are exported. */
+    public Settings(int epochs, int batchSize, float learningRate, long seed, boolean balanceClasses, int intraOpThreads,
+        int ensemble, float qualityScaleMin) {
+      this(epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble, qualityScaleMin, false);
+    }
+
     public Settings {
       if (!(qualityScaleMin > 0 && qualityScaleMin <= 1)) {
         throw new IllegalArgumentException("quality scale minimum must be in (0, 1]: " + qualityScaleMin);
@@ -105,9 +115,11 @@ public final class ModelTrainer {
       // losses); the exported probabilities are the mean of their softmax outputs.
       Operand<TFloat32> probSum = null;
       Operand<TFloat32> lossTotal = null;
+      java.util.List<Operand<TFloat32>> weights = new java.util.ArrayList<>();
       for (int k = 0; k < settings.ensemble(); k++) {
         GenotypeNetwork net = new GenotypeNetwork(tf, settings.seed() * 7919L + k);
         Operand<TFloat32> logits = net.logits(images, channels);
+        weights.addAll(net.variables()); // made by logits()
         Operand<TFloat32> p = tf.nn.softmax(logits);
         Operand<TFloat32> logLikelihood = tf.sum(tf.math.mul(oneHot, tf.nn.logSoftmax(logits)), tf.constant(1));
         Operand<TFloat32> l =
@@ -121,6 +133,8 @@ public final class ModelTrainer {
           tf.withName("probabilities").math.mul(probSum, tf.constant(1f / settings.ensemble()));
       Operand<TFloat32> loss = tf.withName("loss").math.mul(lossTotal, tf.constant(1f / settings.ensemble()));
       Op trainStep = new Adam(g, settings.learningRate()).minimize(loss);
+      BestWeights best = settings.keepBestEpoch() && validation != null && validation.size() > 0
+          ? new BestWeights(tf, weights) : null;
       session.initialize();
 
       log.printf(
@@ -189,6 +203,7 @@ public final class ModelTrainer {
             valAcc = ok / (double) validation.size();
           }
           last = new EpochReport(epoch, lossSum / batches, correct / (double) train.size(), valAcc, confusion);
+          if (best != null) best.offer(session, last);
           log.printf(
               "epoch %d/%d: loss %.5f, train accuracy %.4f%s (%.1f s)%n",
               epoch, settings.epochs(), last.loss(), last.trainAccuracy(),
@@ -196,6 +211,12 @@ public final class ModelTrainer {
                   valAcc, java.util.Arrays.deepToString(confusion)),
               (System.nanoTime() - t0) / 1e9);
         }
+      }
+      if (best != null && best.report != null && best.report.epoch() != last.epoch()) {
+        best.restore(session);
+        log.printf("keeping epoch %d (validation accuracy %.4f, the best; the last epoch had %.4f)%n",
+            best.report.epoch(), best.report.validationAccuracy(), last.validationAccuracy());
+        last = best.report;
       }
       export(session, images, probabilities, output);
       return last;
@@ -263,6 +284,55 @@ public final class ModelTrainer {
   }
 
   /** Writes the serving signature under a temporary sibling name, then renames it to {@code output}. */
+  /**
+   * The networks' weights at the epoch with the best validation accuracy so far, copied out of
+   * the session, and the assign ops that put them back.
+   */
+  private static final class BestWeights {
+    private final List<Operand<TFloat32>> variables;
+    private final List<Placeholder<TFloat32>> feeds = new ArrayList<>();
+    private final List<Op> assigns = new ArrayList<>();
+    private final List<float[]> values = new ArrayList<>();
+    private final List<Shape> shapes = new ArrayList<>();
+    EpochReport report;
+
+    BestWeights(Ops tf, List<Operand<TFloat32>> variables) {
+      if (variables.isEmpty()) throw new IllegalStateException("no network weights to keep");
+      this.variables = variables;
+      for (Operand<TFloat32> v : variables) {
+        Placeholder<TFloat32> feed = tf.placeholder(TFloat32.class, Placeholder.shape(v.shape()));
+        feeds.add(feed);
+        assigns.add(tf.assign(v, feed));
+      }
+    }
+
+    /** Copies the weights out when {@code epoch} beats every earlier one on validation. */
+    void offer(Session session, EpochReport epoch) {
+      if (report != null && !(epoch.validationAccuracy() > report.validationAccuracy())) return;
+      report = epoch;
+      values.clear();
+      shapes.clear();
+      for (Operand<TFloat32> v : variables) {
+        try (Result r = session.runner().fetch(v).run()) {
+          TFloat32 t = (TFloat32) r.get(0);
+          float[] copy = new float[(int) t.shape().size()];
+          t.asRawTensor().data().asFloats().read(copy);
+          values.add(copy);
+          shapes.add(t.shape());
+        }
+      }
+    }
+
+    /** Puts the kept weights back into the session's variables. */
+    void restore(Session session) {
+      for (int i = 0; i < variables.size(); i++) {
+        try (TFloat32 t = TFloat32.tensorOf(shapes.get(i), org.tensorflow.ndarray.buffer.DataBuffers.of(values.get(i), true, false))) {
+          session.runner().feed(feeds.get(i), t).addTarget(assigns.get(i)).run();
+        }
+      }
+    }
+  }
+
   static void export(Session session, Operand<TUint8> images, Operand<TFloat32> probabilities, Path output)
       throws IOException {
     Path abs = output.toAbsolutePath();

@@ -76,6 +76,43 @@ class ModelTrainerTest {
   }
 
   @Test
+  void keepBestEpochExportsTheWeightsOfThatEpoch(@TempDir Path tmp) throws Exception {
+    Random r = new Random(4);
+    TrainingSet train = new TrainingSet(C);
+    TrainingSet misleading = new TrainingSet(C); // labels shifted by one: accuracy falls as training learns
+    for (int i = 0; i < 48; i++) {
+      byte[] img = image(i % 3, r);
+      train.add(new UnsafeBuffer(img), 0, img.length, i % 3);
+    }
+    for (int i = 0; i < 9; i++) {
+      byte[] img = image(i % 3, r);
+      misleading.add(new UnsafeBuffer(img), 0, img.length, (i + 1) % 3);
+    }
+    var log = new ByteArrayOutputStream();
+    ModelTrainer.EpochReport kept = new ModelTrainer(new ModelTrainer.Settings(6, 16, 1e-2f, 5, false, 1, 1, 1f, true),
+        new PrintStream(log, true)).trainAndExport(train, misleading, tmp.resolve("best"));
+    assertTrue(kept.epoch() < 6, "the misleading validation set peaks before the last epoch: " + log);
+    assertTrue(log.toString().contains("keeping epoch " + kept.epoch()), log.toString());
+    // The same training stopped at that epoch exports the same weights: same predictions.
+    ModelTrainer.EpochReport stopped = new ModelTrainer(
+        new ModelTrainer.Settings(kept.epoch(), 16, 1e-2f, 5, false, 1, 1, 1f, false),
+        new PrintStream(new ByteArrayOutputStream(), true)).trainAndExport(train, misleading, tmp.resolve("stopped"));
+    assertEquals(kept.validationAccuracy(), stopped.validationAccuracy());
+    float[][] p = new float[2][];
+    String[] dirs = {"best", "stopped"};
+    for (int m = 0; m < 2; m++) {
+      try (GenotypeModel model = GenotypeModel.load(tmp.resolve(dirs[m]), 1, 1); ImageBatch batch = model.newBatch(3)) {
+        UnsafeBuffer records = new UnsafeBuffer(new byte[3 * BYTES]);
+        Random same = new Random(11);
+        for (int k = 0; k < 3; k++) records.putBytes(k * BYTES, image(k, same));
+        for (int k = 0; k < 3; k++) batch.add(records, k * BYTES, BYTES);
+        p[m] = model.predict(batch, new float[9]);
+      }
+    }
+    for (int i = 0; i < 9; i++) assertEquals(p[1][i], p[0][i], 1e-6, "probability " + i);
+  }
+
+  @Test
   void qualityAugmentationScalesOnlyTheReadsBaseQualities() {
     byte[] img = image(1, new Random(9));
     for (int col = 0; col < 221; col++) img[(2 * 221 + col) * C + 1] = (byte) 254; // a reference row

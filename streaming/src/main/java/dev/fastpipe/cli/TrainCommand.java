@@ -63,6 +63,11 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Train K networks side by side and export the mean of their probabilities (default ${DEFAULT-VALUE}).")
   int ensemble;
 
+  @Option(names = "--keep-best-epoch",
+      description = "Export the weights of the epoch with the best validation accuracy, not the last epoch's"
+          + " (needs --validation).")
+  boolean keepBestEpoch;
+
   @Option(names = "--quality-scale-min", defaultValue = "1", paramLabel = "F",
       description = {"Base-quality augmentation: each drawn example's read base qualities are multiplied by one factor",
           "from U(F, 1), so the model does not tie its calls to one sequencer's quality profile (default ${DEFAULT-VALUE}: off)."})
@@ -119,10 +124,13 @@ public final class TrainCommand implements Callable<Integer> {
       trainSmallModel(trainFeatures, valFeatures, small);
       return 0;
     }
+    if (keepBestEpoch && (validation == null || validation.isEmpty())) {
+      throw new UserError("--keep-best-epoch needs --validation examples to choose the epoch by");
+    }
     ModelTrainer.Settings settings;
     try {
       settings = new ModelTrainer.Settings(
-          epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble, qualityScaleMin);
+          epochs, batchSize, learningRate, seed, balanceClasses, intraOpThreads, ensemble, qualityScaleMin, keepBestEpoch);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
