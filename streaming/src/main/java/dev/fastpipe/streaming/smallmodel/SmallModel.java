@@ -55,7 +55,8 @@ public final class SmallModel {
   /** Free-form figures stored with the model (training and validation). */
   final Map<String, Object> info = new LinkedHashMap<>();
   private final double[] hidden;
-  private final double[] logits = new double[3];
+  private final double[] probabilities = new double[3];
+  private final double[] standardized;
 
   SmallModel(List<String> features, double[] mean, double[] scale, double[][] w1, double[] b1, double[][] w2, double[] b2) {
     this.features = List.copyOf(features);
@@ -66,6 +67,7 @@ public final class SmallModel {
     this.w2 = w2;
     this.b2 = b2;
     this.hidden = new double[b1.length];
+    this.standardized = new double[mean.length];
   }
 
   public List<String> features() {
@@ -94,23 +96,9 @@ public final class SmallModel {
 
   /** The genotype probabilities of feature vector {@code x} into {@code p} (length 3); returns {@code p}. */
   public float[] predict(float[] x, float[] p) {
-    int f = mean.length;
-    for (int h = 0; h < hidden.length; h++) {
-      double s = b1[h];
-      double[] w = w1[h];
-      for (int i = 0; i < f; i++) s += w[i] * ((x[i] - mean[i]) / scale[i]);
-      hidden[h] = Math.tanh(s);
-    }
-    double max = Double.NEGATIVE_INFINITY;
-    for (int k = 0; k < 3; k++) {
-      double s = b2[k];
-      for (int h = 0; h < hidden.length; h++) s += w2[k][h] * hidden[h];
-      logits[k] = s;
-      max = Math.max(max, s);
-    }
-    double sum = 0;
-    for (int k = 0; k < 3; k++) sum += logits[k] = Math.exp(logits[k] - max);
-    for (int k = 0; k < 3; k++) p[k] = (float) (logits[k] / sum);
+    for (int i = 0; i < mean.length; i++) standardized[i] = (x[i] - mean[i]) / scale[i];
+    SmallModelTrainer.forward(standardized, w1, b1, w2, b2, hidden, probabilities);
+    for (int k = 0; k < 3; k++) p[k] = (float) probabilities[k];
     return p;
   }
 

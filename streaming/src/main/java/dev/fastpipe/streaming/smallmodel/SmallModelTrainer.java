@@ -210,7 +210,12 @@ public final class SmallModelTrainer {
     return model;
   }
 
-  private static void forward(double[] x, double[][] w1, double[] b1, double[][] w2, double[] b2, double[] hid, double[] p) {
+  /**
+   * The perceptron's forward pass on a standardised feature vector: tanh hidden layer, softmax
+   * output into {@code p}. The one implementation, for training and for calling; StrictMath, so
+   * the probabilities are the same bits on every machine.
+   */
+  static void forward(double[] x, double[][] w1, double[] b1, double[][] w2, double[] b2, double[] hid, double[] p) {
     for (int j = 0; j < hid.length; j++) {
       double s = b1[j];
       for (int i = 0; i < x.length; i++) s += w1[j][i] * x[i];
