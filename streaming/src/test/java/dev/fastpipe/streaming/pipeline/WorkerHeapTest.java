@@ -30,7 +30,7 @@ class WorkerHeapTest {
         ShardProcesses.workerHeapMb(plan, piled));
     String opts = ShardProcesses.autoJavaOpts(plan, work);
     if (!System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "").contains("-Xmx")) {
-      assertTrue(opts.endsWith("-Xmx" + even + "m"), opts);
+      assertTrue(opts.endsWith("-Xmx" + even + "m -Xmn" + even * 2 / 3 + "m"), opts);
     }
     assertTrue(opts.startsWith("-XX:TieredStopAtLevel=1"), opts);
   }
