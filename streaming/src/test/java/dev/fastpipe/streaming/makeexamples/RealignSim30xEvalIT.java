@@ -2,12 +2,9 @@ package dev.fastpipe.streaming.makeexamples;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.fastpipe.streaming.testing.CapturingProducer;
 import dev.fastpipe.testing.SharedData;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,11 +29,7 @@ class RealignSim30xEvalIT {
   }
 
   static RealignedExamplesTest.Run run(Path ref, Path bam, Path bed, int shards, int partitionSize) {
-    List<CapturingProducer> producers = new ArrayList<>();
-    long windows = 0;
-    long fallbacks = 0;
-    long reads = 0;
-    for (int t = 0; t < shards; t++) {
+    return RealignedExamplesTest.run(shards, t -> {
       MakeExamplesOptions o = new MakeExamplesOptions();
       o.reference = ref;
       o.reads = bam;
@@ -44,13 +37,7 @@ class RealignSim30xEvalIT {
       o.shards = shards;
       o.task = t;
       o.partitionSize = partitionSize;
-      CapturingProducer p = new CapturingProducer();
-      MakeExamplesStats s = MakeExamples.run(o, p);
-      windows += s.realignedWindows;
-      fallbacks += s.realignFallbackWindows;
-      reads += s.realignedReads;
-      producers.add(p);
-    }
-    return new RealignedExamplesTest.Run(RealignedExamplesTest.examples(producers), windows, fallbacks, reads);
+      return o;
+    });
   }
 }

@@ -139,19 +139,26 @@ class RealignedExamplesTest {
   }
 
   static Run run(int shards, int partitionSize, boolean realign, boolean labelled) {
-    List<CapturingProducer> producers = new ArrayList<>();
-    long windows = 0;
-    long fallbacks = 0;
-    long reads = 0;
-    for (int t = 0; t < shards; t++) {
+    return run(shards, t -> {
       MakeExamplesOptions o = options(shards, t, partitionSize);
       o.realignReads = realign;
       if (labelled) {
         o.truthVcf = truth;
         o.confidentBed = confident;
       }
+      return o;
+    });
+  }
+
+  /** Runs tasks 0..shards-1 with {@code options.apply(task)} and gathers their examples and realigner counters. */
+  static Run run(int shards, java.util.function.IntFunction<MakeExamplesOptions> options) {
+    List<CapturingProducer> producers = new ArrayList<>();
+    long windows = 0;
+    long fallbacks = 0;
+    long reads = 0;
+    for (int t = 0; t < shards; t++) {
       CapturingProducer p = new CapturingProducer();
-      MakeExamplesStats s = MakeExamples.run(o, p);
+      MakeExamplesStats s = MakeExamples.run(options.apply(t), p);
       windows += s.realignedWindows;
       fallbacks += s.realignFallbackWindows;
       reads += s.realignedReads;
