@@ -68,6 +68,8 @@ public final class MakeExamples {
   private SAMRecord pending;
   /** The start of the last read taken from the stream of the current run of partitions. */
   private int lastStart;
+  /** The first partition of the current run that can still hold the next read's start (reads come by start). */
+  private int countedPartition;
   private int[] readAlt = new int[1024];
   private int[] rowIndex = new int[1024];
   private long[] sortKeys = new long[1024];
@@ -149,11 +151,14 @@ public final class MakeExamples {
     try {
       int at = 0;
       while (at < mine.size()) {
-        // A run of adjacent partitions (one shard, or one task's share of a small region) streams
-        // its reads once through a sliding window; a partition alone (several shards take turns)
-        // is read by an indexed query, which reads far less than a stream over the others' turns.
+        // A run of partitions whose fetched ranges touch (adjacent ones: one shard; or ones with
+        // gaps shorter than two read pads: several shards taking turns on small partitions with
+        // realignment's wide margin) streams its reads once through a sliding window, reading each
+        // read once where separate queries would read the overlaps twice; a partition far from the
+        // next (several shards taking turns on large partitions) is read by an indexed query, which
+        // reads far less than a stream over the others' turns.
         int runEnd = at + 1;
-        while (runEnd < mine.size() && adjacent(mine.get(runEnd - 1), mine.get(runEnd))) runEnd++;
+        while (runEnd < mine.size() && rangesTouch(mine.get(runEnd - 1), mine.get(runEnd), readPad)) runEnd++;
         List<Partition> run = mine.subList(at, runEnd);
         Partition first = run.get(0);
         Partition last = run.get(run.size() - 1);
@@ -164,10 +169,11 @@ public final class MakeExamples {
         window.clear();
         pending = null;
         lastStart = 0;
+        countedPartition = 0;
         try {
           for (Partition p : run) {
             if (stream != null) {
-              slideWindow(stream, p, first.start(), last.end(), contigLength);
+              slideWindow(stream, p, run, contigLength);
             } else {
               queryReads(p, contigLength);
             }
@@ -199,8 +205,12 @@ public final class MakeExamples {
     return stats;
   }
 
-  private static boolean adjacent(Partition a, Partition b) {
-    return a.contigIndex() == b.contigIndex() && a.end() == b.start();
+  /**
+   * True when the reads fetched for {@code b} (its range widened by {@code readPad}) start no later
+   * than those fetched for {@code a} end: one stream over both reads no read that neither needs.
+   */
+  static boolean rangesTouch(Partition a, Partition b, int readPad) {
+    return a.contigIndex() == b.contigIndex() && b.start() >= a.end() && b.start() - a.end() <= 2L * readPad;
   }
 
   /** The reads overlapping [start - readPad, end + readPad) of {@code p}, by an indexed query. */
@@ -260,8 +270,12 @@ public final class MakeExamples {
     return start;
   }
 
-  /** The same read set as {@link #queryReads}, from one sequential pass over the region. */
-  private void slideWindow(SAMRecordIterator stream, Partition p, int runStart, int runEnd, int contigLength) {
+  /**
+   * The same read set as {@link #queryReads}, from one sequential pass over the run's range. A read
+   * is counted (seen, filtered) once, when it leaves the stream, and only if it starts inside one of
+   * the run's partitions: reads in the gaps between them belong to other tasks' partitions.
+   */
+  private void slideWindow(SAMRecordIterator stream, Partition p, List<Partition> run, int contigLength) {
     int qStart = Math.max(1, p.start() - readPad + 1);
     int qEnd = Math.min(contigLength, p.end() + readPad);
     while (true) {
@@ -279,7 +293,8 @@ public final class MakeExamples {
       pending = null;
       boolean accepted = filter.accept(r);
       int s = r.getAlignmentStart() - 1;
-      if (s >= runStart && s < runEnd) {
+      while (countedPartition < run.size() && run.get(countedPartition).end() <= s) countedPartition++;
+      if (countedPartition < run.size() && s >= run.get(countedPartition).start()) {
         if (accepted) stats.reads++; else stats.readsFiltered++;
       }
       if (accepted) window.add(r);

@@ -132,7 +132,8 @@ class RealignedExamplesTest {
     return out;
   }
 
-  record Run(List<byte[]> examples, long windows, long fallbacks, long reads) {}
+  /** {@code seen}: reads the tasks counted (passing the filters or not), each read once over the tasks. */
+  record Run(List<byte[]> examples, long windows, long fallbacks, long reads, long seen) {}
 
   static Run run(int shards, int partitionSize, boolean realign) {
     return run(shards, partitionSize, realign, false);
@@ -156,15 +157,17 @@ class RealignedExamplesTest {
     long windows = 0;
     long fallbacks = 0;
     long reads = 0;
+    long seen = 0;
     for (int t = 0; t < shards; t++) {
       CapturingProducer p = new CapturingProducer();
       MakeExamplesStats s = MakeExamples.run(options.apply(t), p);
       windows += s.realignedWindows;
       fallbacks += s.realignFallbackWindows;
       reads += s.realignedReads;
+      seen += s.readsSeen();
       producers.add(p);
     }
-    return new Run(examples(producers), windows, fallbacks, reads);
+    return new Run(examples(producers), windows, fallbacks, reads, seen);
   }
 
   static void assertSame(Run expected, Run actual, String what) {
@@ -175,6 +178,7 @@ class RealignedExamplesTest {
     assertEquals(expected.windows(), actual.windows(), what + ": windows realigned");
     assertEquals(expected.fallbacks(), actual.fallbacks(), what + ": windows fallen back");
     assertEquals(expected.reads(), actual.reads(), what + ": reads realigned");
+    assertEquals(expected.seen(), actual.seen(), what + ": reads seen (each counted by one task)");
   }
 
   @Test
@@ -196,6 +200,21 @@ class RealignedExamplesTest {
     }
     assertTrue(differ, "realigned reads are drawn in the images");
     assertEquals(0, off.windows() + off.reads(), "--no-realign-reads realigns nothing");
+  }
+
+  @Test
+  void partitionsWhoseFetchedRangesTouchShareOneStream() {
+    Partition a = new Partition(0, 0, "chrT", 0, 1000);
+    int pad = 125;
+    assertTrue(MakeExamples.rangesTouch(a, new Partition(1, 0, "chrT", 1000, 2000), pad), "adjacent");
+    assertTrue(MakeExamples.rangesTouch(a, new Partition(2, 0, "chrT", 1250, 2250), pad), "gap of two pads");
+    assertFalse(MakeExamples.rangesTouch(a, new Partition(2, 0, "chrT", 1251, 2251), pad), "gap wider than two pads");
+    assertFalse(MakeExamples.rangesTouch(a, new Partition(1, 1, "chrU", 1000, 2000), pad), "another contig");
+    // Two shards of 1000 bp partitions take turns: with realignment's margin each shard's
+    // partitions (1000 bp apart) stream; without it they are queried one by one. Both ways give
+    // the examples one shard gives, and count each read once.
+    assertSame(run(1, 1000, true), run(2, 1000, true), "2 shards, realigned");
+    assertSame(run(1, 1000, false), run(2, 1000, false), "2 shards, not realigned");
   }
 
   @Test
