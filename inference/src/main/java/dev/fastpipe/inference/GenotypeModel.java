@@ -157,6 +157,7 @@ public final class GenotypeModel implements AutoCloseable {
     if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
       throw new IllegalArgumentException(dir + ": not a SavedModel directory (no saved_model.pb)");
     }
+    TensorFlowNatives.load();
     SavedModelBundle bundle =
         SavedModelBundle.loader(dir.toString())
             .withTags("serve")

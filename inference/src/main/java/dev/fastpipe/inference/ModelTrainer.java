@@ -83,6 +83,7 @@ public final class ModelTrainer {
   private final PrintStream log;
 
   public ModelTrainer(Settings settings, PrintStream log) {
+    TensorFlowNatives.load();
     this.settings = settings;
     this.log = log;
   }

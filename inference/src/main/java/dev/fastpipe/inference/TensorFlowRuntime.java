@@ -8,6 +8,7 @@ public final class TensorFlowRuntime {
 
   /** Loads the native library (if not yet loaded) and returns its version, e.g. "2.18.0". */
   public static String version() {
+    TensorFlowNatives.load();
     return TensorFlow.version();
   }
 }

@@ -38,6 +38,7 @@ public final class DoctorCommand implements Callable<Integer> {
     int status = 0;
     try {
       out.println("tensorflow: " + TensorFlowRuntime.version());
+      out.println("tensorflow natives from: " + dev.fastpipe.inference.TensorFlowNatives.source());
     } catch (Throwable t) {
       out.println("tensorflow: FAILED to load the native library: " + t);
       status = 1;
