@@ -5,6 +5,7 @@
 # Run from the repository root after `mvn -B -q -DskipTests package` and build_data.sh.
 # env: T (data, default /work/v3data), D (../shared/data), OUT (model dir, default $T/fastpipe-v3),
 #      SEED (training seed, default 1), EPOCHS (default 14; the epoch with the best validation accuracy is kept), LR (default 0.0015),
+#      ENSEMBLE (networks trained side by side and averaged, default 1; models/fastpipe-v4 is 3),
 #      SKIP_ARTIFACTS (samples with this manifest artifact are left out, default "paralog": see
 #      MODEL.md; empty: none).
 # Never uses ../shared/data/sim30x_eval (seed 7) nor na12878_tiny, nor the manifest's blind samples.
@@ -15,6 +16,7 @@ OUT=${OUT:-$T/fastpipe-v3}
 SEED=${SEED:-1}
 EPOCHS=${EPOCHS:-14}
 LR=${LR:-0.0015}
+ENSEMBLE=${ENSEMBLE:-1}
 SKIP_ARTIFACTS=${SKIP_ARTIFACTS-paralog}
 R=$D/ref/chr20.fa.gz
 mkdir -p "$T/ex"
@@ -52,4 +54,4 @@ train+=("$T/ex/sim30x.train.tfrecord.gz"); val+=("$T/ex/sim30x.val.tfrecord.gz")
 
 # The examples are held in memory (about 130 kB each: ~7 GB for ~55,000), hence the heap.
 FASTPIPE_JAVA_OPTS="${FASTPIPE_JAVA_OPTS:--Xmx14g}" bin/fastpipe train --examples "${train[@]}" --validation "${val[@]}" --output "$OUT" \
-  --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble 1 --keep-best-epoch
+  --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble "$ENSEMBLE" --keep-best-epoch

@@ -92,6 +92,12 @@ public final class CallCommand implements Callable<Integer> {
           + " 0 = never (shm shards; a shard waiting on a full ring is not silent). Default ${DEFAULT-VALUE}.")
   Duration shardTimeout;
 
+  @Option(names = "--max-batch-wait", defaultValue = "1s", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "How long a partial batch of CNN examples may wait for more while the rings are dry before it is"
+          + " classified padded to a whole chunk of 64 images: 500ms, 2s; 0 = at once. Longer: less padding"
+          + " (fewer model runs), sites written later. Default ${DEFAULT-VALUE}.")
+  Duration maxBatchWait;
+
   @Override
   public Integer call() {
     CallSettings s = settings();
@@ -143,6 +149,7 @@ public final class CallCommand implements Callable<Integer> {
     s.minQual = minQual;
     s.progress = !noProgress;
     s.shardTimeout = shardTimeout;
+    s.maxBatchWait = maxBatchWait;
     return s;
   }
 

@@ -51,6 +51,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private long batches;
   private long paddingImages;
   private long inferenceNanos;
+  /** {@link System#nanoTime()} when the batch's first example arrived. */
+  private long batchStartNanos;
 
   private record Header(
       int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
@@ -99,6 +101,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     if (!record.hasShape(modelInput)) {
       throw new IllegalArgumentException("example image is " + record.shape() + " but the model takes " + modelInput);
     }
+    if (batch.isEmpty()) batchStartNanos = System.nanoTime();
     int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
     headers[slot] =
         new Header(record.contigIndex(), record.position(), record.ref(), List.of(record.alts()), record.altSubset(),
@@ -111,6 +114,15 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     classifyBatch();
     Long partition;
     while ((partition = markers.poll()) != null) partitions.onPartitionDone(partition);
+  }
+
+  /**
+   * How long the first example of the batch has waited for classification at {@code now}
+   * ({@link System#nanoTime()}); {@link Long#MAX_VALUE} when the batch is empty (markers alone
+   * cost nothing to deliver).
+   */
+  public long batchWaitNanos(long now) {
+    return batch.isEmpty() ? Long.MAX_VALUE : now - batchStartNanos;
   }
 
   /** True when examples or markers wait for {@link #flush()}. */

@@ -56,6 +56,12 @@ public final class CallSettings {
   public String workerJavaOpts;
   /** A shard process whose heartbeat stands still this long stops the run (zero: never; shm only). */
   public Duration shardTimeout = ShardProcesses.DEFAULT_SHARD_TIMEOUT;
+  /**
+   * How long a partial batch may wait for more examples while the rings are dry before it is
+   * classified, padded to a whole chunk ({@link CallVariantsConsumers#DEFAULT_MAX_BATCH_WAIT}; zero:
+   * as soon as the rings run dry).
+   */
+  public Duration maxBatchWait = CallVariantsConsumers.DEFAULT_MAX_BATCH_WAIT;
 
   /** Checks what can be checked before opening a file; throws InputException naming the setting. */
   void validate() {
@@ -70,6 +76,9 @@ public final class CallSettings {
     }
     if (consumers < 1) throw new InputException("--consumers must be >= 1, got " + consumers);
     if (batchSize < 1) throw new InputException("--batch-size must be >= 1, got " + batchSize);
+    if (maxBatchWait == null || maxBatchWait.isNegative()) {
+      throw new InputException("--max-batch-wait must be 0 or more, got " + maxBatchWait);
+    }
     if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
       throw new InputException(output + ": output must end with .vcf.gz");
     }

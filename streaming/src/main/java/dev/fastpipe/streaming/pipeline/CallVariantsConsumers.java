@@ -17,12 +17,22 @@ import java.util.stream.IntStream;
  * The call_variants side of a run: M consumer threads, consumer c reading shards c, c + M, ...;
  * each runs the one {@link ConsumerLoop} with an {@link ExampleClassifier} as its handler, and
  * hands results and partition markers to the {@link OrderedRelease}. When its rings run dry for
- * {@link #PARTIAL_BATCH_AFTER_NANOS} a consumer classifies the partial batch it holds rather than
- * sit on it; at the end of its shards' streams it classifies the rest.
+ * {@link #PARTIAL_BATCH_AFTER_NANOS} a consumer delivers the partition markers it holds, and
+ * classifies the partial batch it holds once the batch's first example has waited the maximum
+ * batch wait; at the end of its shards' streams it classifies the rest.
+ *
+ * <p>Why wait: the model runs whole chunks of {@link dev.fastpipe.inference.GenotypeModel#CHUNK_IMAGES}
+ * images (a partial one padded), and once the small model calls the easy sites the CNN's examples
+ * come a few at a time, so a batch classified at every dry spell was mostly padding: 2,709
+ * padding images for 555 examples on a 5 Mb sample, 635 for 69 on sim30x_eval. Holding a partial
+ * batch only delays the sites after it (they wait in the {@link OrderedRelease}); the images are
+ * in the batch, not in the ring, so no shard waits for it.
  */
 public final class CallVariantsConsumers {
   /** How long a ring must stay empty before a partial batch is classified. */
   static final long PARTIAL_BATCH_AFTER_NANOS = 2_000_000L;
+  /** The default longest wait of a partial batch (see the class comment): a second. */
+  public static final java.time.Duration DEFAULT_MAX_BATCH_WAIT = java.time.Duration.ofSeconds(1);
 
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicLong examplesCalled = new AtomicLong();
@@ -48,22 +58,25 @@ public final class CallVariantsConsumers {
    * true; an exception in one goes to {@code onFailure}.
    */
   public CallVariantsConsumers(ExampleTransport transport, int shards, int consumers, GenotypeModel model,
-      int batchSize, OrderedRelease release, BooleanSupplier stop, Consumer<Throwable> onFailure) {
+      int batchSize, java.time.Duration maxBatchWait, OrderedRelease release, BooleanSupplier stop,
+      Consumer<Throwable> onFailure) {
+    long maxWaitNanos = maxBatchWait.toNanos();
     int m = Math.min(consumers, shards);
     waits = new Wait[m];
     for (int c = 0; c < m; c++) {
       int[] mine = IntStream.iterate(c, sh -> sh < shards, sh -> sh + m).toArray();
       ExampleConsumer consumer = transport.consumer(mine);
       int id = c;
-      Thread t = new Thread(() -> consume(id, consumer, model, batchSize, release, stop), "fastpipe-consumer-" + c);
+      Thread t = new Thread(() -> consume(id, consumer, model, batchSize, maxWaitNanos, release, stop),
+          "fastpipe-consumer-" + c);
       t.setUncaughtExceptionHandler((th, e) -> onFailure.accept(e));
       threads.add(t);
     }
     threads.forEach(Thread::start);
   }
 
-  private void consume(int id, ExampleConsumer consumer, GenotypeModel model, int batchSize, OrderedRelease release,
-      BooleanSupplier stop) {
+  private void consume(int id, ExampleConsumer consumer, GenotypeModel model, int batchSize, long maxWaitNanos,
+      OrderedRelease release, BooleanSupplier stop) {
     try (consumer;
         ExampleClassifier classifier = new ExampleClassifier(model, batchSize, r -> {
           release.add(r);
@@ -72,7 +85,9 @@ public final class CallVariantsConsumers {
       ConsumerLoop loop = new ConsumerLoop(batchSize, TransportConfig.backoff())
           .stopWhen(stop)
           .onDry(PARTIAL_BATCH_AFTER_NANOS, () -> {
-            if (classifier.hasPending()) classifier.flush();
+            if (classifier.hasPending() && classifier.batchWaitNanos(System.nanoTime()) >= maxWaitNanos) {
+              classifier.flush();
+            }
           });
       try {
         if (loop.run(consumer, classifier)) classifier.flush();

@@ -140,7 +140,7 @@ public final class StreamingCall {
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
-      consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, release,
+      consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, s.maxBatchWait, release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
       probe.consumers(consumers);
       CallVariantsConsumers running = consumers;

@@ -77,6 +77,25 @@ class ExampleClassifierTest {
   }
 
   @Test
+  void theBatchWaitCountsFromItsFirstExample() {
+    try (ExampleClassifier c = new ExampleClassifier(model, 3, r -> events.add("call"), partition -> {})) {
+      long before = System.nanoTime();
+      assertEquals(Long.MAX_VALUE, c.batchWaitNanos(before), "an empty batch has nothing to wait for");
+      marker(c, 0);
+      assertEquals(Long.MAX_VALUE, c.batchWaitNanos(System.nanoTime()), "markers alone are not a batch");
+      feed(c, 1010);
+      long first = System.nanoTime();
+      feed(c, 2010);
+      long later = first + 5_000_000_000L;
+      long wait = c.batchWaitNanos(later);
+      assertTrue(wait >= later - first && wait <= later - before, "from the first example: " + wait);
+      c.flush();
+      assertEquals(Long.MAX_VALUE, c.batchWaitNanos(later), "classified: nothing waits");
+      assertEquals(List.of("call", "call"), events);
+    }
+  }
+
+  @Test
   void smallCallsPassThroughWithTheirProbabilitiesAndBeforeTheirMarker() {
     List<CallResult> results = new ArrayList<>();
     try (ExampleClassifier c = new ExampleClassifier(model, 3, (CallResult r) -> {
