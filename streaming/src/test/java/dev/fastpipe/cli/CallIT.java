@@ -36,7 +36,7 @@ class CallIT {
 
   @BeforeAll
   static void noLeftoversBefore() throws IOException {
-    assertTrue(Files.isDirectory(LAUNCHER.getParent().getParent().resolve("models/fastpipe-v3")),
+    assertTrue(Files.isDirectory(LAUNCHER.getParent().getParent().resolve(dev.fastpipe.cli.ModelOptions.SHIPPED_MODEL)),
         "the shipped model is missing");
   }
 
