@@ -56,6 +56,7 @@ public final class Realigner {
   private final List<SAMRecord> windowReads = new ArrayList<>();
   private int[] own = new int[256];
   // Per partition read: unclipped span [uStart, uEnd) and whether it may be realigned.
+  private int[] aStart = new int[256];
   private int[] uStart = new int[256];
   private int[] uEnd = new int[256];
   private boolean[] eligible = new boolean[256];
@@ -109,15 +110,25 @@ public final class Realigner {
       }
       if (uStart.length < n) {
         int c = Math.max(n, uStart.length * 2);
+        aStart = new int[c];
         uStart = new int[c];
         uEnd = new int[c];
         eligible = new boolean[c];
       }
+      // The reads come sorted by alignment start (as make_examples reads them): a window's reads are
+      // then found by binary search instead of a scan of every read, per window.
+      boolean readsSorted = true;
+      int back = 0;
+      int ahead = 0;
       for (int i = 0; i < n; i++) {
         WindowSelector.ReadFacts f = selector.facts(reads.get(i));
         uStart[i] = f.unclippedStart();
         uEnd[i] = f.unclippedEnd();
         eligible[i] = f.eligible();
+        aStart[i] = f.start();
+        if (i > 0 && aStart[i] < aStart[i - 1]) readsSorted = false;
+        back = Math.max(back, aStart[i] - uStart[i]);
+        ahead = Math.max(ahead, uEnd[i] - aStart[i]);
       }
       int ns = signal.size();
       if (sStart.length < ns) {
@@ -127,11 +138,15 @@ public final class Realigner {
         sBase = new int[c];
         windowBase = new int[c];
       }
+      boolean signalSorted = true;
+      int signalSpan = 0;
       for (int i = 0; i < ns; i++) {
         WindowSelector.ReadFacts f = selector.facts(signal.get(i));
         sStart[i] = f.start();
         sEnd[i] = f.end();
         sBase[i] = f.firstBase();
+        if (i > 0 && sStart[i] < sStart[i - 1]) signalSorted = false;
+        signalSpan = Math.max(signalSpan, sEnd[i] - sStart[i]);
       }
       Arrays.fill(own, 0, n, Integer.MIN_VALUE);
       Arrays.fill(gain, 0, n, 0);
@@ -146,9 +161,14 @@ public final class Realigner {
           if (counts) windowsFallenBack++;
           continue;
         }
-        if (!whole || !reaches(n, from, to)) continue;
+        // Partition reads that can reach [from, to) unclipped: aligned start in (from - ahead, to + back).
+        int rFirst = readsSorted ? firstAtOrAfter(aStart, n, from - ahead) : 0;
+        int rEnd = readsSorted ? firstAtOrAfter(aStart, n, to + back) : n;
+        if (!whole || !reaches(rFirst, rEnd, from, to)) continue;
         windowReads.clear();
-        for (int i = 0; i < ns; i++) {
+        int sFirst = signalSorted ? firstAtOrAfter(sStart, ns, from - signalSpan) : 0;
+        int sLast = signalSorted ? firstAtOrAfter(sStart, ns, to) : ns;
+        for (int i = sFirst; i < sLast; i++) {
           if (sStart[i] < to && sEnd[i] > from) {
             windowBase[windowReads.size()] = sBase[i];
             windowReads.add(signal.get(i));
@@ -161,7 +181,7 @@ public final class Realigner {
         }
         if (res.haplotypes().size() < 2) continue;
         if (counts) windowsRealigned++;
-        align(reads, res.haplotypes(), ref, refStart);
+        align(reads, rFirst, rEnd, res.haplotypes(), ref, refStart);
       }
       for (int i = 0; i < n; i++) {
         if (target[i] == null) continue;
@@ -185,18 +205,29 @@ public final class Realigner {
     }
   }
 
-  /** True when one of the partition's {@code n} reads overlaps {@code [from, to)} (unclipped). */
-  private boolean reaches(int n, int from, int to) {
-    for (int i = 0; i < n; i++) if (uStart[i] < to && uEnd[i] > from) return true;
+  /** True when one of the partition's reads {@code [first, end)} overlaps {@code [from, to)} (unclipped). */
+  private boolean reaches(int first, int end, int from, int to) {
+    for (int i = first; i < end; i++) if (uStart[i] < to && uEnd[i] > from) return true;
     return false;
   }
 
+  /** The first index of the sorted {@code values[0, n)} holding at least {@code key} ({@code n} if none). */
+  static int firstAtOrAfter(int[] values, int n, int key) {
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (values[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
   /** Places each partition read overlapping the haplotypes' region on its best haplotype; keeps the best gain. */
-  private void align(List<SAMRecord> reads, List<Haplotype> haps, byte[] ref, int refStart) {
+  private void align(List<SAMRecord> reads, int first, int end, List<Haplotype> haps, byte[] ref, int refStart) {
     Haplotype h0 = haps.get(0);
     ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
     for (int t = 0; t < targets.length; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
-    for (int i = 0; i < reads.size(); i++) {
+    for (int i = first; i < end; i++) {
       if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
       SAMRecord r = reads.get(i);
       if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);

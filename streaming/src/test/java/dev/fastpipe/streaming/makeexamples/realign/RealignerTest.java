@@ -193,4 +193,16 @@ class RealignerTest {
     assertEquals(0, r.windowsRealigned() + r.windowsFallenBack() + r.readsRealigned());
     for (int i = 0; i < reads.size(); i++) assertSame(original.get(i), reads.get(i));
   }
+
+  @Test
+  void firstAtOrAfterFindsTheFirstIndexHoldingAtLeastTheKey() {
+    int[] v = {3, 5, 5, 9, 0}; // only the first 4 are searched
+    assertEquals(0, Realigner.firstAtOrAfter(v, 4, 1));
+    assertEquals(0, Realigner.firstAtOrAfter(v, 4, 3));
+    assertEquals(1, Realigner.firstAtOrAfter(v, 4, 4));
+    assertEquals(1, Realigner.firstAtOrAfter(v, 4, 5));
+    assertEquals(3, Realigner.firstAtOrAfter(v, 4, 6));
+    assertEquals(4, Realigner.firstAtOrAfter(v, 4, 10));
+    assertEquals(0, Realigner.firstAtOrAfter(v, 0, 10));
+  }
 }
