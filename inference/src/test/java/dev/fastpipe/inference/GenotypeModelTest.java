@@ -108,6 +108,26 @@ class GenotypeModelTest {
    * such as 7, 8 or 32: the dense layers' matmul treats a short tail block of rows differently.
    */
   @Test
+  void aWarmedUpModelGivesTheBitsAColdOneGives() {
+    Path shipped = Path.of("..", "models", "fastpipe-v4");
+    UnsafeBuffer image = new UnsafeBuffer(new byte[100 * 221 * 6]);
+    Random r = new Random(5);
+    for (int i = 0; i < image.capacity(); i++) image.putByte(i, (byte) r.nextInt(255));
+    float[] cold;
+    try (GenotypeModel model = GenotypeModel.load(shipped, 1, 1); ImageBatch batch = model.newBatch(1)) {
+      batch.add(image, 0, model.imageBytes());
+      cold = model.predict(batch, null);
+    }
+    try (GenotypeModel model = GenotypeModel.load(shipped, 1, 1); ImageBatch batch = model.newBatch(1)) {
+      model.warmUp();
+      batch.add(image, 0, model.imageBytes());
+      float[] warm = model.predict(batch, null);
+      assertArrayEquals(cold, warm);
+      assertEquals(1.0, warm[0] + warm[1] + warm[2], 1e-4, "probabilities");
+    }
+  }
+
+  @Test
   void anImagesProbabilitiesDoNotDependOnItsSlotNorItsNeighbours() {
     try (GenotypeModel model = GenotypeModel.load(Path.of("..", "models", "fastpipe-v2"))) {
       int bytes = model.imageBytes();

@@ -137,6 +137,7 @@ public final class StreamingCall {
             + plan.settings().channels + " channels");
       }
       metrics.settings.put("model", model.describe());
+      model.warmUp(); // TensorFlow's first-run cost, while the shards are still starting
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
