@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,6 +81,11 @@ public final class CallCommand implements Callable<Integer> {
       description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
   double minQual;
 
+  @Option(names = "--no-gq-calibration",
+      description = "Write the model's own GQ and PLs and no GQ-based LowQual, even when the model directory has a GQ"
+          + " calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
+  boolean noGqCalibration;
+
   @Option(names = "--no-small-model",
       description = "Send every candidate to the CNN, even when the model directory has a small model (small_model.json).")
   boolean noSmallModel;
@@ -140,6 +146,7 @@ public final class CallCommand implements Callable<Integer> {
       s.examples.smallModel = SmallModel.find(modelOptions.modelDir());
       if (s.examples.smallModel != null) SmallModel.load(s.examples.smallModel, CandidateFeatures.NAMES); // named before any work
     }
+    if (!noGqCalibration) s.calibration = GqCalibration.forModel(modelOptions.modelDir()); // checked before any work
     s.consumers = consumers;
     s.metrics = metrics;
     s.report = report;

@@ -4,6 +4,8 @@ import dev.fastpipe.streaming.simulate.SyntheticSample;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
+import dev.fastpipe.streaming.smallmodel.SmallModel;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import java.io.IOException;
@@ -82,6 +84,8 @@ public final class DemoCommand implements Callable<Integer> {
     ex.reference = sample.reference();
     ex.reads = sample.reads();
     ex.shards = Math.max(1, shards);
+    ex.smallModel = SmallModel.find(modelOptions.modelDir()); // the model as call uses it: small model and GQ calibration
+    s.calibration = GqCalibration.forModel(modelOptions.modelDir());
     s.examples = ex;
     s.output = dir.resolve("demo.vcf.gz");
     s.transport = transport;

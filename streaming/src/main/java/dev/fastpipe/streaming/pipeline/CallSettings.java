@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
@@ -45,6 +46,8 @@ public final class CallSettings {
   public boolean progress = true;
   public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
   public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
+  /** The model's GQ calibration and PASS thresholds ({@code calibration.json}); identity: none. */
+  public GqCalibration calibration = GqCalibration.IDENTITY;
   /** Partition size chosen automatically from the regions and shard count ({@link dev.fastpipe.streaming.makeexamples.RunPlan#autoPartitionSize}). */
   public boolean autoPartitionSize = true;
   /** Image channels of the model (6, or 7 with insert size); the loaded model must agree. */

@@ -111,7 +111,7 @@ public final class StreamingCall {
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq)), writer, new PartitionFrontier(work), gvcfWriter);
+        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter);
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).

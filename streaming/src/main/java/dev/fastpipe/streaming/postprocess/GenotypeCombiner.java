@@ -40,14 +40,24 @@ public final class GenotypeCombiner {
 
   private final double minQual;
   private final int minHomRefGq;
+  private final GqCalibration calibration;
 
   public GenotypeCombiner() {
     this(DEFAULT_MIN_QUAL, DEFAULT_MIN_HOMREF_GQ);
   }
 
   public GenotypeCombiner(double minQual, int minHomRefGq) {
+    this(minQual, minHomRefGq, GqCalibration.IDENTITY);
+  }
+
+  /**
+   * @param calibration the model's GQ calibration: a variant call's GQ (and PLs, scaled alike) is
+   *     the calibrated one, and a variant call below its type's PASS threshold is LowQual
+   */
+  public GenotypeCombiner(double minQual, int minHomRefGq, GqCalibration calibration) {
     this.minQual = minQual;
     this.minHomRefGq = minHomRefGq;
+    this.calibration = calibration;
   }
 
   public double minQual() {
@@ -133,10 +143,15 @@ public final class GenotypeCombiner {
     if (gt[0] == 0 && gt[1] == 0) {
       filter = GenotypeCall.REF_CALL;
       if (gq < minHomRefGq) gt = new int[] {-1, -1};
-    } else if (qual < minQual) {
-      filter = GenotypeCall.LOW_QUAL;
     } else {
-      filter = GenotypeCall.PASS;
+      boolean snp = isSnp(first.ref(), kept);
+      int calibrated = calibration.gq(snp, gq);
+      if (calibrated < gq) { // the model is over-confident here: its PLs shrink by the same factor
+        double f = calibrated / (double) gq;
+        for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
+        gq = calibrated;
+      }
+      filter = qual < minQual || gq < calibration.minPassGq(snp) ? GenotypeCall.LOW_QUAL : GenotypeCall.PASS;
     }
 
     int[] ad = new int[0];
@@ -178,6 +193,12 @@ public final class GenotypeCombiner {
     return new GenotypeCall(
         first.contigIndex(), first.position(), ref, List.copyOf(outAlts), gt, probs, qual, gq, pl, filter,
         first.depth(), ad);
+  }
+
+  /** SNP (or MNP) for calibration: every allele as long as the reference one; else indel. */
+  static boolean isSnp(String ref, List<String> alts) {
+    for (String a : alts) if (a.length() != ref.length()) return false;
+    return true;
   }
 
   private static void vote(double[] min, int a, int b, double p) {

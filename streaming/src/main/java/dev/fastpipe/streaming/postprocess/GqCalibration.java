@@ -1,0 +1,248 @@
+package dev.fastpipe.streaming.postprocess;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.bench.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a model's GQ means, measured: a per-type (SNP, indel) map from the genotype quality the
+ * model computes ("raw GQ") to one whose promise holds on held-out data (an error rate of at most
+ * 10^(-GQ/10)), and the GQ below which a variant call is {@code LowQual} rather than PASS.
+ *
+ * <p>Fitted by {@link #fit} on the calls of validation samples against their truth: the error
+ * rate of the calls at each raw GQ is made non-increasing in GQ (isotonic regression by pooling
+ * adjacent violators); where a pooled block's observed rate exceeds what the raw GQ promises, the GQ
+ * becomes -10 log10 of the block's estimate (errors + 1/2) / (calls + 1). Where the data shows no
+ * over-confidence the GQ stays: a calibrated GQ is never above the raw one, and is non-decreasing
+ * in it. The PASS threshold is the GQ that maximises the
+ * type's F1 on the same calls. Stored as {@value #FILE_NAME} in the model directory.
+ */
+public final class GqCalibration {
+  public static final String FILE_NAME = "calibration.json";
+  static final String FORMAT = "fastpipe-gq-calibration-1";
+  /** Raw GQs are 0..{@value #MAX_GQ}. */
+  static final int MAX_GQ = 100;
+
+  /** One call of a validation sample: its type, the GQ the model gave it, and whether it is wrong (FP or wrong genotype). */
+  public record Observation(boolean snp, int rawGq, boolean wrong) {}
+
+  /** One type's map: gq[raw] for raw in 0..MAX_GQ, and the lowest calibrated GQ that is PASS. */
+  record TypeCalibration(int[] gq, int minPassGq) {
+    int map(int raw) {
+      return gq[Math.max(0, Math.min(MAX_GQ, raw))];
+    }
+  }
+
+  /** No calibration: GQ as computed, every variant call with QUAL >= min-qual PASS. */
+  public static final GqCalibration IDENTITY = new GqCalibration(identity(0), identity(0), Map.of());
+
+  private final TypeCalibration snp;
+  private final TypeCalibration indel;
+  private final Map<String, Object> info;
+
+  private GqCalibration(TypeCalibration snp, TypeCalibration indel, Map<String, Object> info) {
+    this.snp = snp;
+    this.indel = indel;
+    this.info = info;
+  }
+
+  private static TypeCalibration identity(int minPassGq) {
+    int[] gq = new int[MAX_GQ + 1];
+    for (int i = 0; i <= MAX_GQ; i++) gq[i] = i;
+    return new TypeCalibration(gq, minPassGq);
+  }
+
+  /** The calibrated GQ of a variant call of this type with the model's GQ {@code rawGq}. */
+  public int gq(boolean isSnp, int rawGq) {
+    return (isSnp ? snp : indel).map(rawGq);
+  }
+
+  /** The lowest calibrated GQ at which a variant call of this type is PASS. */
+  public int minPassGq(boolean isSnp) {
+    return (isSnp ? snp : indel).minPassGq();
+  }
+
+  public boolean isIdentity() {
+    return this == IDENTITY;
+  }
+
+  /** What the fit saw (calls, errors, thresholds per type), as stored. */
+  public Map<String, Object> info() {
+    return info;
+  }
+
+  /**
+   * Fits the calibration on validation calls. {@code truthSnps}/{@code truthIndels}: the truth
+   * variants of each type in the same regions (for the F1 that chooses the PASS threshold).
+   */
+  public static GqCalibration fit(List<Observation> calls, int truthSnps, int truthIndels) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    TypeCalibration s = fitType(calls, true, truthSnps, info);
+    TypeCalibration i = fitType(calls, false, truthIndels, info);
+    return new GqCalibration(s, i, info);
+  }
+
+  private static TypeCalibration fitType(List<Observation> all, boolean isSnp, int truth, Map<String, Object> info) {
+    long[] n = new long[MAX_GQ + 1];
+    long[] err = new long[MAX_GQ + 1];
+    for (Observation o : all) {
+      if (o.snp() != isSnp) continue;
+      int g = Math.max(0, Math.min(MAX_GQ, o.rawGq()));
+      n[g]++;
+      if (o.wrong()) err[g]++;
+    }
+    double[][] rates = isotonicNonIncreasing(n, err);
+    double[] observed = rates[0];
+    double[] estimate = rates[1];
+    int[] gq = new int[MAX_GQ + 1];
+    for (int raw = 0; raw <= MAX_GQ; raw++) {
+      double promised = Math.pow(10, -raw / 10.0);
+      gq[raw] = observed[raw] > promised ? (int) Math.floor(-10 * Math.log10(estimate[raw])) : raw;
+      gq[raw] = Math.max(0, Math.min(raw, gq[raw]));
+      if (raw > 0) gq[raw] = Math.max(gq[raw], gq[raw - 1]);
+    }
+    // The PASS threshold: the calibrated GQ t maximising F1 = 2 TP / (TP + FP + truth).
+    long[] right = new long[MAX_GQ + 1];
+    long[] wrong = new long[MAX_GQ + 1];
+    for (int raw = 0; raw <= MAX_GQ; raw++) {
+      right[gq[raw]] += n[raw] - err[raw];
+      wrong[gq[raw]] += err[raw];
+    }
+    long tp = 0, fp = 0;
+    double bestF1 = -1;
+    int best = 0;
+    long total = 0;
+    for (long c : n) total += c;
+    for (int t = MAX_GQ; t >= 0; t--) {
+      tp += right[t];
+      fp += wrong[t];
+      double f1 = truth + tp + fp == 0 ? 0 : 2.0 * tp / (tp + fp + Math.max(truth, tp));
+      if (f1 >= bestF1) { // ties: the lower threshold (keeps more calls)
+        bestF1 = f1;
+        best = t;
+      }
+    }
+    long errors = 0;
+    for (long e : err) errors += e;
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("calls", total);
+    t.put("errors", errors);
+    t.put("truth", (long) truth);
+    t.put("min_pass_gq", (long) best);
+    t.put("validation_f1_at_threshold", Math.round(bestF1 * 1e6) / 1e6);
+    info.put(isSnp ? "snp" : "indel", t);
+    return new TypeCalibration(gq, best);
+  }
+
+  /**
+   * Per GQ, the error rate of a non-increasing step function fitted to errors/calls by pooling
+   * adjacent violators (weights = calls): [0] the pooled block's errors / calls, [1] its estimate
+   * (errors + 1/2) / (calls + 1), which is never 0. GQs without calls take the next block up (the
+   * last block beyond it).
+   */
+  static double[][] isotonicNonIncreasing(long[] n, long[] err) {
+    List<long[]> blocks = new ArrayList<>(); // {firstGq, lastGq, calls, errors}
+    for (int g = 0; g < n.length; g++) {
+      if (n[g] == 0) continue;
+      blocks.add(new long[] {g, g, n[g], err[g]});
+      while (blocks.size() >= 2) {
+        long[] b = blocks.get(blocks.size() - 1);
+        long[] a = blocks.get(blocks.size() - 2);
+        if (rate(a) >= rate(b)) break; // non-increasing already
+        a[1] = b[1];
+        a[2] += b[2];
+        a[3] += b[3];
+        blocks.remove(blocks.size() - 1);
+      }
+    }
+    double[] observed = new double[n.length];
+    double[] estimate = new double[n.length];
+    if (blocks.isEmpty()) return new double[][] {observed, estimate}; // no calls: nothing over-confident
+    int k = 0;
+    for (int g = 0; g < n.length; g++) {
+      while (k < blocks.size() - 1 && g > blocks.get(k)[1]) k++;
+      observed[g] = rate(blocks.get(k));
+      estimate[g] = (blocks.get(k)[3] + 0.5) / (blocks.get(k)[2] + 1.0);
+    }
+    return new double[][] {observed, estimate};
+  }
+
+  private static double rate(long[] block) {
+    return block[3] / (double) block[2];
+  }
+
+  /** Writes {@value #FILE_NAME} into the model directory (temporary name, then renamed). */
+  public void save(Path modelDir) throws IOException {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("format", FORMAT);
+    root.put("snp", type(snp));
+    root.put("indel", type(indel));
+    root.put("fit", info);
+    OutputFiles.writeString(modelDir.resolve(FILE_NAME), ".json", Json.write(root), "GQ calibration");
+  }
+
+  private static Map<String, Object> type(TypeCalibration t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    List<Object> gq = new ArrayList<>();
+    for (int g : t.gq()) gq.add((long) g);
+    m.put("gq_by_raw_gq", gq);
+    m.put("min_pass_gq", (long) t.minPassGq());
+    return m;
+  }
+
+  /** The model directory's calibration, or {@link #IDENTITY} when it has none. */
+  public static GqCalibration forModel(Path modelDir) {
+    if (modelDir == null) return IDENTITY;
+    Path p = modelDir.resolve(FILE_NAME);
+    return Files.isRegularFile(p) ? load(p) : IDENTITY;
+  }
+
+  /** Reads a calibration file; an {@link InputException} names the file and the problem. */
+  public static GqCalibration load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new InputException(file + ": GQ calibration not found");
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the GQ calibration (" + e.getMessage() + ")");
+    }
+    try {
+      Object root = Json.parse(text);
+      if (!FORMAT.equals(Json.at(root, "format"))) {
+        throw new IllegalArgumentException("format is " + Json.at(root, "format") + ", expected " + FORMAT);
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> fit = Json.at(root, "fit") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+      return new GqCalibration(parseType(root, "snp"), parseType(root, "indel"), fit);
+    } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+      throw new InputException(file + ": not a fastpipe GQ calibration (" + e.getMessage() + ")");
+    }
+  }
+
+  private static TypeCalibration parseType(Object root, String type) {
+    List<Object> l = Json.list(root, type, "gq_by_raw_gq");
+    if (l.size() != MAX_GQ + 1) {
+      throw new IllegalArgumentException(type + ".gq_by_raw_gq has " + l.size() + " values, expected " + (MAX_GQ + 1));
+    }
+    int[] gq = new int[MAX_GQ + 1];
+    for (int i = 0; i <= MAX_GQ; i++) {
+      gq[i] = ((Number) l.get(i)).intValue();
+      if (gq[i] < 0 || gq[i] > i || (i > 0 && gq[i] < gq[i - 1])) {
+        throw new IllegalArgumentException(type + ".gq_by_raw_gq[" + i + "] = " + gq[i]
+            + ": a calibrated GQ is in 0..raw and non-decreasing");
+      }
+    }
+    double min = Json.number(root, type, "min_pass_gq");
+    if (!(min >= 0 && min <= MAX_GQ)) throw new IllegalArgumentException(type + ".min_pass_gq must be in 0.." + MAX_GQ);
+    return new TypeCalibration(gq, (int) min);
+  }
+}

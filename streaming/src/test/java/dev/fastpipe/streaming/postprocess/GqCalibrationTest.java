@@ -1,0 +1,130 @@
+package dev.fastpipe.streaming.postprocess;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.postprocess.GqCalibration.Observation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GqCalibrationTest {
+
+  private static void add(List<Observation> l, boolean snp, int gq, int calls, int wrong) {
+    for (int i = 0; i < calls; i++) l.add(new Observation(snp, gq, i < wrong));
+  }
+
+  @Test
+  void isotonicRatesPoolViolatorsAndNeverIncrease() {
+    long[] n = new long[6];
+    long[] e = new long[6];
+    n[0] = 10; e[0] = 5;
+    n[2] = 10; e[2] = 1;
+    n[3] = 10; e[3] = 3; // violates (rises): pooled with GQ 2 -> 4 of 20
+    n[5] = 100; e[5] = 0;
+    double[][] rates = GqCalibration.isotonicNonIncreasing(n, e);
+    double[] obs = rates[0];
+    double[] r = rates[1];
+    assertEquals(0.5, obs[0], 1e-12);
+    assertEquals(5.5 / 11, r[0], 1e-12);
+    assertEquals(4.5 / 21, r[1], 1e-12); // no calls: the next block up
+    assertEquals(0.2, obs[2], 1e-12);
+    assertEquals(4.5 / 21, r[2], 1e-12);
+    assertEquals(4.5 / 21, r[3], 1e-12);
+    assertEquals(0.5 / 101, r[4], 1e-12);
+    assertEquals(0.0, obs[5], 1e-12);
+    assertEquals(0.5 / 101, r[5], 1e-12);
+    for (int g = 1; g < r.length; g++) {
+      assertTrue(r[g] <= r[g - 1]);
+      assertTrue(obs[g] <= obs[g - 1]);
+    }
+  }
+
+  @Test
+  void overConfidentGqsAreLoweredToWhatTheyDeliverAndGoodOnesKept() {
+    List<Observation> calls = new ArrayList<>();
+    add(calls, true, 25, 200, 21); // 10.5 % wrong, promised 0.3 %: they deliver GQ 9
+    // raw GQ 50, 1,000 calls, none wrong: no sign of over-confidence, so GQ 50 stays.
+    add(calls, true, 50, 1000, 0);
+    // indels: raw GQ 15, 1 wrong in 1,000: 1.5e-3 < 10^-1.5 = 0.032: kept.
+    add(calls, false, 15, 1000, 1);
+    GqCalibration c = GqCalibration.fit(calls, 1200, 1000);
+    assertEquals((int) Math.floor(-10 * Math.log10(21.5 / 201)), c.gq(true, 25));
+    assertEquals(9, c.gq(true, 25));
+    assertEquals(50, c.gq(true, 50));
+    assertEquals(15, c.gq(false, 15));
+    // Monotone and never above the raw GQ, for every raw GQ.
+    for (int raw = 0; raw <= GqCalibration.MAX_GQ; raw++) {
+      assertTrue(c.gq(true, raw) <= raw);
+      if (raw > 0) assertTrue(c.gq(true, raw) >= c.gq(true, raw - 1));
+    }
+  }
+
+  @Test
+  void passThresholdMaximisesF1OnTheValidationCalls() {
+    List<Observation> calls = new ArrayList<>();
+    add(calls, true, 5, 100, 90); // 10 right, 90 wrong: dropping them gains F1
+    add(calls, true, 60, 900, 0);
+    GqCalibration c = GqCalibration.fit(calls, 910, 0);
+    int t = c.minPassGq(true);
+    assertTrue(t > c.gq(true, 5) && t <= c.gq(true, 60), "threshold " + t);
+    // F1 at the threshold: 900 TP, 0 FP, 910 truth -> 1800 / 1810.
+    assertEquals(1800.0 / 1810, ((Number) ((java.util.Map<?, ?>) c.info().get("snp")).get("validation_f1_at_threshold"))
+        .doubleValue(), 1e-6);
+    // No indel calls: nothing to filter.
+    assertEquals(0, c.minPassGq(false));
+  }
+
+  @Test
+  void combinerUsesCalibratedGqScaledPlsAndTheTypesPassThreshold(@TempDir Path dir) throws Exception {
+    List<Observation> calls = new ArrayList<>();
+    add(calls, true, 20, 100, 30); // raw GQ 20 SNPs are 30 % wrong: calibrated GQ 5
+    add(calls, true, 60, 1000, 0);
+    GqCalibration fitted = GqCalibration.fit(calls, 1000, 0);
+    fitted.save(dir);
+    GqCalibration c = GqCalibration.load(dir.resolve(GqCalibration.FILE_NAME));
+    assertEquals(fitted.gq(true, 20), c.gq(true, 20));
+    assertEquals(fitted.minPassGq(true), c.minPassGq(true));
+    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, c);
+    // p = (0.001, 0.989, 0.01): raw GQ 20, QUAL 30, PL 30,0,20 (GenotypeCombinerTest).
+    GenotypeCall call = combiner.combine(List.of(
+        GenotypeCombinerTest.result(99, "A", List.of("G"), new int[] {0}, 0.001f, 0.989f, 0.01f)));
+    int gq = c.gq(true, 20);
+    assertTrue(gq < 20);
+    assertEquals(gq, call.gq());
+    double f = gq / 20.0;
+    assertArrayEquals(new int[] {(int) Math.round(30 * f), 0, (int) Math.round(20 * f)}, call.pl());
+    assertEquals(30.0, call.qual(), 1e-3); // QUAL is the model's
+    assertEquals(GenotypeCall.LOW_QUAL, call.filter());
+    // An indel with the same probabilities is untouched (no indel calibration was fitted).
+    GenotypeCall indel = combiner.combine(List.of(
+        GenotypeCombinerTest.result(99, "A", List.of("AG"), new int[] {0}, 0.001f, 0.989f, 0.01f)));
+    assertEquals(20, indel.gq());
+    assertEquals(GenotypeCall.PASS, indel.filter());
+  }
+
+  @Test
+  void aModelDirectoryWithoutCalibrationIsTheIdentity(@TempDir Path dir) {
+    GqCalibration c = GqCalibration.forModel(dir);
+    assertTrue(c.isIdentity());
+    assertEquals(37, c.gq(true, 37));
+    assertEquals(0, c.minPassGq(false));
+  }
+
+  @Test
+  void aBrokenCalibrationFileIsOneLineNamingIt(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve(GqCalibration.FILE_NAME);
+    Files.writeString(f, "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": {\"gq_by_raw_gq\": [0, 1]}}");
+    InputException e = assertThrows(InputException.class, () -> GqCalibration.forModel(dir));
+    assertTrue(e.getMessage().startsWith(f + ": not a fastpipe GQ calibration"), e.getMessage());
+    Files.writeString(f, "not json");
+    e = assertThrows(InputException.class, () -> GqCalibration.load(f));
+    assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
+  }
+}
