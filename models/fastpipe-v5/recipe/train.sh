@@ -9,7 +9,8 @@
 #   models/fastpipe-v5/recipe/build_data.sh models/fastpipe-v5/recipe/samples.tsv
 # env: T (data, default /work/v5data), OUT (model dir, default $T/fastpipe-v5), SEED (default 1),
 #      EPOCHS (default 8; the epoch with the best validation accuracy is kept), LR (default 0.0015),
-#      ENSEMBLE (default 3), HEAP (default 15g: the examples are held in memory, ~130 kB each).
+#      ENSEMBLE (default 3), HEAP (default 15g: the examples are held in memory, ~130 kB each),
+#      JOBS (make-examples runs at once, default 2).
 set -euo pipefail
 T=${T:-/work/v5data}
 OUT=${OUT:-$T/fastpipe-v5}
@@ -18,15 +19,17 @@ EPOCHS=${EPOCHS:-8}
 LR=${LR:-0.0015}
 ENSEMBLE=${ENSEMBLE:-3}
 HEAP=${HEAP:-15g}
+JOBS=${JOBS:-2}
 R=$T/bwaidx/20.fa
 M=$T/manifest-samples.tsv
 [ -f "$M" ] || { echo "train.sh: $M missing: run build_data.sh samples.tsv first" >&2; exit 2; }
 mkdir -p "$T/ex"
 
-me() { # NAME BAM TRUTH BED
+me() { # NAME BAM TRUTH BED: in the background, at most JOBS at once
   [ -s "$T/ex/$1.tfrecord.gz" ] && return 0
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
   bin/fastpipe make-examples --ref "$R" --reads "$2" --truth-vcf "$3" --confident-bed "$4" --bed "$4" \
-    --output "$T/ex/$1.tfrecord.gz"
+    --output "$T/ex/$1.tfrecord.gz" > "$T/ex/$1.log" 2>&1 &
 }
 train=() val=()
 while IFS=$'\t' read -r name parent role profile len cov artifact bam truth bed; do
@@ -37,6 +40,8 @@ while IFS=$'\t' read -r name parent role profile len cov artifact bam truth bed;
     *) echo "train.sh: $name: role $role is not trained on" >&2 ;;
   esac
 done < "$M"
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n; done
+for f in "${train[@]}" "${val[@]}"; do [ -s "$f" ] || { echo "train.sh: $f not made: see ${f%.tfrecord.gz}.log" >&2; exit 1; }; done
 
 FASTPIPE_JAVA_OPTS="${FASTPIPE_JAVA_OPTS:--Xmx$HEAP}" bin/fastpipe train --examples "${train[@]}" --validation "${val[@]}" \
   --output "$OUT" --epochs "$EPOCHS" --batch-size 32 --learning-rate "$LR" --seed "$SEED" --ensemble "$ENSEMBLE" --keep-best-epoch
