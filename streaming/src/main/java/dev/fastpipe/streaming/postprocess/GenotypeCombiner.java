@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.postprocess;
 
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +26,12 @@ import java.util.List;
  *       {@code minQual} gets {@code LowQual}; everything else PASS.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
  *       trimmed (keeping at least one base), e.g. ACT/A,GCT minus A becomes A/G.
+ *   <li><b>Haploid regions</b> ({@link HaploidRegions}: a male's X and Y less their PARs): as
+ *       DeepVariant's {@code --haploid_contigs}, the genotypes of two different alleles are
+ *       impossible, so they are dropped and the rest normalised again
+ *       ({@link #haploidProbabilities}); the site is then called with one allele (GT {@code 0},
+ *       {@code 1}, {@code .}), GQ, QUAL and PL (one per allele) from those probabilities, with the
+ *       same filters. The site's span after trimming decides: one that touches a PAR stays diploid.
  * </ol>
  */
 public final class GenotypeCombiner {
@@ -40,14 +47,21 @@ public final class GenotypeCombiner {
 
   private final double minQual;
   private final int minHomRefGq;
+  private final HaploidRegions haploid;
 
   public GenotypeCombiner() {
     this(DEFAULT_MIN_QUAL, DEFAULT_MIN_HOMREF_GQ);
   }
 
   public GenotypeCombiner(double minQual, int minHomRefGq) {
+    this(minQual, minHomRefGq, HaploidRegions.none());
+  }
+
+  /** A combiner that calls the sites of {@code haploid}'s regions with one allele. */
+  public GenotypeCombiner(double minQual, int minHomRefGq, HaploidRegions haploid) {
     this.minQual = minQual;
     this.minHomRefGq = minHomRefGq;
+    this.haploid = haploid;
   }
 
   public double minQual() {
@@ -116,29 +130,6 @@ public final class GenotypeCombiner {
       for (int g = 0; g < genotypes; g++) probs[g] /= sum;
     }
 
-    int best = 0;
-    for (int g = 1; g < genotypes; g++) if (probs[g] > probs[best]) best = g;
-    int[] gt = genotypeAt(best);
-    int gq = (int) Math.round(boundedPhred(probs[best]));
-    double nonRef = 0;
-    for (int g = 1; g < genotypes; g++) nonRef += probs[g];
-    double qual = boundedPhred(Math.min(nonRef, 1.0));
-    int[] pl = new int[genotypes];
-    double bestLog = Math.log10(Math.max(probs[best], MIN_PROBABILITY));
-    for (int g = 0; g < genotypes; g++) {
-      pl[g] = (int) Math.round(-10.0 * (Math.log10(Math.max(probs[g], MIN_PROBABILITY)) - bestLog));
-    }
-
-    String filter;
-    if (gt[0] == 0 && gt[1] == 0) {
-      filter = GenotypeCall.REF_CALL;
-      if (gq < minHomRefGq) gt = new int[] {-1, -1};
-    } else if (qual < minQual) {
-      filter = GenotypeCall.LOW_QUAL;
-    } else {
-      filter = GenotypeCall.PASS;
-    }
-
     int[] ad = new int[0];
     for (CallResult r : examples) {
       if (r.alleleDepths() != null && r.alleleDepths().length == n + 1) {
@@ -175,8 +166,58 @@ public final class GenotypeCombiner {
         outAlts.set(i, a.substring(0, a.length() - trim));
       }
     }
-    return new GenotypeCall(
-        first.contigIndex(), first.position(), ref, List.copyOf(outAlts), gt, probs, qual, gq, pl, filter,
+    boolean oneCopy = haploid.isHaploid(first.contigIndex(), first.position(), first.position() + ref.length());
+    return call(first, ref, List.copyOf(outAlts), oneCopy ? haploidProbabilities(probs, alleles) : probs, oneCopy, ad);
+  }
+
+  /**
+   * DeepVariant's correction for haploid regions: every genotype with two different alleles gets
+   * probability 0 and the rest are normalised again (uniform if nothing is left), so p(k) is
+   * p(k/k) / sum over j of p(j/j). Returns one probability per allele (0 = ref).
+   */
+  public static double[] haploidProbabilities(double[] diploid, int alleles) {
+    if (diploid.length != alleles * (alleles + 1) / 2) {
+      throw new IllegalArgumentException(diploid.length + " genotype probabilities for " + alleles + " alleles");
+    }
+    double[] p = new double[alleles];
+    double sum = 0;
+    for (int k = 0; k < alleles; k++) {
+      p[k] = diploid[genotypeIndex(k, k)];
+      sum += p[k];
+    }
+    for (int k = 0; k < alleles; k++) p[k] = sum > 0 ? p[k] / sum : 1.0 / alleles;
+    return p;
+  }
+
+  /**
+   * GT, GQ, QUAL, PL and FILTER from the genotype probabilities {@code probs}: diploid ones in VCF
+   * order, or with {@code haploid} one per allele (GT then has one allele).
+   */
+  private GenotypeCall call(CallResult first, String ref, List<String> alts, double[] probs, boolean haploid, int[] ad) {
+    int genotypes = probs.length;
+    int best = 0;
+    for (int g = 1; g < genotypes; g++) if (probs[g] > probs[best]) best = g;
+    int[] gt = haploid ? new int[] {best} : genotypeAt(best);
+    int gq = (int) Math.round(boundedPhred(probs[best]));
+    double nonRef = 0;
+    for (int g = 1; g < genotypes; g++) nonRef += probs[g];
+    double qual = boundedPhred(Math.min(nonRef, 1.0));
+    int[] pl = new int[genotypes];
+    double bestLog = Math.log10(Math.max(probs[best], MIN_PROBABILITY));
+    for (int g = 0; g < genotypes; g++) {
+      pl[g] = (int) Math.round(-10.0 * (Math.log10(Math.max(probs[g], MIN_PROBABILITY)) - bestLog));
+    }
+
+    String filter;
+    if (best == 0) {
+      filter = GenotypeCall.REF_CALL;
+      if (gq < minHomRefGq) gt = haploid ? new int[] {-1} : new int[] {-1, -1};
+    } else if (qual < minQual) {
+      filter = GenotypeCall.LOW_QUAL;
+    } else {
+      filter = GenotypeCall.PASS;
+    }
+    return new GenotypeCall(first.contigIndex(), first.position(), ref, alts, gt, probs, qual, gq, pl, filter,
         first.depth(), ad);
   }
 
