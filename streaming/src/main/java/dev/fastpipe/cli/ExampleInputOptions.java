@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -77,6 +78,8 @@ public final class ExampleInputOptions {
           + " (DeepVariant's gvcf_gq_binsize; default ${DEFAULT-VALUE}; 1 = a block per GQ value).")
   int gvcfGqBinSize;
 
+  @Mixin PloidyOptions ploidy;
+
   @Option(names = "--realign-reads", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "Realign reads locally to assembled haplotypes where they disagree with the reference, before"
           + " candidates and images (as DeepVariant does for short reads; default on; --no-realign-reads: off).")
@@ -107,6 +110,8 @@ public final class ExampleInputOptions {
     o.indelMinFraction = indelMinFraction;
     o.gvcfGqBinSize = gvcfGqBinSize;
     o.realignReads = realignReads;
+    o.haploidContigs = ploidy.haploidContigs;
+    o.parBed = ploidy.parBed;
     return o;
   }
 }

@@ -2,6 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The classic path's last stage: CALLS -> sorted, bgzipped, tabix-indexed VCF. */
@@ -27,7 +29,8 @@ import picocli.CommandLine.Option;
     description = {
       "Combine the per-example probabilities of each site into one genotype (DeepVariant's",
       "multi-allelic rule), compute GT/GQ/PL/QUAL, and write OUT.vcf.gz + OUT.vcf.gz.tbi.",
-      "Hom-ref candidates are kept with FILTER RefCall; variant calls with QUAL < --min-qual get LowQual."
+      "Hom-ref candidates are kept with FILTER RefCall; variant calls with QUAL < --min-qual get LowQual.",
+      "With --haploid-contigs (and --par-bed), sites there are called haploid: give make-examples the same options."
     })
 public final class PostprocessCommand implements Callable<Integer> {
 
@@ -63,6 +66,8 @@ public final class PostprocessCommand implements Callable<Integer> {
       description = "RefCall sites with GQ below this get GT ./. (default ${DEFAULT-VALUE}, as DeepVariant).")
   int minHomRefGq;
 
+  @Mixin PloidyOptions ploidy;
+
   @Override
   public Integer call() throws IOException {
     if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
@@ -78,6 +83,7 @@ public final class PostprocessCommand implements Callable<Integer> {
     List<RefBlock> blocks = new ArrayList<>();
     for (Path p : gvcfBlocks) blocks.addAll(RefBlockFile.read(p));
     SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
+    HaploidRegions haploid = ploidy.regions(dict);
     CallsFile.Contents contents;
     try {
       contents = CallsFile.read(calls);
@@ -92,7 +98,7 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (sampleName == null) sampleName = "SAMPLE";
 
     ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
-        minQual, minHomRefGq, gvcf, blocks);
+        minQual, minHomRefGq, haploid, gvcf, blocks);
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
         r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(),
         r.incompleteSites() > 0 ? ", " + r.incompleteSites() + " sites missing examples" : "", sampleName, output);

@@ -27,7 +27,9 @@ import picocli.CommandLine.Option;
       "  with N >= 3, demo2 has no reads. --length is the total.",
       "--ref REF.fa: variants and reads on a real reference (plain or bgzipped with .fai and .gzi),",
       "  on --regions/--bed (default: every contig); no ref.fa is written, call with --ref REF.fa.",
-      "  Fragments never cover an N; the confident BED leaves out 1 kb around N runs."
+      "  Fragments never cover an N; the confident BED leaves out 1 kb around N runs.",
+      "--haploid-contigs C1,C2 [--par-bed PAR.bed]: a male sample: those contigs, less the PARs, have one copy",
+      "  (truth GT 1, half the coverage); call it with the same two options."
     })
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -59,6 +61,13 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--bed", paramLabel = "BED", description = "with --ref: BED of regions to simulate, unioned with --regions")
   Path bed;
 
+  @Option(names = "--haploid-contigs", split = ",", paramLabel = "CONTIG",
+      description = "contigs of one copy (a male's X and Y): truth GT 1 and half the coverage there, less --par-bed")
+  List<String> haploidContigs = new ArrayList<>();
+
+  @Option(names = "--par-bed", paramLabel = "BED", description = "pseudo-autosomal regions of the --haploid-contigs: diploid")
+  Path parBed;
+
   @Option(names = "--quiet", description = "no line per contig on stderr")
   boolean quiet;
 
@@ -86,6 +95,7 @@ public final class SimulateCommand implements Callable<Integer> {
         throw new UserError((contigs > 1 ? "--length/--contigs: " : "--length: ") + e.getMessage());
       }
     }
+    sim.withHaploid(haploidContigs, parBed);
     long t0 = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
     Simulation.Result r = sim.writeTo(output, line -> {

@@ -107,7 +107,12 @@ public final class ExampleRecord {
 
   /** REF_BLOCK: true for GT 0/0, false for ./. . */
   public boolean blockCalled() {
-    return buffer.getByte(offset + BLOCK_CALLED_OFFSET) != 0;
+    return (buffer.getByte(offset + BLOCK_CALLED_OFFSET) & BLOCK_CALLED) != 0;
+  }
+
+  /** REF_BLOCK: whether the block's positions have one copy (its GT is 0 or ., its PLs those of 0 and <*>). */
+  public boolean blockHaploid() {
+    return (buffer.getByte(offset + BLOCK_CALLED_OFFSET) & BLOCK_HAPLOID) != 0;
   }
 
   /** REF_BLOCK: the ASCII reference base at the block's start. */
@@ -385,6 +390,14 @@ public final class ExampleRecord {
   public static void encodeRefBlock(
       MutableDirectBuffer buf, int offset, int contigIndex, int start, int end, int shard, long sequence,
       long partition, int minGq, int minDp, int[] pl, int gqBin, boolean called, byte refBase) {
+    encodeRefBlock(buf, offset, contigIndex, start, end, shard, sequence, partition, minGq, minDp, pl, gqBin, called,
+        false, refBase);
+  }
+
+  /** As above, for a block of one copy ({@code haploid}) or two. */
+  public static void encodeRefBlock(
+      MutableDirectBuffer buf, int offset, int contigIndex, int start, int end, int shard, long sequence,
+      long partition, int minGq, int minDp, int[] pl, int gqBin, boolean called, boolean haploid, byte refBase) {
     if (end <= start) throw new IllegalArgumentException("empty block [" + start + ", " + end + ")");
     if (gqBin < 0 || gqBin > 255) throw new IllegalArgumentException("GQ bin out of range: " + gqBin);
     buf.putInt(offset + KIND_OFFSET, KIND_REF_BLOCK, LITTLE_ENDIAN);
@@ -399,7 +412,7 @@ public final class ExampleRecord {
     buf.putInt(offset + BLOCK_MIN_DP_OFFSET, minDp, LITTLE_ENDIAN);
     for (int g = 0; g < 3; g++) buf.putInt(offset + BLOCK_PL_OFFSET + 4 * g, pl[g], LITTLE_ENDIAN);
     buf.putByte(offset + BLOCK_GQ_BIN_OFFSET, (byte) gqBin);
-    buf.putByte(offset + BLOCK_CALLED_OFFSET, (byte) (called ? 1 : 0));
+    buf.putByte(offset + BLOCK_CALLED_OFFSET, (byte) ((called ? BLOCK_CALLED : 0) | (haploid ? BLOCK_HAPLOID : 0)));
     buf.putByte(offset + BLOCK_REF_BASE_OFFSET, refBase);
     buf.putByte(offset + BLOCK_REF_BASE_OFFSET + 1, (byte) 0);
   }

@@ -107,13 +107,14 @@ package dev.fastpipe.streaming.example;
  *  +---------------------------------------------------------------+
  *  |                  PL <*>/<*>                                   | 56
  *  +---------------+---------------+---------------+---------------+
- *  | GQ bin (u8)   | Called (u8)   | Ref base (u8) |   reserved    | 60
+ *  | GQ bin (u8)   | Flags (u8)    | Ref base (u8) |   reserved    | 60
  *  +---------------+---------------+---------------+---------------+
  * </pre>
  *
- * GQ bin is the blocks' merge key (DeepVariant's quantised GQ); Called is 1 for GT 0/0 and 0
- * for ./. (no coverage, a non-ACGT reference base, or counts that favour a non-reference
- * genotype); Ref base is the ASCII reference base at Start.
+ * GQ bin is the blocks' merge key (DeepVariant's quantised GQ); Flags bit 0 (Called) is set for
+ * GT 0/0 and clear for ./. (no coverage, a non-ACGT reference base, or counts that favour a
+ * non-reference genotype), bit 1 (Haploid) for a block of one copy (GT 0 or ., PLs of 0 and <*>
+ * in the first two PL fields); Ref base is the ASCII reference base at Start.
  */
 public final class ExampleRecordDescriptor {
   private ExampleRecordDescriptor() {}
@@ -205,7 +206,12 @@ public final class ExampleRecordDescriptor {
   public static final int BLOCK_MIN_DP_OFFSET = 44;
   public static final int BLOCK_PL_OFFSET = 48;
   public static final int BLOCK_GQ_BIN_OFFSET = 60;
+  /** The flags byte: {@link #BLOCK_CALLED} (GT 0/0 or 0, else ./. or .) and {@link #BLOCK_HAPLOID}. */
   public static final int BLOCK_CALLED_OFFSET = 61;
+  /** Flag: the block is called hom-ref. */
+  public static final int BLOCK_CALLED = 1;
+  /** Flag: the block's positions have one copy; its PLs are of 0, <*> and an unused 0. */
+  public static final int BLOCK_HAPLOID = 2;
   public static final int BLOCK_REF_BASE_OFFSET = 62;
   public static final int REF_BLOCK_LENGTH = 64;
 }

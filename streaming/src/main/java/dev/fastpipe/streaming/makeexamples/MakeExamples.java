@@ -4,6 +4,7 @@ import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.makeexamples.realign.Realigner;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
@@ -54,6 +55,9 @@ public final class MakeExamples {
   private final ArrayList<SAMRecord> fetched = new ArrayList<>();
   /** Reference confidence for gVCF blocks; null unless {@code o.gvcf}. */
   private final ReferenceConfidence confidence;
+  /** Its haploid form, for the positions of {@link #haploid}; null without a gVCF or haploid regions. */
+  private final ReferenceConfidence haploidConfidence;
+  private final HaploidRegions haploid;
   private final int[] blockPl = new int[3];
   private boolean[] inCandidate = new boolean[0];
   /** Summary features of bi-allelic candidates: for training records and the small model; null when neither. */
@@ -108,6 +112,8 @@ public final class MakeExamples {
     this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
     this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
     this.confidence = o.gvcf ? new ReferenceConfidence(o.gvcfGqBinSize) : null;
+    this.haploid = HaploidRegions.of(o.haploidContigs, o.parBed, in.dictionary);
+    this.haploidConfidence = confidence == null || haploid.isEmpty() ? null : confidence.haploid();
     rowReads = new SAMRecord[o.height];
     rowSupport = new int[o.height];
     this.smallModel = o.smallModel == null || labeler != null ? null : SmallModel.load(o.smallModel, CandidateFeatures.NAMES);
@@ -359,7 +365,7 @@ public final class MakeExamples {
 
   /**
    * The partition's reference confidence as REF_BLOCK records: maximal runs of positions with one
-   * GQ bin and one genotype (0/0 or ./.). Every position of a candidate's reference span is a
+   * GQ bin, one genotype (0/0 or ./.) and one ploidy (haploid regions get the haploid confidence). Every position of a candidate's reference span is a
    * block of its own, so that the postprocess can drop exactly the positions a variant record
    * covers and merge the rest: the blocks it writes then do not depend on where candidates or
    * partitions fell.
@@ -381,14 +387,16 @@ public final class MakeExamples {
       int depth = counter.depth(pos);
       int refReads = Math.min(counter.refSupport(pos), depth);
       boolean callable = AlleleCounter.baseCode(ref[pos - refStart]) >= 0;
-      int r = callable ? confidence.evaluate(refReads, depth) : 0;
-      int key = ReferenceConfidence.bin(r) | (ReferenceConfidence.called(r) ? 1 << 8 : 0);
+      boolean oneCopy = haploidConfidence != null && haploid.isHaploid(p.contigIndex(), pos);
+      ReferenceConfidence rc = oneCopy ? haploidConfidence : confidence;
+      int r = callable ? rc.evaluate(refReads, depth) : 0;
+      int key = ReferenceConfidence.bin(r) | (ReferenceConfidence.called(r) ? 1 << 8 : 0) | (oneCopy ? 1 << 9 : 0);
       int gq = ReferenceConfidence.gq(r);
       boolean alone = inCandidate[pos - p.start()];
       if (blockStart >= 0 && !alone && key == blockKey && !inCandidate[pos - 1 - p.start()]) {
         if (gq < blockGq) {
           blockGq = gq;
-          likelihoods(callable, refReads, depth);
+          likelihoods(rc, callable, refReads, depth);
         }
         blockDp = Math.min(blockDp, depth);
         continue;
@@ -398,21 +406,21 @@ public final class MakeExamples {
       blockKey = key;
       blockGq = gq;
       blockDp = depth;
-      likelihoods(callable, refReads, depth);
+      likelihoods(rc, callable, refReads, depth);
     }
     if (blockStart >= 0) emitRefBlock(p, blockStart, p.end(), blockGq, blockDp, blockKey, ref[blockStart - refStart]);
   }
 
   /** The block's PL: those of this position (all 0 where the reference base is not A, C, G or T). */
-  private void likelihoods(boolean callable, int refReads, int depth) {
-    if (callable) confidence.pl(refReads, depth, blockPl);
+  private void likelihoods(ReferenceConfidence rc, boolean callable, int refReads, int depth) {
+    if (callable) rc.pl(refReads, depth, blockPl);
     else ReferenceConfidence.uncallable(blockPl);
   }
 
   private void emitRefBlock(Partition p, int start, int end, int minGq, int minDp, int key, byte refBase) {
     int at = out.claim(ExampleRecordDescriptor.REF_BLOCK_LENGTH);
     ExampleRecord.encodeRefBlock(out.buffer(), at, p.contigIndex(), start, end, task, sequence++, p.index(), minGq, minDp,
-        blockPl, key & 0xFF, (key >>> 8) != 0, refBase);
+        blockPl, key & 0xFF, (key & 1 << 8) != 0, (key & 1 << 9) != 0, refBase);
     out.commit();
     stats.refBlocks++;
     stats.bytesWritten += ExampleRecordDescriptor.REF_BLOCK_LENGTH;

@@ -60,6 +60,15 @@ public final class MakeExamplesOptions implements Cloneable {
   public boolean gvcf = false;
   /** gVCF blocks: positions merge while their hom-ref GQ falls in one bin of this size (DeepVariant's gvcf_gq_binsize). */
   public int gvcfGqBinSize = ReferenceConfidence.DEFAULT_GQ_BIN_SIZE;
+  /**
+   * Contigs of one copy ({@code --haploid-contigs}, e.g. a male's chrX,chrY), less {@link #parBed}:
+   * the gVCF blocks there get haploid reference confidence (the postprocess calls the sites there
+   * haploid). Empty: diploid everywhere. Names are checked against the reference by
+   * {@link dev.fastpipe.streaming.genome.HaploidRegions#of}.
+   */
+  public List<String> haploidContigs = new ArrayList<>();
+  /** BED of the pseudo-autosomal regions of {@link #haploidContigs}, which stay diploid ({@code --par-bed}); null: none. */
+  public Path parBed;
   public int height = ImageShape.DEFAULT_HEIGHT;
   public int width = ImageShape.DEFAULT_WIDTH;
   public long downsampleSeed = PileupConstants.RANDOM_SEED;
@@ -95,6 +104,9 @@ public final class MakeExamplesOptions implements Cloneable {
     if (channels != 6 && channels != 7) throw new IllegalArgumentException("--channels must be 6 or 7");
     if (gvcfGqBinSize < 1 || gvcfGqBinSize > ReferenceConfidence.MAX_GQ) {
       throw new IllegalArgumentException("--gvcf-gq-binsize must be in [1, " + ReferenceConfidence.MAX_GQ + "], got " + gvcfGqBinSize);
+    }
+    if (parBed != null && haploidContigs.isEmpty()) {
+      throw new IllegalArgumentException(parBed + ": --par-bed needs --haploid-contigs (the contigs it carves PARs out of)");
     }
     if ((truthVcf == null) != (confidentBed == null)) {
       throw new IllegalArgumentException("--truth-vcf and --confident-bed go together");

@@ -18,6 +18,11 @@ package dev.fastpipe.streaming.makeexamples;
  * un-calls sites whose likelihoods contradict hom-ref). Positions merge into one gVCF block
  * while their GQ stays in one bin ({@link #bin}).
  *
+ * <p>A haploid confidence ({@link #haploid}) is the same model with the one genotype that mixes
+ * the two alleles left out, as DeepVariant's postprocess does for its calls in haploid regions:
+ * p(0) and p(<*>) are p(0/0) and p(<*>/<*>) normalised to sum to one, GQ is
+ * floor(-10 log10(1 - p(0))), and the PLs are those of 0 and <*> (the third is 0, unused).
+ *
  * <p>Counts up to {@link #TABLE_DEPTH} are looked up in a table built once; deeper positions
  * are computed. Immutable and thread-safe.
  */
@@ -35,6 +40,8 @@ public final class ReferenceConfidence {
   private final double log10Error;
   private final double log10Correct;
   private final int binSize;
+  private final boolean haploid;
+  private final double pError;
   /** Per (n, r), n <= TABLE_DEPTH: packed {@link #evaluate} result and the three PLs. */
   private final int[] packed;
   private final int[] pls;
@@ -44,6 +51,12 @@ public final class ReferenceConfidence {
   }
 
   public ReferenceConfidence(int binSize, double pError) {
+    this(binSize, pError, false);
+  }
+
+  private ReferenceConfidence(int binSize, double pError, boolean haploid) {
+    this.haploid = haploid;
+    this.pError = pError;
     if (binSize < 1) throw new IllegalArgumentException("GQ bin size must be >= 1, got " + binSize);
     if (!(pError > 0 && pError < 0.5)) throw new IllegalArgumentException("p_error must be in (0, 0.5), got " + pError);
     this.binSize = binSize;
@@ -60,6 +73,16 @@ public final class ReferenceConfidence {
         System.arraycopy(pl, 0, pls, 3 * i, 3);
       }
     }
+  }
+
+  /** The confidence of positions with one copy (no 0/<*> genotype), with this one's bins and error rate. */
+  public ReferenceConfidence haploid() {
+    return haploid ? this : new ReferenceConfidence(binSize, pError, true);
+  }
+
+  /** Whether this is a {@link #haploid} confidence. */
+  public boolean isHaploid() {
+    return haploid;
   }
 
   private static int index(int n, int r) {
@@ -126,21 +149,22 @@ public final class ReferenceConfidence {
   private int compute(int r, int n, int[] pl) {
     if (n == 0) return uncallable(pl);
     int alt = n - r;
-    double[] l = {
-      r * log10Correct + alt * log10Error,
-      -n * LOG10_2,
-      r * log10Error + alt * log10Correct,
-    };
-    double max = Math.max(l[0], Math.max(l[1], l[2]));
+    double[] l = haploid
+        ? new double[] {r * log10Correct + alt * log10Error, r * log10Error + alt * log10Correct}
+        : new double[] {r * log10Correct + alt * log10Error, -n * LOG10_2, r * log10Error + alt * log10Correct};
+    double max = Double.NEGATIVE_INFINITY;
+    for (double x : l) max = Math.max(max, x);
     double sum = 0;
     for (double x : l) sum += Math.pow(10, x - max);
     double lse = max + Math.log10(sum);
-    double ref = l[0] - lse; // log10 p(0/0), normalised
+    double ref = l[0] - lse; // log10 p(0/0) (haploid: p(0)), normalised
     double pWrong = -Math.expm1(ref * Math.log(10)); // 1 - p(0/0)
     double phred = pWrong <= 0 ? MAX_GQ : -10 * Math.log10(pWrong);
     int gq = (int) Math.floor(Math.min(phred, MAX_GQ));
-    for (int g = 0; g < 3; g++) pl[g] = (int) Math.round(-10 * (l[g] - max));
-    boolean called = l[0] >= l[1] && l[0] >= l[2];
+    pl[2] = 0;
+    for (int g = 0; g < l.length; g++) pl[g] = (int) Math.round(-10 * (l[g] - max));
+    boolean called = true;
+    for (double x : l) called &= l[0] >= x;
     return gq | quantize(gq) << 8 | (called ? 1 : 0) << 16;
   }
 }

@@ -9,6 +9,7 @@ import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
@@ -74,12 +75,14 @@ public final class StreamingCall {
       RunObservation observation) {
     RunPlan plan;
     SAMSequenceDictionary dict;
+    HaploidRegions haploid;
     String sample;
     double[] work;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
       plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
       work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
       dict = in.dictionary;
+      haploid = HaploidRegions.of(s.examples.haploidContigs, s.examples.parBed, dict); // before any shard starts
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
@@ -111,7 +114,7 @@ public final class StreamingCall {
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter);
+        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, haploid, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter);
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.postprocess;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +33,19 @@ public final class ClassicPostprocess {
    */
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
       Path output, String sample, double minQual, int minHomRefGq, Path gvcf, List<RefBlock> blocks) {
-    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq));
+    return write(results, source, dict, reference, output, sample, minQual, minHomRefGq, HaploidRegions.none(), gvcf,
+        blocks);
+  }
+
+  /**
+   * As above, calling the sites of {@code haploid}'s regions with one allele. The blocks must have
+   * been made for the same regions (make-examples with the same --haploid-contigs and --par-bed):
+   * a block whose ploidy disagrees is an {@link InputException}.
+   */
+  public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
+      Path output, String sample, double minQual, int minHomRefGq, HaploidRegions haploid, Path gvcf,
+      List<RefBlock> blocks) {
+    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq, haploid));
     for (CallResult r : results) {
       if (r.contigIndex() >= dict.size()) {
         throw new InputException(source + ": contig index " + r.contigIndex() + " is not in " + reference + " ("
@@ -45,6 +58,11 @@ public final class ClassicPostprocess {
       if (b.contigIndex() >= dict.size()) {
         throw new InputException("reference block at contig index " + b.contigIndex() + " is not in " + reference + " ("
             + dict.size() + " contigs): blocks made from another reference?");
+      }
+      if (b.haploid() != haploid.isHaploid(b.contigIndex(), b.start())) {
+        throw new InputException("reference block at " + dict.getSequence(b.contigIndex()).getSequenceName() + ":"
+            + (b.start() + 1) + " was made " + (b.haploid() ? "haploid" : "diploid") + " but --haploid-contigs/--par-bed"
+            + " make it " + (b.haploid() ? "diploid" : "haploid") + ": give make-examples and postprocess the same ones");
       }
       gvcfAssembler.add(b);
     }

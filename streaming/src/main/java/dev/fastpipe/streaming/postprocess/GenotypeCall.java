@@ -10,11 +10,13 @@ import java.util.List;
  * @param position 0-based
  * @param ref reference allele (possibly shortened by suffix trimming)
  * @param alts retained alt alleles
- * @param genotype two allele indices (0 = ref), or {-1,-1} for a no-call
- * @param genotypeProbabilities per genotype in VCF order (00, 01, 11, 02, 12, 22, ...)
+ * @param genotype two allele indices (0 = ref), or {-1,-1} for a no-call; in a haploid region one
+ *     ({-1} for a no-call)
+ * @param genotypeProbabilities per genotype in VCF order (00, 01, 11, 02, 12, 22, ...); in a haploid
+ *     region one per allele
  * @param qual phred probability of a non-ref genotype (DeepVariant's QUAL)
  * @param gq phred confidence in the called genotype
- * @param pl phred-scaled likelihoods, 0 for the most likely genotype
+ * @param pl phred-scaled likelihoods, 0 for the most likely genotype (as many as the probabilities)
  * @param filter PASS, RefCall or LowQual
  * @param depth DP
  * @param alleleDepths AD: ref then each retained alt (empty when unknown)
@@ -36,6 +38,11 @@ public record GenotypeCall(
   public static final String PASS = "PASS";
   public static final String REF_CALL = "RefCall";
   public static final String LOW_QUAL = "LowQual";
+
+  /** Whether the call has one allele (a haploid region). */
+  public boolean haploid() {
+    return genotype.length == 1;
+  }
 
   /** Fraction of reads supporting each retained alt (AD[alt]/DP); empty without AD or depth. */
   public double[] variantAlleleFractions() {

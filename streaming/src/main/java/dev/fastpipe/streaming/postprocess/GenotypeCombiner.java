@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.postprocess;
 
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,9 +23,18 @@ import java.util.List;
  *       PL = round(-10 log10(p(g) / p(GT))) with p floored at 1e-10.
  *   <li><b>Filters</b>: a hom-ref call is kept with FILTER {@code RefCall} (and GT ./. when its GQ
  *       is below {@code minHomRefGq}, DeepVariant's default 20); a variant call with QUAL below
- *       {@code minQual} gets {@code LowQual}; everything else PASS.
+ *       {@code minQual}, or with a (calibrated) GQ below its type's PASS threshold of the model's
+ *       {@link GqCalibration}, gets {@code LowQual}; everything else PASS.
+ *   <li><b>GQ calibration</b>: a variant call's GQ becomes the model's calibrated one
+ *       ({@link GqCalibration}), its PLs scaled by the same factor.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
  *       trimmed (keeping at least one base), e.g. ACT/A,GCT minus A becomes A/G.
+ *   <li><b>Haploid regions</b> ({@link HaploidRegions}: a male's X and Y less their PARs): as
+ *       DeepVariant's {@code --haploid_contigs}, the genotypes of two different alleles are
+ *       impossible, so they are dropped and the rest normalised again
+ *       ({@link #haploidProbabilities}); the site is then called with one allele (GT {@code 0},
+ *       {@code 1}, {@code .}), GQ, QUAL and PL (one per allele) from those probabilities, with the
+ *       same filters. The site's span after trimming decides: one that touches a PAR stays diploid.
  * </ol>
  */
 public final class GenotypeCombiner {
@@ -40,6 +50,7 @@ public final class GenotypeCombiner {
 
   private final double minQual;
   private final int minHomRefGq;
+  private final HaploidRegions haploid;
   private final GqCalibration calibration;
 
   public GenotypeCombiner() {
@@ -47,16 +58,23 @@ public final class GenotypeCombiner {
   }
 
   public GenotypeCombiner(double minQual, int minHomRefGq) {
-    this(minQual, minHomRefGq, GqCalibration.IDENTITY);
+    this(minQual, minHomRefGq, HaploidRegions.none(), GqCalibration.IDENTITY);
+  }
+
+  /** A combiner that calls the sites of {@code haploid}'s regions with one allele. */
+  public GenotypeCombiner(double minQual, int minHomRefGq, HaploidRegions haploid) {
+    this(minQual, minHomRefGq, haploid, GqCalibration.IDENTITY);
   }
 
   /**
+   * @param haploid regions whose sites are called with one allele
    * @param calibration the model's GQ calibration: a variant call's GQ (and PLs, scaled alike) is
    *     the calibrated one, and a variant call below its type's PASS threshold is LowQual
    */
-  public GenotypeCombiner(double minQual, int minHomRefGq, GqCalibration calibration) {
+  public GenotypeCombiner(double minQual, int minHomRefGq, HaploidRegions haploid, GqCalibration calibration) {
     this.minQual = minQual;
     this.minHomRefGq = minHomRefGq;
+    this.haploid = haploid;
     this.calibration = calibration;
   }
 
@@ -126,34 +144,6 @@ public final class GenotypeCombiner {
       for (int g = 0; g < genotypes; g++) probs[g] /= sum;
     }
 
-    int best = 0;
-    for (int g = 1; g < genotypes; g++) if (probs[g] > probs[best]) best = g;
-    int[] gt = genotypeAt(best);
-    int gq = (int) Math.round(boundedPhred(probs[best]));
-    double nonRef = 0;
-    for (int g = 1; g < genotypes; g++) nonRef += probs[g];
-    double qual = boundedPhred(Math.min(nonRef, 1.0));
-    int[] pl = new int[genotypes];
-    double bestLog = Math.log10(Math.max(probs[best], MIN_PROBABILITY));
-    for (int g = 0; g < genotypes; g++) {
-      pl[g] = (int) Math.round(-10.0 * (Math.log10(Math.max(probs[g], MIN_PROBABILITY)) - bestLog));
-    }
-
-    String filter;
-    if (gt[0] == 0 && gt[1] == 0) {
-      filter = GenotypeCall.REF_CALL;
-      if (gq < minHomRefGq) gt = new int[] {-1, -1};
-    } else {
-      boolean snp = isSnp(first.ref(), kept);
-      int calibrated = calibration.gq(snp, gq);
-      if (calibrated < gq) { // the model is over-confident here: its PLs shrink by the same factor
-        double f = calibrated / (double) gq;
-        for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
-        gq = calibrated;
-      }
-      filter = qual < minQual || gq < calibration.minPassGq(snp) ? GenotypeCall.LOW_QUAL : GenotypeCall.PASS;
-    }
-
     int[] ad = new int[0];
     for (CallResult r : examples) {
       if (r.alleleDepths() != null && r.alleleDepths().length == n + 1) {
@@ -190,8 +180,63 @@ public final class GenotypeCombiner {
         outAlts.set(i, a.substring(0, a.length() - trim));
       }
     }
-    return new GenotypeCall(
-        first.contigIndex(), first.position(), ref, List.copyOf(outAlts), gt, probs, qual, gq, pl, filter,
+    boolean oneCopy = haploid.isHaploid(first.contigIndex(), first.position(), first.position() + ref.length());
+    return call(first, ref, List.copyOf(outAlts), oneCopy ? haploidProbabilities(probs, alleles) : probs, oneCopy, ad);
+  }
+
+  /**
+   * DeepVariant's correction for haploid regions: every genotype with two different alleles gets
+   * probability 0 and the rest are normalised again (uniform if nothing is left), so p(k) is
+   * p(k/k) / sum over j of p(j/j). Returns one probability per allele (0 = ref).
+   */
+  public static double[] haploidProbabilities(double[] diploid, int alleles) {
+    if (diploid.length != alleles * (alleles + 1) / 2) {
+      throw new IllegalArgumentException(diploid.length + " genotype probabilities for " + alleles + " alleles");
+    }
+    double[] p = new double[alleles];
+    double sum = 0;
+    for (int k = 0; k < alleles; k++) {
+      p[k] = diploid[genotypeIndex(k, k)];
+      sum += p[k];
+    }
+    for (int k = 0; k < alleles; k++) p[k] = sum > 0 ? p[k] / sum : 1.0 / alleles;
+    return p;
+  }
+
+  /**
+   * GT, GQ, QUAL, PL and FILTER from the genotype probabilities {@code probs}: diploid ones in VCF
+   * order, or with {@code haploid} one per allele (GT then has one allele).
+   */
+  private GenotypeCall call(CallResult first, String ref, List<String> alts, double[] probs, boolean haploid, int[] ad) {
+    int genotypes = probs.length;
+    int best = 0;
+    for (int g = 1; g < genotypes; g++) if (probs[g] > probs[best]) best = g;
+    int[] gt = haploid ? new int[] {best} : genotypeAt(best);
+    int gq = (int) Math.round(boundedPhred(probs[best]));
+    double nonRef = 0;
+    for (int g = 1; g < genotypes; g++) nonRef += probs[g];
+    double qual = boundedPhred(Math.min(nonRef, 1.0));
+    int[] pl = new int[genotypes];
+    double bestLog = Math.log10(Math.max(probs[best], MIN_PROBABILITY));
+    for (int g = 0; g < genotypes; g++) {
+      pl[g] = (int) Math.round(-10.0 * (Math.log10(Math.max(probs[g], MIN_PROBABILITY)) - bestLog));
+    }
+
+    String filter;
+    if (best == 0) {
+      filter = GenotypeCall.REF_CALL;
+      if (gq < minHomRefGq) gt = haploid ? new int[] {-1} : new int[] {-1, -1};
+    } else {
+      boolean snp = isSnp(ref, alts);
+      int calibrated = calibration.gq(snp, gq);
+      if (calibrated < gq) { // the model is over-confident here: its PLs shrink by the same factor
+        double f = calibrated / (double) gq;
+        for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
+        gq = calibrated;
+      }
+      filter = qual < minQual || gq < calibration.minPassGq(snp) ? GenotypeCall.LOW_QUAL : GenotypeCall.PASS;
+    }
+    return new GenotypeCall(first.contigIndex(), first.position(), ref, alts, gt, probs, qual, gq, pl, filter,
         first.depth(), ad);
   }
 

@@ -49,7 +49,9 @@ import java.util.Set;
  * {@code END}, GT 0/0 or ./., GQ, MIN_DP, PL; QUAL 0, no FILTER), and every variant record gets the
  * {@code <*>} allele appended to ALT, with AD and VAF 0 and PL 990 for the genotypes that carry it
  * (DeepVariant's gVCF convention). The header then declares ALT {@code *}, INFO END and FORMAT
- * MIN_DP too. Removing the {@code <*>} again gives exactly the VCF's record.
+ * MIN_DP too. Removing the {@code <*>} again gives exactly the VCF's record. A haploid call or block
+ * ({@link GenotypeCall#haploid}, {@link RefBlock#haploid}) has a GT of one allele and one PL per
+ * allele ({@code 0}, {@code <*>} for a block).
  */
 public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   /** The PL of a genotype that carries the {@code <*>} allele at a variant record. */
@@ -182,7 +184,8 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     for (int i : call.genotype()) gt.add(i < 0 ? Allele.NO_CALL : alleles.get(i));
     int[] pl = call.pl();
     if (gvcf) {
-      pl = java.util.Arrays.copyOf(pl, pl.length + alleles.size() + 1); // genotypes a/<*>, a = 0..<*>
+      // the genotypes that carry <*>: a/<*> for a = 0..<*>, or <*> alone where the call is haploid
+      pl = java.util.Arrays.copyOf(pl, pl.length + (call.haploid() ? 1 : alleles.size() + 1));
       java.util.Arrays.fill(pl, call.pl().length, pl.length, NON_REF_PL);
     }
     GenotypeBuilder g = new GenotypeBuilder(sample, gt).GQ(call.gq()).DP(call.depth()).PL(pl);
@@ -240,9 +243,11 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     int[] pl = block.pl();
     line.setLength(0);
     line.append(contig).append('\t').append(block.start() + 1).append("\t.\t").append((char) base)
-        .append("\t<*>\t0\t.\tEND=").append(block.end()).append("\tGT:GQ:MIN_DP:PL\t")
-        .append(block.called() ? "0/0:" : "./.:").append(block.minGq()).append(':').append(block.minDp()).append(':')
-        .append(pl[0]).append(',').append(pl[1]).append(',').append(pl[2]);
+        .append("\t<*>\t0\t.\tEND=").append(block.end()).append("\tGT:GQ:MIN_DP:PL\t");
+    if (block.haploid()) line.append(block.called() ? "0:" : ".:");
+    else line.append(block.called() ? "0/0:" : "./.:");
+    line.append(block.minGq()).append(':').append(block.minDp()).append(':').append(pl[0]).append(',').append(pl[1]);
+    if (!block.haploid()) line.append(',').append(pl[2]);
     emit(contig, block.start() + 1, block.end());
     written++;
     blocks++;

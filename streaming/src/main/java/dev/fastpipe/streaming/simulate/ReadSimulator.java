@@ -94,7 +94,7 @@ final class ReadSimulator {
         for (int i = bounds[k]; i < bounds[k + 1]; i++) if (SimulatedContig.isAcgt(c.bases[i])) acgt++;
         weight[k + 1] = weight[k] + acgt;
       }
-      long spanPairs = pairsFor(coverage, weight[windows]);
+      long spanPairs = pairsFor(span.haploid() ? coverage / 2 : coverage, weight[windows]); // one copy: half the reads
       for (int k = 0; k < windows; k++) {
         long from = weight[windows] == 0 ? 0 : Math.round((double) spanPairs * weight[k] / weight[windows]);
         long to = weight[windows] == 0 ? 0 : Math.round((double) spanPairs * weight[k + 1] / weight[windows]);

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.simulate;
 
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -14,8 +15,12 @@ import java.util.SplittableRandom;
  * is one contig's bases (a byte a base) and its truth, whatever the genome's size.
  */
 final class SimulatedContig {
-  /** [start, end) 0-based on the contig. */
-  record Span(int start, int end) {
+  /** [start, end) 0-based on the contig; a {@code haploid} span has one copy (a male's X outside the PARs). */
+  record Span(int start, int end, boolean haploid) {
+    Span(int start, int end) {
+      this(start, end, false);
+    }
+
     int length() {
       return end - start;
     }
@@ -48,11 +53,41 @@ final class SimulatedContig {
    * and length always give the same bases and variants; reads come from the whole contig.
    */
   static SimulatedContig synthetic(long seed, int index, String name, int length) {
+    return synthetic(seed, index, name, length, HaploidRegions.none());
+  }
+
+  /** As above, with one copy where {@code haploid} says so ({@link #byPloidy}). */
+  static SimulatedContig synthetic(long seed, int index, String name, int length, HaploidRegions haploid) {
     SplittableRandom root = new SplittableRandom(contigSeed(seed, index));
     SplittableRandom refRnd = root.split();
     SplittableRandom varRnd = root.split();
     SyntheticReference ref = SyntheticReference.generate(refRnd, length);
-    return withVariants(index, name, ref.bases, ref.tandemRepeats, List.of(new Span(0, length)), varRnd);
+    return withVariants(index, name, ref.bases, ref.tandemRepeats, byPloidy(index, List.of(new Span(0, length)), haploid),
+        varRnd);
+  }
+
+  /**
+   * {@code spans} cut where the ploidy changes (a PAR's edges), each piece flagged haploid or not.
+   * Each piece is then a span of its own: its reads are drawn at its depth (half the coverage where
+   * haploid, as a male's X has), and it keeps a margin at each end out of the confident intervals.
+   */
+  static List<Span> byPloidy(int index, List<Span> spans, HaploidRegions haploid) {
+    if (!haploid.haploidContig(index)) return spans;
+    List<Span> out = new ArrayList<>();
+    for (Span s : spans) {
+      for (int pos = s.start(); pos < s.end(); ) {
+        int next = (int) Math.min(s.end(), haploid.nextBoundary(index, pos));
+        out.add(new Span(pos, next, haploid.isHaploid(index, pos)));
+        pos = next;
+      }
+    }
+    return out;
+  }
+
+  /** Whether 0-based {@code position} lies in a haploid span. */
+  boolean haploidAt(int position) {
+    for (Span s : spans) if (position >= s.start() && position < s.end()) return s.haploid();
+    return false;
   }
 
   /** The bases of synthetic contig {@code index} alone (for the FASTA, without placing variants). */
@@ -65,10 +100,11 @@ final class SimulatedContig {
    * Contig {@code index} of a real reference ({@code bases}, upper case), with variants from
    * {@code seed} placed in the confident parts of {@code spans} (sorted, disjoint).
    */
-  static SimulatedContig onReference(long seed, int index, String name, byte[] bases, List<Span> spans) {
+  static SimulatedContig onReference(long seed, int index, String name, byte[] bases, List<Span> spans,
+      HaploidRegions haploid) {
     SplittableRandom root = new SplittableRandom(contigSeed(seed, index));
     root.split(); // the reference stream a synthetic contig would use: variants draw from the same one
-    return withVariants(index, name, bases, List.of(), spans, root.split());
+    return withVariants(index, name, bases, List.of(), byPloidy(index, spans, haploid), root.split());
   }
 
   /** Contig 0 uses the seed as it is (the single-contig sample of earlier versions); others a mix of it. */
@@ -113,10 +149,26 @@ final class SimulatedContig {
       int m = margin(s.length());
       long usable = 0;
       for (int i = s.start(); i < s.end(); i++) if (isAcgt(bases[i])) usable++;
-      variants.addAll(VariantPlacer.place(varRnd, bases, repeats, s.start() + m + EDGE, s.end() - m - EDGE, taken, usable));
+      List<TruthVariant> placed = VariantPlacer.place(varRnd, bases, repeats, s.start() + m + EDGE, s.end() - m - EDGE,
+          taken, usable);
+      variants.addAll(s.haploid() ? oneCopy(placed) : placed);
     }
     variants.sort(Comparator.comparingInt(TruthVariant::start));
     return new SimulatedContig(index, name, bases, List.copyOf(spans), List.copyOf(confident), List.copyOf(variants));
+  }
+
+  /**
+   * The variants of a haploid span: the one copy carries each variant's alt (both haplotypes the
+   * same, so the reads show it at full fraction); a multi-allelic one, which one copy cannot carry,
+   * is dropped.
+   */
+  private static List<TruthVariant> oneCopy(List<TruthVariant> placed) {
+    List<TruthVariant> out = new ArrayList<>();
+    for (TruthVariant v : placed) {
+      if (v.alts().size() != 1) continue;
+      out.add(new TruthVariant(v.start(), v.ref(), v.alts(), new int[] {1, 1}));
+    }
+    return out;
   }
 
   /** A span keeps 1 kb (a tenth, for short spans) at each end out of its confident interval. */

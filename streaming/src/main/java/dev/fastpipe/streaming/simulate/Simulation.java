@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.simulate;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.Region;
 import dev.fastpipe.streaming.makeexamples.Regions;
@@ -48,7 +49,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * A simulated diploid sample over one or more contigs, written contig by contig: reads
+ * A simulated diploid sample (or male: {@link #withHaploid}) over one or more contigs, written contig by contig: reads
  * (coordinate-sorted, indexed BAM), truth (phased VCF.gz + .tbi), confident BED and, for a
  * synthetic genome, the reference (FASTA + .fai + .dict). Memory holds one contig's bases (a byte a
  * base) and truth plus a window of reads ({@link ReadSimulator}), whatever the genome's size.
@@ -84,19 +85,24 @@ public final class Simulation {
       long records) {}
 
   private final List<Contig> contigs;
-  /** Contig i with its bases and truth; null for a contig without reads. */
-  private final IntFunction<SimulatedContig> load;
+  /** Contig i with its bases and truth, one copy where the regions say so; null for a contig without reads. */
+  private interface ContigLoader {
+    SimulatedContig load(int i, HaploidRegions haploid);
+  }
+
+  private final ContigLoader load;
   /** Bases of contig i for the FASTA; null when the reference is the user's. */
   private final IntFunction<byte[]> syntheticBases;
   private final Path reference;
   private final long seed;
   private final double coverage;
   private boolean sequencingErrors;
-  private final String commandLine;
+  private String commandLine;
   private final String namePrefix;
   private int windowBases;
+  private HaploidRegions haploid = HaploidRegions.none();
 
-  private Simulation(List<Contig> contigs, IntFunction<SimulatedContig> load, IntFunction<byte[]> syntheticBases,
+  private Simulation(List<Contig> contigs, ContigLoader load, IntFunction<byte[]> syntheticBases,
       Path reference, long seed, double coverage, boolean sequencingErrors, String commandLine, String namePrefix) {
     this.contigs = List.copyOf(contigs);
     this.load = load;
@@ -116,6 +122,22 @@ public final class Simulation {
     return this;
   }
 
+  /**
+   * A male sample: {@code contigs} (e.g. chrX, chrY) have one copy, less the PAR intervals of
+   * {@code parBed} (null: none), as {@code call --haploid-contigs --par-bed} reads them. There the
+   * truth genotypes are haploid ({@code 1}; multi-allelic sites are not placed), and the reads come
+   * from the one copy at half the coverage. An unknown contig or a bad BED is an InputException.
+   */
+  public Simulation withHaploid(List<String> contigs, Path parBed) {
+    SAMSequenceDictionary dict = new SAMSequenceDictionary();
+    for (Contig c : this.contigs) dict.addSequence(new SAMSequenceRecord(c.name(), c.length()));
+    this.haploid = HaploidRegions.of(contigs, parBed, dict);
+    if (!haploid.isEmpty()) {
+      commandLine += " haploid=" + String.join(",", haploid.contigs()) + (parBed == null ? "" : " par=" + parBed);
+    }
+    return this;
+  }
+
   /** Draws reads in windows of {@code bases} instead of the default for the coverage (tests of the window seams). */
   Simulation withWindowBases(int bases) {
     this.windowBases = bases;
@@ -126,8 +148,8 @@ public final class Simulation {
   public static Simulation synthetic(long seed, int n, long totalLength, double coverage) {
     checkCoverage(coverage);
     List<Contig> layout = layout(n, totalLength);
-    IntFunction<SimulatedContig> load = i -> layout.get(i).withReads()
-        ? SimulatedContig.synthetic(seed, i, layout.get(i).name(), layout.get(i).length()) : null;
+    ContigLoader load = (i, haploid) -> layout.get(i).withReads()
+        ? SimulatedContig.synthetic(seed, i, layout.get(i).name(), layout.get(i).length(), haploid) : null;
     IntFunction<byte[]> bases = i -> SimulatedContig.syntheticBases(seed, i, layout.get(i).length());
     String cl = "seed=" + seed + (n > 1 ? " contigs=" + n : "") + " length=" + totalLength + " coverage=" + coverage;
     return new Simulation(layout, load, bases, null, seed, coverage, true, cl, "demo:");
@@ -136,7 +158,7 @@ public final class Simulation {
   /** The one contig of {@code sample}, already in memory. */
   static Simulation of(long seed, SimulatedContig contig, double coverage, boolean sequencingErrors) {
     String cl = "seed=" + seed + " length=" + contig.bases.length + " coverage=" + coverage;
-    return new Simulation(List.of(new Contig(contig.name, contig.bases.length, contig.bases.length)), i -> contig,
+    return new Simulation(List.of(new Contig(contig.name, contig.bases.length, contig.bases.length)), (i, haploid) -> contig,
         i -> contig.bases, null, seed, coverage, sequencingErrors, cl, "demo:");
   }
 
@@ -170,7 +192,7 @@ public final class Simulation {
       contigs.add(new Contig(r.getSequenceName(), r.getSequenceLength(),
           on.stream().mapToLong(SimulatedContig.Span::length).sum()));
     }
-    IntFunction<SimulatedContig> load = i -> {
+    ContigLoader load = (i, haploid) -> {
       if (spans.get(i).isEmpty()) return null;
       byte[] bases;
       try (ReferenceSequenceFile fa = ReferenceIndex.open(ref)) {
@@ -179,7 +201,7 @@ public final class Simulation {
         throw InputException.reading(ref, "cannot read contig " + contigs.get(i).name(), e);
       }
       for (int k = 0; k < bases.length; k++) if (bases[k] >= 'a' && bases[k] <= 'z') bases[k] -= 32;
-      return SimulatedContig.onReference(seed, i, contigs.get(i).name(), bases, spans.get(i));
+      return SimulatedContig.onReference(seed, i, contigs.get(i).name(), bases, spans.get(i), haploid);
     };
     StringBuilder where = new StringBuilder();
     for (String r : regions) where.append(where.isEmpty() ? "" : ",").append(r);
@@ -341,11 +363,11 @@ public final class Simulation {
         Writer bedOut = new BufferedWriter(Files.newBufferedWriter(dir.resolve("confident.bed"), StandardCharsets.US_ASCII))) {
       for (int i = 0; i < contigs.size(); i++) {
         long t0 = System.nanoTime();
-        SimulatedContig c = load.apply(i);
+        SimulatedContig c = load.load(i, haploid);
         if (c == null) continue;
         withReads++;
         for (TruthVariant v : c.variants) {
-          vcfOut.add(truthRecord(c.name, v));
+          vcfOut.add(truthRecord(c.name, v, c.haploidAt(v.start())));
           if (v.isSnp()) snps++;
           else indels++;
         }
@@ -382,14 +404,16 @@ public final class Simulation {
     return w;
   }
 
-  private static htsjdk.variant.variantcontext.VariantContext truthRecord(String contig, TruthVariant v) {
+  /** The truth record of {@code v}: GT phased, or of one allele where the sample has one copy. */
+  private static htsjdk.variant.variantcontext.VariantContext truthRecord(String contig, TruthVariant v, boolean haploid) {
     List<Allele> alleles = new ArrayList<>();
     alleles.add(Allele.create(v.ref(), true));
     for (String a : v.alts()) alleles.add(Allele.create(a, false));
-    List<Allele> gt = List.of(alleles.get(v.haplotypeAlleles()[0]), alleles.get(v.haplotypeAlleles()[1]));
+    List<Allele> gt = haploid ? List.of(alleles.get(v.haplotypeAlleles()[0]))
+        : List.of(alleles.get(v.haplotypeAlleles()[0]), alleles.get(v.haplotypeAlleles()[1]));
     return new VariantContextBuilder("truth", contig, v.vcfPosition(), v.end(), alleles)
         .passFilters()
-        .genotypes(new GenotypeBuilder(SyntheticSample.SAMPLE, gt).phased(true).make())
+        .genotypes(new GenotypeBuilder(SyntheticSample.SAMPLE, gt).phased(!haploid).make())
         .make();
   }
 

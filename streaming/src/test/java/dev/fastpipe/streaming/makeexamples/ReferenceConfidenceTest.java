@@ -70,4 +70,26 @@ class ReferenceConfidenceTest {
     assertEquals(3006, b[1]); // -10 (-1000 log10(2) - 1000 log10(0.999)) = 3010.3 - 4.3 -> 3006
     assertThrows(IllegalArgumentException.class, () -> rc.evaluate(5, 4, pl));
   }
+
+  @Test
+  void haploidConfidenceLeavesTheMixedGenotypeOut() {
+    ReferenceConfidence one = rc.haploid();
+    assertTrue(one.isHaploid());
+    assertFalse(rc.isHaploid());
+    // The same 9 of 10 reads: without 0/<*>, log10 p(0) - log10 p(<*>) = -3.0039 + 27.0004 = 23.9965, so
+    // 1 - p(0) = 10^-24: GQ at the cap, where two copies give 3; PLs of 0 and <*>, the third unused.
+    int r = one.evaluate(9, 10, pl);
+    assertEquals(ReferenceConfidence.MAX_GQ, ReferenceConfidence.gq(r));
+    assertTrue(ReferenceConfidence.called(r));
+    assertArrayEquals(new int[] {0, 240, 0}, pl);
+    // one read: p(0) = 0.999 -> GQ floor(30.0) = 29 (rounding below 30)
+    int single = one.evaluate(1, 1, pl);
+    assertEquals(29, ReferenceConfidence.gq(single));
+    assertArrayEquals(new int[] {0, 30, 0}, pl);
+    // half the reads against the reference: a tie, called (ties go to the reference) at GQ 3
+    int tie = one.evaluate(5, 10, pl);
+    assertEquals(3, ReferenceConfidence.gq(tie));
+    assertTrue(ReferenceConfidence.called(tie));
+    assertFalse(ReferenceConfidence.called(one.evaluate(4, 10, pl)));
+  }
 }

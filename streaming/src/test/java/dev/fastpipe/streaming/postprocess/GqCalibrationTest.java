@@ -91,7 +91,7 @@ class GqCalibrationTest {
     GqCalibration c = GqCalibration.load(dir.resolve(GqCalibration.FILE_NAME));
     assertEquals(fitted.gq(true, 20), c.gq(true, 20));
     assertEquals(fitted.minPassGq(true), c.minPassGq(true));
-    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, c);
+    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c);
     // p = (0.001, 0.989, 0.01): raw GQ 20, QUAL 30, PL 30,0,20 (GenotypeCombinerTest).
     GenotypeCall call = combiner.combine(List.of(
         GenotypeCombinerTest.result(99, "A", List.of("G"), new int[] {0}, 0.001f, 0.989f, 0.01f)));
