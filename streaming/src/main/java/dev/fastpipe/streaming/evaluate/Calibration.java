@@ -221,7 +221,7 @@ public final class Calibration {
   /** The GQ table for terminals; rows start with the bin, so that no row starts with SNP or INDEL. */
   public String gqTable() {
     StringBuilder sb = new StringBuilder();
-    sb.append("GQ calibration (error: ").append(ERROR_DEFINITION).append(")\n");
+    sb.append("GQ calibration of the PASS calls (error: a false allele or a wrong genotype; promised: 10^(-GQmin/10))\n");
     sb.append(String.format(Locale.ROOT, "%-6s %-6s %7s %6s %8s %8s %8s %-3s | %-11s %7s %6s %8s %7s%n",
         "GQ", "type", "calls", "errors", "observed", "upper95", "promised", "ok", "at GQ>=min:", "calls", "errors", "error",
         "recall"));
@@ -240,7 +240,7 @@ public final class Calibration {
   /** The depth table for terminals, with a caption saying where the depths come from. */
   public String depthTable() {
     StringBuilder sb = new StringBuilder();
-    sb.append("Depth of the site (").append(depthCaption()).append(")\n");
+    sb.append("Depth of the site: ").append(depthCaption()).append('\n');
     sb.append(String.format(Locale.ROOT, "%-7s %-6s %7s %7s %6s %6s %7s %9s%n",
         "depth", "type", "truth", "TP", "FN", "FP", "recall", "precision"));
     for (DepthStratum s : depthStrata) {
@@ -251,11 +251,10 @@ public final class Calibration {
   }
 
   private String depthCaption() {
-    String reads = "reads of --reads covering the site's POS with an aligned base, MAPQ >= 5, not duplicate,"
-        + " secondary, supplementary or QC-failed";
-    String calls = "the call's FORMAT DP, else INFO DP; a truth site takes the depth of a call at its position,"
-        + " else it is unknown: give --reads for the depth of every site";
-    if (depthSources.size() > 1) return "pooled: " + reads + " where the pair gives reads; elsewhere " + calls;
+    String reads = "reads with a base aligned at its POS that pass call's read filter (MAPQ >= 5)";
+    String calls = "the call's FORMAT DP, else INFO DP; a missed site without a call there is unknown"
+        + " (--reads counts every site)";
+    if (depthSources.size() > 1) return "pooled: " + reads + " where a pair has reads; elsewhere " + calls;
     return depthSources.contains(DepthSource.READS) ? reads : calls;
   }
 
