@@ -70,9 +70,9 @@ public final class Calibration {
       return gqMin < 0 ? Double.NaN : Math.pow(10, -gqMin / 10.0);
     }
 
-    /** observed ≤ promised; null when the bin is empty or has no GQ. */
+    /** observed ≤ promised (an observed rate equal to the promise, e.g. 1 in 10 at GQ 10, is within); null when the bin is empty or has no GQ. */
     public Boolean withinPromise() {
-      return calls == 0 || gqMin < 0 ? null : observed() <= promised();
+      return calls == 0 || gqMin < 0 ? null : errors <= promised() * calls * (1 + 1e-9);
     }
 
     /** Error rate of the calls a GQ ≥ GQmin filter keeps; NaN when it keeps none or for calls without GQ. */

@@ -109,14 +109,25 @@ class CalibrationTest {
     assertEquals(0.0, bins.get(11).recallAtOrAbove(), 1e-12);
     assertTrue(Double.isNaN(bins.get(12).errorRateAtOrAbove()));
 
-    // the printed table: one line per bin, starting with the bin (so no row starts with SNP/INDEL)
-    String table = Calibration.of(List.of(e)).gqTable();
-    String[] lines = table.split("\n");
-    assertEquals(2 + 13, lines.length, table);
-    assertTrue(lines[2 + 3].matches("30-39\\s+SNP\\s+2\\s+1\\s+0\\.50000\\s+0\\.97468\\s+0\\.00100\\s+no\\s+\\|\\s+5\\s+1\\s+0\\.20000\\s+0\\.1538"),
-        lines[2 + 3]);
-    assertTrue(lines[2 + 6].matches("none\\s+SNP\\s+1\\s+0\\s+0\\.00000\\s+0\\.95000\\s+-\\s+-\\s+\\|\\s+-\\s+-\\s+-\\s+-"), lines[2 + 6]);
-    for (int i = 1; i < lines.length; i++) assertTrue(!lines[i].startsWith("SNP") && !lines[i].startsWith("INDEL"), lines[i]);
+    // the printed table, every cell (upper95 of 0 in n is 1 - 0.05^(1/n); of x = n - 1 in n, 0.95^(1/n)); its rows
+    // start with the bin, so that none starts with SNP or INDEL
+    assertEquals("""
+        GQ calibration of the PASS calls (error: a false allele or a wrong genotype; promised: 10^(-GQmin/10))
+        GQ     type     calls errors observed  upper95 promised ok  | at GQ>=min:   calls errors    error  recall
+        0-9    SNP          4      3  0.75000  0.98726  1.00000 yes |                  24      5  0.20833  0.7308
+        10-19  SNP         10      1  0.10000  0.39416  0.10000 yes |                  20      2  0.10000  0.6923
+        20-29  SNP          5      0  0.00000  0.45072  0.01000 yes |                  10      1  0.10000  0.3462
+        30-39  SNP          2      1  0.50000  0.97468  0.00100 no  |                   5      1  0.20000  0.1538
+        40-49  SNP          0      0        -        -  0.00010 -   |                   3      0  0.00000  0.1154
+        >=50   SNP          3      0  0.00000  0.63160  0.00001 yes |                   3      0  0.00000  0.1154
+        none   SNP          1      0  0.00000  0.95000        - -   |                   -      -        -       -
+        0-9    INDEL        2      2  1.00000  1.00000  1.00000 yes |                   7      3  0.42857  0.5714
+        10-19  INDEL        3      0  0.00000  0.63160  0.10000 yes |                   5      1  0.20000  0.5714
+        20-29  INDEL        0      0        -        -  0.01000 -   |                   2      1  0.50000  0.1429
+        30-39  INDEL        1      0  0.00000  0.95000  0.00100 yes |                   2      1  0.50000  0.1429
+        40-49  INDEL        1      1  1.00000  1.00000  0.00010 no  |                   1      1  1.00000  0.0000
+        >=50   INDEL        0      0        -        -  0.00001 -   |                   0      0        -  0.0000
+        """, Calibration.of(List.of(e)).gqTable());
   }
 
   @Test
@@ -219,6 +230,8 @@ class CalibrationTest {
     assertStratum(s.get(2), "SNP", "20-39", 0, 0, 1); // c: 25 counted reads
     assertStratum(s.get(3), "SNP", ">=40", 0, 0, 0);
     assertStratum(s.get(4), "INDEL", "<10", 0, 0, 0);
+    assertStratum(s.get(5), "INDEL", "10-19", 0, 0, 0);
+    assertStratum(s.get(6), "INDEL", "20-39", 0, 0, 0);
     assertStratum(s.get(7), "INDEL", ">=40", 1, 0, 0); // d: 45 reads at its anchor base
     assertEquals(0.0, s.get(1).recall(), 1e-12);
     assertEquals(0.0, s.get(1).precision(), 1e-12);
@@ -245,6 +258,8 @@ class CalibrationTest {
     assertStratum(s.get(2), "SNP", "20-39", 0, 0, 1); // c: INFO DP 31
     assertStratum(s.get(3), "SNP", ">=40", 1, 0, 0); // a: FORMAT DP 99
     assertStratum(s.get(4), "SNP", "unknown", 0, 1, 0); // b: missed, no call there
+    assertStratum(s.get(5), "INDEL", "<10", 0, 0, 0);
+    assertStratum(s.get(6), "INDEL", "10-19", 0, 0, 0);
     assertStratum(s.get(7), "INDEL", "20-39", 0, 0, 0);
     assertStratum(s.get(8), "INDEL", ">=40", 1, 0, 0); // d: DP 44
     assertTrue(cal.depthTable().startsWith("Depth of the site: the call's FORMAT DP"), cal.depthTable());
