@@ -50,6 +50,9 @@ import java.util.Set;
  *       genotype counts as one FP and one FN; with {@code allelesOnly} the genotype is ignored;
  *   <li>SNP = REF and ALT of one base each after normalisation; everything else is an INDEL.
  * </ol>
+ *
+ * <p>{@link #evaluate} also scores every call and truth site one by one for {@link Calibration}: each
+ * normalised call keeps the GQ and depth (FORMAT DP, else INFO DP) of the record it came from.
  */
 public final class VcfComparison {
 
@@ -69,6 +72,19 @@ public final class VcfComparison {
       return p + r == 0 ? 0 : 2 * p * r / (p + r);
     }
 
+    /** The counts as vcf_compare.py --json writes them: truth, tp, fp, fn, precision, recall, f1. */
+    public Map<String, Object> toJson() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("truth", truth);
+      m.put("tp", tp);
+      m.put("fp", fp);
+      m.put("fn", fn);
+      m.put("precision", precision());
+      m.put("recall", recall());
+      m.put("f1", f1());
+      return m;
+    }
+
     /** One line in vcf_compare.py's format. */
     public String line() {
       return String.format(Locale.ROOT, "%-6s truth=%5d tp=%5d fp=%4d fn=%4d P=%.4f R=%.4f F1=%.4f",
@@ -78,6 +94,24 @@ public final class VcfComparison {
 
   /** The comparison's result: SNPs and indels. */
   public record Result(Counts snp, Counts indel) {
+    /** The counts of several comparisons added up. */
+    public static Result pooled(List<Result> results) {
+      int[] s = new int[4];
+      int[] i = new int[4];
+      for (Result r : results) {
+        add(s, r.snp());
+        add(i, r.indel());
+      }
+      return new Result(new Counts("SNP", s[0], s[1], s[2], s[3]), new Counts("INDEL", i[0], i[1], i[2], i[3]));
+    }
+
+    private static void add(int[] sum, Counts c) {
+      sum[0] += c.truth();
+      sum[1] += c.tp();
+      sum[2] += c.fp();
+      sum[3] += c.fn();
+    }
+
     /** A small aligned table for terminals. */
     public String table() {
       StringBuilder sb = new StringBuilder();
@@ -96,7 +130,39 @@ public final class VcfComparison {
     boolean isSnp() {
       return ref.length() == 1 && alt.length() == 1;
     }
+
+    Locus locus() {
+      return new Locus(chrom, pos);
+    }
   }
+
+  /** A 1-based position on a contig. */
+  record Locus(String chrom, int pos) {}
+
+  /** What a normalised record carries: ALT copies in its GT, and its source record's GQ and depth (-1: none). */
+  record Site(int copies, int gq, int depth) {}
+
+  /**
+   * One normalised PASS call inside the regions: its kind, GQ (-1: none), depth (-1: unknown),
+   * whether it counts as a TP in this comparison's mode ({@code matched}; with alleles-only the
+   * genotype is ignored) and whether its genotype is the truth's ({@code genotypeRight}: the
+   * allele is in the truth with the same number of copies).
+   */
+  public record ScoredCall(boolean snp, int gq, int depth, boolean matched, boolean genotypeRight) {}
+
+  /** One normalised truth site inside the regions: its kind, depth (-1: unknown) and whether a call matched it (a TP). */
+  public record ScoredTruth(boolean snp, int depth, boolean found) {}
+
+  /** Where the depths of an {@link Evaluation} come from. */
+  public enum DepthSource {
+    /** reads of a BAM/CRAM counted at each site ({@link SiteDepths}) */
+    READS,
+    /** the calls' FORMAT DP (else INFO DP); a truth site takes the depth of a call at its position */
+    CALLS
+  }
+
+  /** {@link #compare}'s counts, and every call and truth site scored for {@link Calibration}. */
+  public record Evaluation(Result counts, List<ScoredCall> calls, List<ScoredTruth> truth, DepthSource depthSource) {}
 
   private static final int ALIGN_WINDOW = 100; // bcftools norm's realignment padding
 
@@ -111,29 +177,68 @@ public final class VcfComparison {
    * bgzipped; its contigs as {@link ReferenceIndex} reads them).
    */
   public static Result compare(Path reference, Path truth, Path calls, Path bed, boolean allelesOnly) {
+    return evaluate(reference, truth, calls, bed, null, allelesOnly).counts();
+  }
+
+  /**
+   * {@link #compare}, with every call and truth site scored. Depths come from {@code reads} (a
+   * BAM/CRAM, indexed; {@link SiteDepths}) when it is not null, else from the calls (see
+   * {@link DepthSource#CALLS}): a truth site with no call at its position then has no depth (-1).
+   */
+  public static Evaluation evaluate(Path reference, Path truth, Path calls, Path bed, Path reads, boolean allelesOnly) {
     SAMSequenceDictionary contigs = ReferenceIndex.dictionary(reference);
+    Map<Key, Site> t;
+    Map<Key, Site> q;
     try (ReferenceSequenceFile file = openReference(reference)) {
       Reference ref = new Reference(file, contigs);
       Map<String, List<BedInterval>> regions = bed == null ? null : readBed(bed);
-      Map<Key, Integer> t = load(ref, reference, truth, regions);
-      Map<Key, Integer> q = load(ref, reference, calls, regions);
-      return new Result(count("SNP", t, q, true, allelesOnly), count("INDEL", t, q, false, allelesOnly));
+      t = load(ref, reference, truth, regions);
+      q = load(ref, reference, calls, regions);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    Result counts = new Result(count("SNP", t, q, true, allelesOnly), count("INDEL", t, q, false, allelesOnly));
+    Map<Locus, Integer> readDepth = null;
+    if (reads != null) {
+      Set<Locus> loci = new HashSet<>();
+      for (Key k : t.keySet()) loci.add(k.locus());
+      for (Key k : q.keySet()) loci.add(k.locus());
+      readDepth = SiteDepths.count(reference, reads, loci);
+    }
+    Map<Locus, Integer> callDepthAt = new HashMap<>(); // the first call's depth at each position
+    for (Map.Entry<Key, Site> e : q.entrySet()) {
+      if (e.getValue().depth() >= 0) callDepthAt.putIfAbsent(e.getKey().locus(), e.getValue().depth());
+    }
+    List<ScoredCall> scoredCalls = new ArrayList<>(q.size());
+    for (Map.Entry<Key, Site> e : q.entrySet()) {
+      Site tv = t.get(e.getKey());
+      boolean right = tv != null && tv.copies() == e.getValue().copies();
+      int depth = readDepth != null ? readDepth.get(e.getKey().locus()) : e.getValue().depth();
+      scoredCalls.add(new ScoredCall(e.getKey().isSnp(), e.getValue().gq(), depth, tv != null && (allelesOnly || right), right));
+    }
+    List<ScoredTruth> scoredTruth = new ArrayList<>(t.size());
+    for (Map.Entry<Key, Site> e : t.entrySet()) {
+      Site qv = q.get(e.getKey());
+      boolean found = qv != null && (allelesOnly || qv.copies() == e.getValue().copies());
+      int depth = readDepth != null ? readDepth.get(e.getKey().locus()) : callDepthAt.getOrDefault(e.getKey().locus(), -1);
+      if (readDepth == null && qv != null && qv.depth() >= 0) depth = qv.depth(); // the matching call's own
+      scoredTruth.add(new ScoredTruth(e.getKey().isSnp(), depth, found));
+    }
+    return new Evaluation(counts, List.copyOf(scoredCalls), List.copyOf(scoredTruth),
+        reads != null ? DepthSource.READS : DepthSource.CALLS);
   }
 
-  private static Counts count(String kind, Map<Key, Integer> truth, Map<Key, Integer> calls, boolean snp,
+  private static Counts count(String kind, Map<Key, Site> truth, Map<Key, Site> calls, boolean snp,
       boolean allelesOnly) {
     int nTruth = 0;
     for (Key k : truth.keySet()) if (k.isSnp() == snp) nTruth++;
     int nCalls = 0;
     int tp = 0;
-    for (Map.Entry<Key, Integer> e : calls.entrySet()) {
+    for (Map.Entry<Key, Site> e : calls.entrySet()) {
       if (e.getKey().isSnp() != snp) continue;
       nCalls++;
-      Integer tv = truth.get(e.getKey());
-      if (tv != null && (allelesOnly || tv.equals(e.getValue()))) tp++;
+      Site tv = truth.get(e.getKey());
+      if (tv != null && (allelesOnly || tv.copies() == e.getValue().copies())) tp++;
     }
     return new Counts(kind, nTruth, tp, nCalls - tp, nTruth - tp);
   }
@@ -164,20 +269,25 @@ public final class VcfComparison {
     return false;
   }
 
-  /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies. */
-  static Map<Key, Integer> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions) {
-    List<Normalised> recs = new ArrayList<>();
+  /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies, GQ and depth. */
+  static Map<Key, Site> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions) {
+    List<Loaded> recs = new ArrayList<>();
     TextInput.forEachLine(vcf, "VCF", (n, line) -> {
       if (line.startsWith("#") || line.isEmpty()) return;
       String[] f = line.split("\t", -1);
       if (f.length < 8) return;
       if (!f[6].equals("PASS") && !f[6].equals(".")) return;
       String gt = "0/1";
-      if (f.length >= 10 && Arrays.asList(f[8].split(":")).contains("GT")) {
-        int idx = Arrays.asList(f[8].split(":")).indexOf("GT");
+      int gq = -1;
+      int depth = -1;
+      if (f.length >= 10) {
+        List<String> format = Arrays.asList(f[8].split(":"));
         String[] sample = f[9].split(":", -1);
-        gt = idx < sample.length ? sample[idx] : ".";
+        if (format.contains("GT")) gt = formatValue(format, sample, "GT", ".");
+        gq = wholeNumber(formatValue(format, sample, "GQ", "."));
+        depth = wholeNumber(formatValue(format, sample, "DP", "."));
       }
+      if (depth < 0) depth = wholeNumber(infoValue(f[7], "DP"));
       int pos;
       try {
         pos = Integer.parseInt(f[1]);
@@ -191,19 +301,48 @@ public final class VcfComparison {
       if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
       int[] gtAlleles = parseGenotype(gt);
       for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
-        recs.add(realign(ref, vcf, rec));
+        recs.add(new Loaded(realign(ref, vcf, rec), gq, depth));
       }
     });
     // bcftools keeps records sorted by position (stable), then norm -d exact keeps the first
-    recs.sort(Comparator.comparingInt(Normalised::pos0)); // List.sort is stable
-    Map<Key, Integer> out = new LinkedHashMap<>();
+    recs.sort(Comparator.comparingInt(l -> l.rec().pos0())); // List.sort is stable
+    Map<Key, Site> out = new LinkedHashMap<>();
     Set<Key> seen = new HashSet<>();
-    for (Normalised rec : recs) {
+    for (Loaded l : recs) {
+      Normalised rec = l.rec();
       Key k = new Key(rec.chrom, rec.pos0 + 1, rec.ref, rec.alt);
       if (!seen.add(k)) continue;
-      if (rec.copies > 0 && !rec.alt.equals(SPANNING_DELETION)) out.put(k, rec.copies);
+      if (rec.copies > 0 && !rec.alt.equals(SPANNING_DELETION)) out.put(k, new Site(rec.copies, l.gq(), l.depth()));
     }
     return out;
+  }
+
+  /** A normalised record with its source record's GQ and depth. */
+  private record Loaded(Normalised rec, int gq, int depth) {}
+
+  /** The sample's value of FORMAT key {@code key}, or {@code missing}. */
+  private static String formatValue(List<String> format, String[] sample, String key, String missing) {
+    int idx = format.indexOf(key);
+    return idx >= 0 && idx < sample.length ? sample[idx] : missing;
+  }
+
+  /** The value of INFO key {@code key}, or null. */
+  private static String infoValue(String info, String key) {
+    for (String kv : info.split(";")) {
+      if (kv.startsWith(key + "=")) return kv.substring(key.length() + 1);
+    }
+    return null;
+  }
+
+  /** A non-negative number rounded down (GQ may be written as a float), or -1 when missing or not a number. */
+  private static int wholeNumber(String s) {
+    if (s == null || s.isEmpty() || s.equals(".")) return -1;
+    try {
+      double d = Double.parseDouble(s);
+      return d >= 0 && d < Integer.MAX_VALUE ? (int) Math.floor(d) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** Allele indexes of a GT string; missing alleles are -1. */

@@ -109,6 +109,18 @@ class VcfCompareAgreementTest {
     }
   }
 
+  @Test
+  void agreesWithVcfCompareOnTheCalibrationPair() throws Exception {
+    assumeTool("bcftools");
+    assumeTool("python3");
+    script();
+    // GT:GQ:DP calls with float and missing GQs, INFO DP, an MNP, a filtered and an off-BED call
+    CalibrationPair.Files4 f = CalibrationPair.gqBins().write(dir.resolve("calibration"));
+    VcfComparison.Result expected = script(f.ref(), f.truth(), f.calls(), f.bed(), false);
+    assertEquals(expected, VcfComparison.evaluate(f.ref(), f.truth(), f.calls(), f.bed(), null, false).counts());
+    assertEquals(new VcfComparison.Counts("SNP", 26, 20, 5, 6), expected.snp());
+  }
+
   /**
    * Records in forms callers and truth sets use: MNPs, complex substitutions, SNV+indel, padded
    * and right-shifted indels, multi-allelics mixing SNPs and indels, filtered, hom-ref, missing
