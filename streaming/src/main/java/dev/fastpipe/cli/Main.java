@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       MakeExamplesCommand.class,
       TrainCommand.class,
+      CalibrateCommand.class,
       CallVariantsCommand.class,
       PostprocessCommand.class,
       BenchTransportCommand.class,

@@ -1,0 +1,96 @@
+package dev.fastpipe.cli;
+
+import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.evaluate.ComparisonManifest;
+import dev.fastpipe.streaming.evaluate.ComparisonManifest.Pair;
+import dev.fastpipe.streaming.evaluate.VcfComparison;
+import dev.fastpipe.streaming.evaluate.VcfComparison.Evaluation;
+import dev.fastpipe.streaming.evaluate.VcfComparison.ScoredCall;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
+import dev.fastpipe.streaming.postprocess.GqCalibration.Observation;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Option;
+
+/** Fits a model's GQ calibration and PASS thresholds on validation calls and stores them with the model. */
+@Command(
+    name = "calibrate",
+    header = "Fit a model's GQ calibration on validation calls and write MODEL_DIR/" + GqCalibration.FILE_NAME + ".",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads the calls of validation samples (made with this model and",
+      "'call --no-gq-calibration', so the GQs are the model's own) and their truth,",
+      "as 'compare --manifest' does, and fits per type (SNP, indel):",
+      "- a map from the model's GQ to a GQ whose promise (an error rate of at most",
+      "  10^(-GQ/10)) held on these calls: isotonic error rates; a GQ is only",
+      "  lowered, where the calls show it over-confident;",
+      "- the GQ below which a variant call is LowQual: the one that maximises the",
+      "  type's F1 on these calls.",
+      "An error is a PASS call whose allele is not in the truth with the same copies",
+      "in the genotype. 'call' and 'demo' then use the calibration",
+      "(--no-gq-calibration turns it off). Use samples the model was not trained on,",
+      "and never those it will be scored on."
+    })
+public final class CalibrateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "MODEL_DIR",
+      description = "The model directory: the calibration is written into it (replacing one there).")
+  Path model;
+
+  @Option(names = "--manifest", required = true, paramLabel = "PAIRS.tsv",
+      description = "The validation calls: NAME REF TRUTH CALLS [BED [READS]] per line (as compare --manifest).")
+  Path manifest;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!Files.isDirectory(model)) throw new UserError(model + ": model directory not found");
+    List<Observation> observations = new ArrayList<>();
+    int truthSnps = 0;
+    int truthIndels = 0;
+    List<Pair> pairs;
+    try {
+      pairs = ComparisonManifest.read(manifest);
+      for (Pair p : pairs) {
+        if (p.calls().toAbsolutePath().normalize().startsWith(model.toAbsolutePath().normalize())) {
+          throw new UserError(p.calls() + ": calls inside the model directory (" + model + ") are not validation calls");
+        }
+        Evaluation e = VcfComparison.evaluate(p.ref(), p.truth(), p.calls(), p.bed(), null, false);
+        for (ScoredCall c : e.calls()) {
+          if (c.gq() < 0) throw new UserError(p.calls() + ": a PASS call without GQ; calibrate reads fastpipe's calls");
+          observations.add(new Observation(c.snp(), c.gq(), !c.genotypeRight()));
+        }
+        truthSnps += e.counts().snp().truth();
+        truthIndels += e.counts().indel().truth();
+      }
+    } catch (InputException e) {
+      throw new UserError(e.getMessage());
+    }
+    if (observations.isEmpty()) throw new UserError(manifest + ": no PASS calls inside the regions to calibrate on");
+    GqCalibration c = GqCalibration.fit(observations, truthSnps, truthIndels);
+    PrintWriter out = spec.commandLine().getOut();
+    c.save(model);
+    out.printf("calibrate: %d calls of %d pairs -> %s%n", observations.size(), pairs.size(),
+        model.resolve(GqCalibration.FILE_NAME));
+    for (String type : List.of("snp", "indel")) {
+      Map<?, ?> t = (Map<?, ?>) c.info().get(type);
+      boolean snp = type.equals("snp");
+      StringBuilder map = new StringBuilder();
+      for (int raw = 0; raw <= 60; raw += 10) map.append(' ').append(raw).append("->").append(c.gq(snp, raw));
+      out.printf("calibrate: %-5s calls %s, errors %s, truth %s; GQ%s; PASS from GQ %d (validation F1 %s)%n", type,
+          t.get("calls"), t.get("errors"), t.get("truth"), map, c.minPassGq(snp), t.get("validation_f1_at_threshold"));
+    }
+    out.flush();
+    return 0;
+  }
+}

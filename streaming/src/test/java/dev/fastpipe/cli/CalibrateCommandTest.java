@@ -1,0 +1,77 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.cli.SimulateCompareCommandTest.Result;
+import dev.fastpipe.streaming.evaluate.CalibrationPair;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** calibrate on a hand-made validation pair: what it writes into the model directory, and its errors. */
+class CalibrateCommandTest {
+  @TempDir Path dir;
+
+  /** 40 SNP calls at GQ 25 of which 10 are false, 60 right SNP calls at GQ 60, and 10 right indels at GQ 30. */
+  private static CalibrationPair overConfidentAt25() {
+    CalibrationPair p = new CalibrationPair(5);
+    int pos = 100;
+    for (int i = 0; i < 40; i++, pos += 20) {
+      if (i < 10) {
+        p.call(pos, p.base(pos), p.other(pos, 0), "0/1", "25"); // not in the truth
+      } else {
+        p.truth(pos, p.base(pos), p.other(pos, 0), "0/1").call(pos, p.base(pos), p.other(pos, 0), "0/1", "25");
+      }
+    }
+    for (int i = 0; i < 60; i++, pos += 20) {
+      p.truth(pos, p.base(pos), p.other(pos, 1), "1/1").call(pos, p.base(pos), p.other(pos, 1), "1/1", "60");
+    }
+    for (int i = 0; i < 10; i++, pos += 20) {
+      String b = p.base(pos);
+      p.truth(pos, b, b + "TT", "0/1").call(pos, b, b + "TT", "0/1", "30");
+    }
+    return p;
+  }
+
+  @Test
+  void writesTheFittedCalibrationIntoTheModelDirectory() throws Exception {
+    CalibrationPair.Files4 f = overConfidentAt25().write(dir.resolve("v"));
+    Path model = Files.createDirectories(dir.resolve("model"));
+    Path manifest = Files.writeString(dir.resolve("pairs.tsv"),
+        "val\t" + f.ref() + "\t" + f.truth() + "\t" + f.calls() + "\t" + f.bed() + "\n");
+    Result r = SimulateCompareCommandTest.fastpipe("calibrate", "--model", model.toString(), "--manifest", manifest.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("calibrate: 110 calls of 1 pairs"), r.out());
+    GqCalibration c = GqCalibration.forModel(model);
+    assertFalse(c.isIdentity());
+    // GQ 25 promised 0.3 % errors and delivered 25 %: (10 + 1/2) / 41 -> GQ 5.9; raw GQ 6 promises 25.1 %, which
+    // 25 % keeps, so the map (non-decreasing) gives 6.
+    assertEquals(6, c.gq(true, 25));
+    assertEquals(6, c.gq(true, 6));
+    assertEquals(60, c.gq(true, 60));
+    assertEquals(30, c.gq(false, 30));
+    // Dropping the GQ-25 SNPs (30 right, 10 wrong) loses F1 (truth 90: 2*90/190 = 0.947 vs 2*60/150 = 0.8): all PASS.
+    assertEquals(0, c.minPassGq(true));
+  }
+
+  @Test
+  void callsWithoutGqAndAMissingModelDirectoryAreOneLineErrors() throws Exception {
+    CalibrationPair p = new CalibrationPair(6);
+    p.truth(200, p.base(200), p.other(200, 0), "0/1").call(200, p.base(200), p.other(200, 0), "0/1", ".");
+    CalibrationPair.Files4 f = p.write(dir.resolve("nogq"));
+    Path manifest = Files.writeString(dir.resolve("pairs.tsv"),
+        "val\t" + f.ref() + "\t" + f.truth() + "\t" + f.calls() + "\t" + f.bed() + "\n");
+    Path model = Files.createDirectories(dir.resolve("model"));
+    Result r = SimulateCompareCommandTest.fastpipe("calibrate", "--model", model.toString(), "--manifest", manifest.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains(f.calls() + ": a PASS call without GQ"), r.err());
+    assertFalse(Files.exists(model.resolve(GqCalibration.FILE_NAME)), "nothing written on error");
+    r = SimulateCompareCommandTest.fastpipe("calibrate", "--model", dir.resolve("absent").toString(), "--manifest", manifest.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("absent: model directory not found"), r.err());
+  }
+}
