@@ -23,10 +23,22 @@ class RegionsTest {
       new SAMSequenceDictionary(List.of(new SAMSequenceRecord("chrB", 100), new SAMSequenceRecord("chrA", 50)));
 
   @Test
-  void bedIntervalsBecomeRegionsClippedToTheirContigs() throws IOException {
+  void bedIntervalsBecomeRegions() throws IOException {
     Path bed = dir.resolve("r.bed");
-    Files.writeString(bed, "track name=x\nchrA\t40\t80\nchrB\t-5\t10\nchrB\t200\t300\n");
+    Files.writeString(bed, "track name=x\nchrA\t40\t50\nchrB\t0\t10\nchrB\t20\t20\n");
     assertEquals(List.of(new Region(1, "chrA", 40, 50), new Region(0, "chrB", 0, 10)), Regions.readBed(DICT, bed));
+  }
+
+  @Test
+  void aNegativeStartOrAnEndPastTheContigIsNamedByLine() throws IOException {
+    Path bed = dir.resolve("r.bed");
+    Files.writeString(bed, "chrA\t0\t10\nchrB\t-5\t10\n");
+    InputException e = assertThrows(InputException.class, () -> Regions.readBed(DICT, bed));
+    assertEquals(bed + ":2: the start -5 is negative (BED starts are 0-based, 0 or more)", e.getMessage());
+    Files.writeString(bed, "chrA\t0\t10\n\nchrA\t40\t80\n");
+    e = assertThrows(InputException.class, () -> Regions.readBed(DICT, bed));
+    assertEquals(bed + ":3: the end 80 is past the end of contig chrA (length 50): a BED of another reference?",
+        e.getMessage());
   }
 
   @Test
