@@ -68,7 +68,8 @@ public final class MakeExamplesCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
-    o.declareFiles(RunFiles.builder()).output("--output", output).output("--gvcf-blocks", gvcfBlocks).check();
+    // (planned: the writers create a missing directory)
+    o.declareFiles(RunFiles.builder()).plannedOutput("--output", output).plannedOutput("--gvcf-blocks", gvcfBlocks).check();
     TfRecordExampleWriter writer = new TfRecordExampleWriter(output);
     if (gvcfBlocks != null) {
       try {

@@ -123,7 +123,9 @@ public final class MakeExamplesOptions implements Cloneable {
         .input("--truth-vcf", truthVcf).input("--truth-vcf index", truthVcf == null ? null
             : truthVcf.resolveSibling(truthVcf.getFileName() + ".tbi"))
         .input("--confident-bed", confidentBed).input("--model small model", smallModel)
-        .indexedOutput("--candidates-vcf", candidatesVcf);
+        .plannedOutput("--candidates-vcf", candidatesVcf) // the writers create missing directories
+        .plannedOutput("--candidates-vcf index", candidatesVcf == null ? null
+            : candidatesVcf.resolveSibling(candidatesVcf.getFileName() + ".tbi"));
   }
 
   /** A copy of these options for one task of the same sharding (the regions list is shared, read-only). */
