@@ -71,11 +71,26 @@ public final class ModelOptions {
   /** The image channels the model takes, read from its saved_model.pb (loading it only if that fails). */
   public int channels() {
     Path dir = modelDir();
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    requireSavedModel(dir);
     var peeked = GenotypeModel.peekChannels(dir);
     if (peeked.isPresent()) return peeked.getAsInt();
     try (GenotypeModel m = load()) {
       return m.channels();
+    }
+  }
+
+  /**
+   * Checks that {@code dir} holds a whole SavedModel (saved_model.pb and the weights in variables/)
+   * before TensorFlow sees it, which would otherwise fail later with "uninitialized value".
+   */
+  static void requireSavedModel(Path dir) {
+    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
+      throw new UserError("--model " + dir + ": not a SavedModel directory (no saved_model.pb in it)");
+    }
+    if (!Files.isRegularFile(dir.resolve("variables").resolve("variables.index"))) {
+      throw new UserError("--model " + dir + ": the SavedModel has no weights (no variables/variables.index);"
+          + " copy the whole model directory");
     }
   }
 
@@ -86,7 +101,7 @@ public final class ModelOptions {
 
   /** Loads and validates the model in {@code dir} with these thread options; problems become one-line UserErrors. */
   public GenotypeModel load(Path dir) {
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    requireSavedModel(dir);
     try {
       return GenotypeModel.load(dir, intraOpThreads(), interOpThreads());
     } catch (ModelSignatureException | IllegalArgumentException e) {

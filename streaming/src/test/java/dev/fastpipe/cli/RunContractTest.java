@@ -190,6 +190,19 @@ class RunContractTest {
   }
 
   @Test
+  void aModelDirectoryWithoutItsWeightsIsNamedBeforeAnyWork() throws Exception {
+    Path out = dir.resolve("model.vcf.gz");
+    Path noWeights = Files.createDirectories(dir.resolve("no-weights"));
+    Files.copy(MODEL.resolve("saved_model.pb"), noWeights.resolve("saved_model.pb"));
+    List<String> args = call(out);
+    args.set(args.indexOf(MODEL.toString()), noWeights.toString());
+    refused(args, inputFiles(), List.of(out), "--model " + noWeights, "no variables/variables.index");
+    Path empty = Files.createDirectories(dir.resolve("empty-model"));
+    args.set(args.indexOf(noWeights.toString()), empty.toString());
+    refused(args, inputFiles(), List.of(out), "--model " + empty, "no saved_model.pb");
+  }
+
+  @Test
   void aBedLineOffItsContigIsOneLineNamingTheFileAndLine() throws Exception {
     Path out = dir.resolve("bed.vcf.gz");
     Path negative = Files.writeString(dir.resolve("negative.bed"), "chrT\t100\t200\nchrT\t-5\t100\n");
