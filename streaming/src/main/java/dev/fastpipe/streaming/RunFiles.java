@@ -168,7 +168,8 @@ public final class RunFiles {
       for (int i = 0; i < outIds.size(); i++) {
         Declared o = allOutputs.get(i);
         for (int j = 0; j < inIds.size(); j++) {
-          if (outIds.get(i).same(inIds.get(j))) {
+          // an input that is not there (an index spelling the reader does not find) cannot be overwritten
+          if (inIds.get(j).key() != null && outIds.get(i).same(inIds.get(j))) {
             Declared in = inputs.get(j);
             throw new InputException(o.option() + " " + o.path() + ": is the same file as " + in.option() + " "
                 + in.path() + "; an output must not overwrite an input");
