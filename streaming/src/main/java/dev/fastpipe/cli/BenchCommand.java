@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.bench.BenchConfig;
 import dev.fastpipe.streaming.bench.BenchFailedException;
 import dev.fastpipe.streaming.bench.BenchReport;
@@ -78,7 +79,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (baseline != null && all.stream().noneMatch(c -> c.name().equals(baseline))) {
       throw new UserError("--baseline " + baseline + ": no configuration has that name");
     }
-    series.check();
+    series.check(RunFiles.builder().input("--configs", configsFile));
     BenchResult result = null;
     try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
       try {

@@ -150,6 +150,7 @@ public final class CallCommand implements Callable<Integer> {
     s.consumers = consumers;
     s.metrics = metrics;
     s.report = report;
+    s.modelDir = modelOptions.modelDir();
     s.metricsPort = metricsPort;
     s.metricsInterval = metricsInterval;
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
@@ -175,9 +176,11 @@ public final class CallCommand implements Callable<Integer> {
     if (unit != 1) t = t.substring(0, t.length() - 1);
     long v;
     try {
-      v = Long.parseLong(t) * unit;
+      v = Math.multiplyExact(Long.parseLong(t), unit);
     } catch (NumberFormatException e) {
       throw new UserError(option + " " + text + ": expected bytes such as 16777216, 16M or 1G");
+    } catch (ArithmeticException overflow) {
+      throw new UserError(option + " " + text + ": must be between 1K and 1G");
     }
     if (v < 1024 || v > Integer.MAX_VALUE) {
       throw new UserError(option + " " + text + ": must be between 1K and 1G");

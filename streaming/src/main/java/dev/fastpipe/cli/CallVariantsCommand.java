@@ -1,7 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.GenotypeModel;
-import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
@@ -49,7 +49,9 @@ public final class CallVariantsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     for (Path p : examples) if (!Files.isRegularFile(p)) throw new UserError(p + ": examples file not found");
-    OutputFiles.checkWritable(output, "--output");
+    SampleNames.requireVcfName("--sample", sample);
+    RunFiles.builder().inputs("--examples", examples).reads("--reads", reads)
+        .modelDirectory("--model", modelOptions.modelDir()).output("--output", output).check();
     int batchSize = modelOptions.batchSize();
     String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
     long t0 = System.nanoTime();

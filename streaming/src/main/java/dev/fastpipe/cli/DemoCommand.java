@@ -93,6 +93,7 @@ public final class DemoCommand implements Callable<Integer> {
     s.sample = SyntheticSample.SAMPLE;
     s.progress = !noProgress;
     s.channels = modelOptions.channels();
+    s.modelDir = modelOptions.modelDir();
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %d shards%n",
         r.examples(), r.sites(), r.pass(), r.seconds(), transport, ex.shards);

@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.ImageShape;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
@@ -67,6 +68,8 @@ public final class MakeExamplesCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
+    // (planned: the writers create a missing directory)
+    o.declareFiles(RunFiles.builder()).plannedOutput("--output", output).plannedOutput("--gvcf-blocks", gvcfBlocks).check();
     TfRecordExampleWriter writer = new TfRecordExampleWriter(output);
     if (gvcfBlocks != null) {
       try {

@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelSignatureException;
+import dev.fastpipe.streaming.OptionRange;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -25,32 +26,32 @@ public final class ModelOptions {
           + " pads nothing but partial batches.")
   int batchSize;
 
-  @Option(names = "--intra-op-threads", paramLabel = "N", defaultValue = "-1",
+  @Option(names = "--intra-op-threads", paramLabel = "N",
       description = "TensorFlow intra-op threads. Default: call and demo take them from the thread budget"
           + " (a quarter of the cores, at least 1, the shards get the rest); other commands let TensorFlow"
           + " decide (one per core). 0 = TensorFlow decides.")
-  int intraOpThreads;
+  Integer intraOpThreads; // null: not given
 
-  @Option(names = "--inter-op-threads", paramLabel = "N", defaultValue = "-1",
+  @Option(names = "--inter-op-threads", paramLabel = "N",
       description = "TensorFlow inter-op threads. Default: 1 for call and demo (the graph is a chain),"
           + " else TensorFlow decides. 0 = TensorFlow decides.")
-  int interOpThreads;
+  Integer interOpThreads; // null: not given
 
   /** Where --intra-op-threads / --inter-op-threads were not given, use these (a call's thread budget). */
   public ModelOptions defaultThreads(int intraOp, int interOp) {
-    if (intraOpThreads < 0) intraOpThreads = intraOp;
-    if (interOpThreads < 0) interOpThreads = interOp;
+    if (intraOpThreads == null) intraOpThreads = intraOp;
+    if (interOpThreads == null) interOpThreads = interOp;
     return this;
   }
 
   /** The intra-op threads the model is loaded with (0: TensorFlow decides). */
   public int intraOpThreads() {
-    return Math.max(0, intraOpThreads);
+    return intraOpThreads == null ? 0 : (int) OptionRange.atLeast("--intra-op-threads", intraOpThreads, 0);
   }
 
   /** The inter-op threads the model is loaded with (0: TensorFlow decides). */
   public int interOpThreads() {
-    return Math.max(0, interOpThreads);
+    return interOpThreads == null ? 0 : (int) OptionRange.atLeast("--inter-op-threads", interOpThreads, 0);
   }
 
   /** The model directory: --model, else the shipped model under $FASTPIPE_HOME. */
@@ -64,18 +65,32 @@ public final class ModelOptions {
   }
 
   public int batchSize() {
-    if (batchSize < 1) throw new UserError("--batch-size: must be >= 1, got " + batchSize);
-    return batchSize;
+    return (int) OptionRange.atLeast("--batch-size", batchSize, 1);
   }
 
   /** The image channels the model takes, read from its saved_model.pb (loading it only if that fails). */
   public int channels() {
     Path dir = modelDir();
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    requireSavedModel(dir);
     var peeked = GenotypeModel.peekChannels(dir);
     if (peeked.isPresent()) return peeked.getAsInt();
     try (GenotypeModel m = load()) {
       return m.channels();
+    }
+  }
+
+  /**
+   * Checks that {@code dir} holds a whole SavedModel (saved_model.pb and the weights in variables/)
+   * before TensorFlow sees it, which would otherwise fail later with "uninitialized value".
+   */
+  static void requireSavedModel(Path dir) {
+    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
+      throw new UserError("--model " + dir + ": not a SavedModel directory (no saved_model.pb in it)");
+    }
+    if (!Files.isRegularFile(dir.resolve("variables").resolve("variables.index"))) {
+      throw new UserError("--model " + dir + ": the SavedModel has no weights (no variables/variables.index);"
+          + " copy the whole model directory");
     }
   }
 
@@ -86,7 +101,7 @@ public final class ModelOptions {
 
   /** Loads and validates the model in {@code dir} with these thread options; problems become one-line UserErrors. */
   public GenotypeModel load(Path dir) {
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    requireSavedModel(dir);
     try {
       return GenotypeModel.load(dir, intraOpThreads(), interOpThreads());
     } catch (ModelSignatureException | IllegalArgumentException e) {

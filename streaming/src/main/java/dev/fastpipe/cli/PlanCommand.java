@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.makeexamples.Region;
 import dev.fastpipe.streaming.scatter.ChunkPlanner;
@@ -82,6 +83,12 @@ public final class PlanCommand implements Callable<Integer> {
     List<SampleSheet.Sample> samples = input.samples != null
         ? SampleSheet.read(input.samples)
         : List.of(new SampleSheet.Sample(input.one.sample, input.one.reads.toAbsolutePath(), 0));
+    RunFiles.Builder files = RunFiles.builder().reference("--ref", ref).input("--samples", input.samples).input("--bed", bed);
+    for (SampleSheet.Sample sm : samples) files.reads("--reads", sm.reads());
+    if (!check) {
+      for (int k = 1; k <= chunks; k++) files.plannedOutput("--output-dir", outputDir.resolve(ScatterPlan.fileName(k, chunks)));
+    }
+    files.check();
     ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, bed, ContigExclusion.of(excludeContigs), chunks);
     PrintWriter err = spec.commandLine().getErr();
     for (String w : plan.warnings()) err.println("fastpipe plan: warning: " + w);

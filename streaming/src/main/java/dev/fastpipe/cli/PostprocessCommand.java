@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.OptionRange;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
@@ -73,13 +74,17 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
     String name = output.getFileName().toString();
     if (!name.endsWith(".vcf.gz")) throw new UserError(output + ": output must end with .vcf.gz");
-    OutputFiles.checkWritable(output, "--output");
     if (gvcf != null) {
       if (gvcfBlocks.isEmpty()) throw new UserError("--gvcf needs --gvcf-blocks (make-examples --gvcf-blocks of every task)");
-      VcfCallWriter.checkGvcfOutput(gvcf, output);
+      VcfCallWriter.checkGvcfName(gvcf);
     } else if (!gvcfBlocks.isEmpty()) {
       throw new UserError("--gvcf-blocks needs --gvcf (where the gVCF goes)");
     }
+    OptionRange.finiteAtLeast("--min-qual", minQual, 0);
+    OptionRange.between("--min-homref-gq", minHomRefGq, 0, 99);
+    SampleNames.requireVcfName("--sample", sample);
+    RunFiles files = RunFiles.builder().input("--calls", calls).reference("--ref", ref).inputs("--gvcf-blocks", gvcfBlocks)
+        .reads("--reads", reads).indexedOutput("--output", output).indexedOutput("--gvcf", gvcf).check();
     List<RefBlock> blocks = new ArrayList<>();
     for (Path p : gvcfBlocks) blocks.addAll(RefBlockFile.read(p));
     SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
@@ -97,6 +102,7 @@ public final class PostprocessCommand implements Callable<Integer> {
     if (sampleName == null && reads != null) sampleName = SampleNames.fromReads(reads, ref);
     if (sampleName == null) sampleName = "SAMPLE";
 
+    files.requireInputsUnchanged();
     ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
         minQual, minHomRefGq, haploid, gvcf, blocks);
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",

@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import java.io.PrintWriter;
@@ -96,6 +97,9 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     }
     sim.withHaploid(haploidContigs, parBed);
+    RunFiles.Builder files = RunFiles.builder().reference("--ref", ref).input("--bed", bed).input("--par-bed", parBed);
+    for (String name : sim.fileNames()) files.plannedOutput("--output", output.resolve(name));
+    files.check();
     long t0 = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
     Simulation.Result r = sim.writeTo(output, line -> {

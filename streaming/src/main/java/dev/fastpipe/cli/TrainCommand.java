@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.inference.ModelTrainer;
 import dev.fastpipe.inference.TrainingSet;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.TrainingExamples;
 import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
@@ -115,6 +116,10 @@ public final class TrainCommand implements Callable<Integer> {
       throw new UserError(e.getMessage());
     }
     if (!(smallModelMaxError >= 0 && smallModelMaxError < 1)) throw new UserError("--small-model-max-error must be in [0, 1)");
+    RunFiles.Builder files = RunFiles.builder().inputs("--examples", examples).inputs("--validation", validation);
+    if (smallModelOnly) files.output("--output small model", output.resolve(SmallModel.FILE_NAME));
+    else files.replacedDirectory("--output", output);
+    files.check();
     FeatureTable trainFeatures = new FeatureTable(CandidateFeatures.COUNT);
     FeatureTable valFeatures = new FeatureTable(CandidateFeatures.COUNT);
     if (smallModelOnly) {

@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.bench.BenchConfig;
 import dev.fastpipe.streaming.bench.BenchRunner;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
@@ -113,7 +114,7 @@ public final class TuneCommand implements Callable<Integer> {
     if (!allocators.isEmpty() && System.getenv("FASTPIPE_LAUNCHER") == null) {
       throw new UserError("--allocators needs runs started through bin/fastpipe (FASTPIPE_LAUNCHER is not set)");
     }
-    series.check();
+    series.check(RunFiles.builder().reference("--ref", ref).reads("--reads", reads).input("--bed", bed));
     long bases = bases(sampleSize);
 
     List<Region> sample;

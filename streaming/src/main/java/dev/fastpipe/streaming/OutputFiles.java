@@ -6,6 +6,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,15 +45,78 @@ public final class OutputFiles {
    * "OUT: cannot write the WHAT (cause)".
    */
   public static void writeString(Path out, String suffix, String text, String what) throws IOException {
-    Path abs = out.toAbsolutePath();
-    Path tmp = temporary(abs, suffix);
-    removeDeadTemporaries(abs);
+    try (Transaction tx = new Transaction()) {
+      tx.writeString(out, suffix, text, what);
+      tx.commit();
+    }
+  }
+
+  /**
+   * The outputs of one run, published together or not at all: each is written complete under its
+   * {@link #temporary} name and {@link #stage staged}; {@link #commit} renames them all into place
+   * (a rename that fails takes the ones already renamed back out); {@link #close} without a commit
+   * deletes every staged temporary. So a run whose metrics or report cannot be written leaves no
+   * VCF under its final name either.
+   */
+  public static final class Transaction implements AutoCloseable {
+    private final List<Path[]> staged = new ArrayList<>();
+    private boolean done;
+
+    /** Adds a complete file under {@code temporary} that {@link #commit} renames to {@code target}. */
+    public synchronized void stage(Path temporary, Path target) {
+      if (done) throw new IllegalStateException(target + ": the run's outputs are already published or dropped");
+      staged.add(new Path[] {temporary.toAbsolutePath(), target.toAbsolutePath()});
+    }
+
+    /**
+     * Writes {@code text} (UTF-8) under {@code out}'s temporary name (with {@code suffix}; temporaries
+     * of dead runs removed first) and stages it; a failure says "OUT: cannot write the WHAT (cause)"
+     * and leaves no temporary.
+     */
+    public void writeString(Path out, String suffix, String text, String what) throws IOException {
+      Path abs = out.toAbsolutePath();
+      Path tmp = temporary(abs, suffix);
+      removeDeadTemporaries(abs);
+      try {
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        deleteQuietly(tmp);
+        throw new IOException(out + ": cannot write the " + what + " (" + RootCause.of(e) + ")", e);
+      }
+      stage(tmp, abs);
+    }
+
+    /** Renames every staged file into place, in the order staged: all of them, or none. */
+    public synchronized void commit() throws IOException {
+      if (done) throw new IllegalStateException("the run's outputs are already published or dropped");
+      List<Path> published = new ArrayList<>();
+      for (Path[] s : staged) {
+        try {
+          Files.move(s[0], s[1], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          published.add(s[1]);
+        } catch (IOException e) {
+          for (Path p : published) deleteQuietly(p); // published with a file that could not be
+          close();
+          throw new IOException(s[1] + ": cannot rename the finished file into place (" + RootCause.of(e) + ")", e);
+        }
+      }
+      done = true;
+    }
+
+    /** Without a {@link #commit}: deletes every staged temporary (nothing appears under a final name). */
+    @Override
+    public synchronized void close() {
+      if (done) return;
+      done = true;
+      for (Path[] s : staged) deleteQuietly(s[0]);
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
     try {
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(tmp);
-      throw new IOException(out + ": cannot write the " + what + " (" + RootCause.of(e) + ")", e);
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort
     }
   }
 

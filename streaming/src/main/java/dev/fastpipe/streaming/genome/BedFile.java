@@ -15,8 +15,8 @@ public final class BedFile {
   private BedFile() {}
 
   /**
-   * The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end}, or whose start
-   * is after its end, is an error.
+   * The intervals of {@code bed}; a line that is not {@code chrom<TAB>start<TAB>end}, whose start is
+   * negative or after its end, is an error naming the file and line.
    */
   public static List<BedInterval> read(Path bed) {
     List<BedInterval> out = new ArrayList<>();
@@ -32,6 +32,7 @@ public final class BedFile {
       } catch (NumberFormatException e) {
         throw problem(bed, n, "start and end must be integers");
       }
+      if (start < 0) throw problem(bed, n, "the start " + start + " is negative (BED starts are 0-based, 0 or more)");
       if (start > end) throw problem(bed, n, "the start " + start + " is after the end " + end);
       out.add(new BedInterval(f[0], start, end, bed, n));
     });

@@ -18,6 +18,31 @@ import java.util.Set;
 public final class SampleNames {
   private SampleNames() {}
 
+  /**
+   * Checks a sample name given by the user ({@code option}, e.g. --sample) before it reaches a VCF
+   * header, whose columns are tab-separated lines: empty names, leading or trailing blanks, and tabs,
+   * newlines or other control characters are refused in one line that shows the name escaped.
+   * Null (not given) passes. Returns {@code name}.
+   */
+  public static String requireVcfName(String option, String name) {
+    if (name == null) return null;
+    String why = name.isBlank() ? "the sample name is empty"
+        : name.chars().anyMatch(Character::isISOControl)
+            ? "a VCF sample name cannot hold a tab, a newline or another control character"
+        : !name.strip().equals(name) ? "a VCF sample name cannot start or end with a blank"
+        : null;
+    if (why == null) return name;
+    StringBuilder shown = new StringBuilder();
+    for (char c : name.toCharArray()) {
+      if (c == '\t') shown.append("\\t");
+      else if (c == '\n') shown.append("\\n");
+      else if (c == '\r') shown.append("\\r");
+      else if (Character.isISOControl(c)) shown.append(String.format("\\u%04x", (int) c));
+      else shown.append(c);
+    }
+    throw new InputException(option + " \"" + shown + "\": " + why);
+  }
+
   /** The sample to call in {@code reads} (CRAM decoded with {@code ref}, may be null): see {@link #resolve}. */
   public static String fromReads(Path reads, Path ref, String requested) {
     if (!Files.isRegularFile(reads)) throw new InputException(reads + ": reads file not found");

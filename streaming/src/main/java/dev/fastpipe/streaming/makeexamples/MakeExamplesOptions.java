@@ -1,6 +1,9 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.inference.ImageShape;
+import dev.fastpipe.streaming.OptionRange;
+import dev.fastpipe.streaming.RunFiles;
+import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,6 +116,28 @@ public final class MakeExamplesOptions implements Cloneable {
     }
     if (width % 2 != 1 || width < 3) throw new IllegalArgumentException("width must be odd");
     if (height <= PileupConstants.REFERENCE_ROWS) throw new IllegalArgumentException("height too small");
+    OptionRange.between("--min-mapq", minMappingQuality, 0, 255);
+    OptionRange.between("--min-base-quality", minBaseQuality, 0, 255);
+    OptionRange.atLeast("--snp-min-count", snpMinCount, 1);
+    OptionRange.fraction("--snp-min-fraction", snpMinFraction);
+    OptionRange.atLeast("--indel-min-count", indelMinCount, 1);
+    OptionRange.fraction("--indel-min-fraction", indelMinFraction);
+    SampleNames.requireVcfName("--sample", sample);
+  }
+
+  /**
+   * Declares this task's input files in {@code files} (the reference and its indexes, the reads and
+   * theirs, the BED, truth and confident regions, the small model) and its candidates VCF output;
+   * the command adds its other outputs and {@link RunFiles.Builder#check checks} them all once.
+   */
+  public RunFiles.Builder declareFiles(RunFiles.Builder files) {
+    return files.reference("--ref", reference).reads("--reads", reads).input("--bed", regionsBed)
+        .input("--truth-vcf", truthVcf).input("--truth-vcf index", truthVcf == null ? null
+            : truthVcf.resolveSibling(truthVcf.getFileName() + ".tbi"))
+        .input("--confident-bed", confidentBed).input("--par-bed", parBed).input("--model small model", smallModel)
+        .plannedOutput("--candidates-vcf", candidatesVcf) // the writers create missing directories
+        .plannedOutput("--candidates-vcf index", candidatesVcf == null ? null
+            : candidatesVcf.resolveSibling(candidatesVcf.getFileName() + ".tbi"));
   }
 
   /** A copy of these options for one task of the same sharding (the regions list is shared, read-only). */

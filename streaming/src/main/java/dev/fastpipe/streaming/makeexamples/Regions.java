@@ -102,8 +102,8 @@ public final class Regions {
   }
 
   /**
-   * The intervals of {@code bed} as regions, clipped to their contigs; a contig that is not in
-   * {@code dict} is an error naming the line.
+   * The intervals of {@code bed} as regions; a contig that is not in {@code dict}, or an end past
+   * its contig's, is an error naming the line.
    */
   public static List<Region> readBed(SAMSequenceDictionary dict, Path bed) {
     return readBed(dict, null, null, bed);
@@ -116,9 +116,11 @@ public final class Regions {
       SAMSequenceRecord rec = dict.getSequence(iv.contig());
       if (rec == null) throw iv.problem("contig " + iv.contig() + " is not in the reference");
       if (inReads != null && !inReads.contains(iv.contig())) throw iv.problem(notInReads(iv.contig(), reads));
-      int start = Math.max(0, iv.start());
-      int end = Math.min(iv.end(), rec.getSequenceLength());
-      if (start < end) out.add(new Region(rec.getSequenceIndex(), iv.contig(), start, end));
+      if (iv.end() > rec.getSequenceLength()) {
+        throw iv.problem("the end " + iv.end() + " is past the end of contig " + iv.contig() + " (length "
+            + rec.getSequenceLength() + "): a BED of another reference?");
+      }
+      if (iv.start() < iv.end()) out.add(new Region(rec.getSequenceIndex(), iv.contig(), iv.start(), iv.end()));
     }
     return out;
   }

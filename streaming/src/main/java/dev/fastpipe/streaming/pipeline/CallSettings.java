@@ -2,7 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.OptionRange;
+import dev.fastpipe.streaming.RunFiles;
+import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
@@ -26,6 +28,8 @@ public final class CallSettings {
   public int intraOpThreads;
   public int interOpThreads;
   public Path metrics;
+  /** The model directory, declared as an input ({@link #files}); null: not known here. */
+  public Path modelDir;
   /** The HTML run report ({@code --report}), or null. */
   public Path report;
   /**
@@ -66,8 +70,12 @@ public final class CallSettings {
    */
   public Duration maxBatchWait = CallVariantsConsumers.DEFAULT_MAX_BATCH_WAIT;
 
-  /** Checks what can be checked before opening a file; throws InputException naming the setting. */
-  void validate() {
+  /**
+   * Checks what can be checked before opening a file, once: every setting's range (one line naming
+   * the option and the value), then the run's files ({@link #files}). Throws InputException naming
+   * the setting; returns the checked files, whose inputs the run rechecks before publishing.
+   */
+  RunFiles validate() {
     MakeExamplesOptions ex = examples;
     ex.channels = channels;
     ex.task = 0;
@@ -77,23 +85,42 @@ public final class CallSettings {
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
-    if (consumers < 1) throw new InputException("--consumers must be >= 1, got " + consumers);
-    if (batchSize < 1) throw new InputException("--batch-size must be >= 1, got " + batchSize);
+    OptionRange.atLeast("--consumers", consumers, 1);
+    OptionRange.atLeast("--batch-size", batchSize, 1);
+    OptionRange.atLeast("--ring-size", ringBytes, 1024);
+    OptionRange.atLeast("--intra-op-threads", intraOpThreads, 0);
+    OptionRange.atLeast("--inter-op-threads", interOpThreads, 0);
+    OptionRange.finiteAtLeast("--min-qual", minQual, 0);
+    OptionRange.between("--min-homref-gq", minHomRefGq, 0, 99);
+    SampleNames.requireVcfName("--sample", sample);
+    if (metricsPort != null) OptionRange.between("--metrics-port", metricsPort, 0, 65535);
     if (maxBatchWait == null || maxBatchWait.isNegative()) {
       throw new InputException("--max-batch-wait must be 0 or more, got " + maxBatchWait);
+    }
+    if (shardTimeout == null || shardTimeout.isNegative()) {
+      throw new InputException("--shard-timeout must be 0 or more, got " + shardTimeout);
     }
     if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
       throw new InputException(output + ": output must end with .vcf.gz");
     }
-    // Every output location, before any work: a bad one is found in a second, not after the run.
-    OutputFiles.checkWritable(output, "--output");
-    if (gvcf != null) VcfCallWriter.checkGvcfOutput(gvcf, output);
-    if (metrics != null) OutputFiles.checkWritable(metrics, "--metrics");
-    if (report != null) OutputFiles.checkWritable(report, "--report");
+    if (gvcf != null) VcfCallWriter.checkGvcfName(gvcf);
     if (metricsInterval.compareTo(RunSampler.MIN_INTERVAL) < 0 || metricsInterval.compareTo(RunSampler.MAX_INTERVAL) > 0) {
       throw new InputException("--metrics-interval " + metricsInterval.toMillis() + "ms: must be between "
           + RunSampler.MIN_INTERVAL.toMillis() + "ms and " + RunSampler.MAX_INTERVAL.toSeconds() + "s");
     }
+    // Every output location, before any work: a bad one is found in a second, not after the run;
+    // and none of them may be an input or another output.
+    return files();
+  }
+
+  /** The run's inputs and outputs, checked ({@link RunFiles.Builder#check}). */
+  RunFiles files() {
+    return examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
+        .indexedOutput("--output", output)
+        .indexedOutput("--gvcf", gvcf)
+        .output("--metrics", metrics)
+        .output("--report", report)
+        .check();
   }
 
   /** True when the run's live figures are wanted: for the metrics JSON, the report or the endpoint. */

@@ -177,6 +177,11 @@ public final class RunMetrics {
     OutputFiles.writeString(path, ".json", toJson(), "metrics");
   }
 
+  /** Writes the JSON under a temporary name, staged in {@code tx}: it appears with the run's other outputs. */
+  public void stage(OutputFiles.Transaction tx, Path path) throws IOException {
+    tx.writeString(path, ".json", toJson(), "metrics");
+  }
+
   private static String value(Object v) {
     if (v instanceof Number n) return n instanceof Double || n instanceof Float ? num(n.doubleValue()) : n.toString();
     if (v instanceof Boolean bo) return bo.toString();

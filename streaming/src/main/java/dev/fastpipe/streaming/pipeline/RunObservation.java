@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.pipeline;
 
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.report.HtmlReport;
 import dev.fastpipe.streaming.report.MetricsEndpoint;
@@ -64,8 +65,8 @@ final class RunObservation implements AutoCloseable {
     return series;
   }
 
-  /** Writes {@code --report}, if asked for, from the final figures and the series. */
-  void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series) throws IOException {
+  /** Writes {@code --report}, if asked for, from the final figures and the series, staged in {@code tx}. */
+  void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series, OutputFiles.Transaction tx) throws IOException {
     if (settings.report == null || series == null) return;
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("output", settings.output.toAbsolutePath());
@@ -81,7 +82,7 @@ final class RunObservation implements AutoCloseable {
         .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
     String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
         .withNano(0);
-    HtmlReport.write(settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
+    HtmlReport.stage(tx, settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
   }
 
   /** Stops the sampler and the endpoint. Idempotent. */

@@ -7,6 +7,8 @@ import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.HaploidRegions;
@@ -65,14 +67,20 @@ public final class StreamingCall {
    */
   public static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
     long t0 = System.nanoTime();
-    s.validate();
-    try (RunObservation observation = RunObservation.open(s, err)) { // a metrics port in use: before any work
-      return run(s, modelLoader, err, t0, observation);
+    RunFiles files = s.validate();
+    try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
+        OutputFiles.Transaction outputs = new OutputFiles.Transaction()) {
+      return run(s, modelLoader, err, t0, observation, files, outputs);
     }
   }
 
+  /**
+   * The run proper. Every output (VCF, gVCF, their indexes, metrics, report) is written complete
+   * under its temporary name and staged in {@code outputs}; they are renamed into place together
+   * at the end, once the inputs are found unchanged, or not at all.
+   */
   private static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, long t0,
-      RunObservation observation) {
+      RunObservation observation, RunFiles files, OutputFiles.Transaction outputs) {
     RunPlan plan;
     SAMSequenceDictionary dict;
     HaploidRegions haploid;
@@ -123,6 +131,7 @@ public final class StreamingCall {
       shardSet.close();
       writer.abort();
       if (gvcfWriter != null) gvcfWriter.abort();
+      outputs.close(); // outputs staged already: dropped
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
     RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.consumers, shards));
@@ -159,8 +168,8 @@ public final class StreamingCall {
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
-      VcfCallWriter.publishBoth(writer, gvcfWriter);
-      ok = true;
+      writer.stage(outputs);
+      if (gvcfWriter != null) gvcfWriter.stage(outputs);
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
       metrics.examplesCalled = consumers.examplesCalled();
@@ -186,8 +195,11 @@ public final class StreamingCall {
       metrics.series = observation.finish();
       metrics.processes.add(ProcessFootprint.self(ProcessFootprint.INFERENCE, -1));
       metrics.processes.addAll(shardSet.footprints());
-      if (s.metrics != null) metrics.write(s.metrics);
-      observation.writeReport(metrics, writer, metrics.series);
+      if (s.metrics != null) metrics.stage(outputs, s.metrics);
+      observation.writeReport(metrics, writer, metrics.series, outputs);
+      files.requireInputsUnchanged(); // a reference or reads rewritten under the run: publish nothing
+      outputs.commit(); // all of them, or none
+      ok = true;
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
     } catch (ShardFailedException e) {

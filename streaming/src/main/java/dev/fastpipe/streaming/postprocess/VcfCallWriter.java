@@ -301,54 +301,44 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
 
   /** Renames the {@link #finish finished} file and index to the output name. */
   public void publish() {
-    if (closed) return;
-    if (!finished) throw new IllegalStateException(output + ": publish before finish");
-    closed = true;
-    try {
-      Path idx = indexOf(tmp);
-      if (Files.exists(idx)) Files.move(idx, indexOf(output), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      deleteQuietly(tmp);
-      deleteQuietly(indexOf(tmp));
-      deleteQuietly(indexOf(output)); // moved already, but it indexes a VCF that is not there
-      throw new UncheckedIOException(output + ": cannot rename the finished VCF into place: " + e.getMessage(), e);
-    }
+    publishBoth(this, null);
   }
 
   /**
-   * Checks a gVCF output name before any work: it ends with .vcf.gz, is not the VCF's own name, and
-   * can be written ({@link OutputFiles#checkWritable}); throws {@link InputException} naming it.
+   * Finishes the file and index and stages both in {@code tx} ({@link OutputFiles.Transaction}): they
+   * appear under the output name when the run's outputs are committed together, and are deleted
+   * when the transaction closes without a commit.
    */
-  public static void checkGvcfOutput(Path gvcf, Path vcf) {
+  public void stage(OutputFiles.Transaction tx) {
+    finish();
+    if (closed) return;
+    closed = true;
+    Path idx = indexOf(tmp);
+    if (Files.exists(idx)) tx.stage(idx, indexOf(output));
+    tx.stage(tmp, output);
+  }
+
+  /**
+   * Checks a gVCF output name before any work: it ends with .vcf.gz (where it may go, and that it is
+   * no input and not the VCF, is {@link dev.fastpipe.streaming.RunFiles}' check); throws
+   * {@link InputException} naming it.
+   */
+  public static void checkGvcfName(Path gvcf) {
     if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new InputException(gvcf + ": --gvcf must end with .g.vcf.gz");
-    if (gvcf.toAbsolutePath().normalize().equals(vcf.toAbsolutePath().normalize())) {
-      throw new InputException(gvcf + ": --gvcf and --output name the same file");
-    }
-    OutputFiles.checkWritable(gvcf, "--gvcf");
   }
 
   /**
    * Puts {@code vcf} and {@code gvcf} (may be null) under their final names, both or neither: both
-   * files are finished first, and a gVCF that cannot be renamed into place takes the VCF back out.
+   * files are finished first, then renamed as one {@link OutputFiles.Transaction}.
    */
   public static void publishBoth(VcfCallWriter vcf, VcfCallWriter gvcf) {
-    vcf.finish();
-    if (gvcf != null) gvcf.finish();
-    vcf.publish();
-    if (gvcf == null) return;
-    try {
-      gvcf.publish();
-    } catch (RuntimeException e) {
-      vcf.unpublish();
-      throw e;
+    try (OutputFiles.Transaction tx = new OutputFiles.Transaction()) {
+      vcf.stage(tx);
+      if (gvcf != null) gvcf.stage(tx);
+      tx.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
     }
-  }
-
-  /** Removes a published output and its index: a file published with it could not be. */
-  private void unpublish() {
-    deleteQuietly(output);
-    deleteQuietly(indexOf(output));
   }
 
   /** Drops the partial output (nothing appears under the final name). */

@@ -81,6 +81,11 @@ public final class HtmlReport {
     OutputFiles.writeString(path, ".html", html, "report");
   }
 
+  /** Writes the page under a temporary name, staged in {@code tx}: it appears with the run's other outputs. */
+  public static void stage(OutputFiles.Transaction tx, Path path, String html) throws IOException {
+    tx.writeString(path, ".html", html, "report");
+  }
+
   private record Chart(SvgChart svg, String caption) {}
 
   /** The charts, in the order they are shown. */

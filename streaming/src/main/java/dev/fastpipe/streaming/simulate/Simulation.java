@@ -264,6 +264,18 @@ public final class Simulation {
     return contigs;
   }
 
+  /** The names of the files {@link #writeTo} writes into its directory (ref.fa and its indexes only when synthetic). */
+  public List<String> fileNames() {
+    List<String> names = new ArrayList<>();
+    if (syntheticBases != null) names.addAll(REFERENCE_FILES);
+    names.addAll(SAMPLE_FILES);
+    return names;
+  }
+
+  private static final List<String> REFERENCE_FILES = List.of("ref.fa", "ref.fa.fai", "ref.dict");
+  private static final List<String> SAMPLE_FILES =
+      List.of("reads.bam", "reads.bam.bai", "truth.vcf.gz", "truth.vcf.gz.tbi", "confident.bed");
+
   /** Writes the sample into {@code dir}; each file appears under its final name only when complete. */
   public Result writeTo(Path dir) throws IOException {
     return writeTo(dir, line -> {});
@@ -278,13 +290,13 @@ public final class Simulation {
       SAMSequenceDictionary dict;
       if (syntheticBases != null) {
         dict = writeReference(tmp);
-        names.addAll(List.of("ref.fa", "ref.fa.fai", "ref.dict"));
+        names.addAll(REFERENCE_FILES);
       } else {
         dict = new SAMSequenceDictionary();
         for (Contig c : contigs) dict.addSequence(new SAMSequenceRecord(c.name(), c.length()));
       }
       Result counts = writeSample(tmp, dict, progress);
-      names.addAll(List.of("reads.bam", "reads.bam.bai", "truth.vcf.gz", "truth.vcf.gz.tbi", "confident.bed"));
+      names.addAll(SAMPLE_FILES);
       for (String name : names) {
         Files.move(tmp.resolve(name), dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       }

@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.makeexamples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
@@ -23,18 +24,30 @@ class RegionsTest {
       new SAMSequenceDictionary(List.of(new SAMSequenceRecord("chrB", 100), new SAMSequenceRecord("chrA", 50)));
 
   @Test
-  void bedIntervalsBecomeRegionsClippedToTheirContigs() throws IOException {
+  void bedIntervalsBecomeRegions() throws IOException {
     Path bed = dir.resolve("r.bed");
-    Files.writeString(bed, "track name=x\nchrA\t40\t80\nchrB\t-5\t10\nchrB\t200\t300\n");
+    Files.writeString(bed, "track name=x\nchrA\t40\t50\nchrB\t0\t10\nchrB\t20\t20\n");
     assertEquals(List.of(new Region(1, "chrA", 40, 50), new Region(0, "chrB", 0, 10)), Regions.readBed(DICT, bed));
+  }
+
+  /** The one-line error of reading a BED of {@code text}, which starts "r.bed:LINE: ". */
+  String bedFault(String text) throws IOException {
+    Path bed = Files.writeString(dir.resolve("r.bed"), text);
+    String m = assertThrows(InputException.class, () -> Regions.readBed(DICT, bed)).getMessage();
+    assertTrue(m.startsWith(bed + ":"), m);
+    return m.substring(bed.toString().length());
+  }
+
+  @Test
+  void aNegativeStartOrAnEndPastTheContigIsNamedByLine() throws IOException {
+    assertEquals(":2: the start -5 is negative (BED starts are 0-based, 0 or more)", bedFault("chrA\t0\t10\nchrB\t-5\t10\n"));
+    assertEquals(":3: the end 80 is past the end of contig chrA (length 50): a BED of another reference?",
+        bedFault("chrA\t0\t10\n\nchrA\t40\t80\n"));
   }
 
   @Test
   void aContigOutsideTheReferenceIsNamedByLine() throws IOException {
-    Path bed = dir.resolve("r.bed");
-    Files.writeString(bed, "chrA\t0\t10\nchrZ\t0\t10\n");
-    InputException e = assertThrows(InputException.class, () -> Regions.readBed(DICT, bed));
-    assertEquals(bed + ":2: contig chrZ is not in the reference", e.getMessage());
+    assertEquals(":2: contig chrZ is not in the reference", bedFault("chrA\t0\t10\nchrZ\t0\t10\n"));
   }
 
   static String fault(String spec) {
