@@ -17,7 +17,8 @@ M=$T/manifest-blind.tsv
 mkdir -p "$out"
 table=$out/matrix.tsv
 printf 'cell\tprofile\tread_length\tcoverage\tcaller\tsnp_f1\tindel_f1\tsnp_tp/fp/fn\tindel_tp/fp/fn\n' > "$table"
-pairs=()
+pairs=$out/pairs.tsv
+: > "$pairs"
 while IFS=$'\t' read -r name parent role profile len cov artifact bam truth bed; do
   [ "$name" = name ] && continue
   echo "== $name ($profile ${len}bp ${cov}x)"
@@ -32,9 +33,9 @@ while IFS=$'\t' read -r name parent role profile len cov artifact bam truth bed;
     awk -v c="$name" -v p="$profile" -v l="$len" -v d="$cov" -v OFS='\t' \
       '$1 ~ /^(fastpipe|before|bcftools|freebayes_q20)$/ {print c, p, l, d, $1, $3, $4, $5, $6}' "$f" >> "$table"
   done
-  pairs+=(--pair "$out/$name/fastpipe.vcf.gz:$truth:$bed:$bam")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$R" "$truth" "$out/$name/fastpipe.vcf.gz" "$bed" "$bam" >> "$pairs"
 done < "$M"
 echo "== the matrix: $table"
 column -t -s $'\t' "$table"
 echo "== GQ calibration of $MODEL pooled over every cell"
-bin/fastpipe compare --ref "$R" "${pairs[@]}" | tee "$out/calibration.txt"
+bin/fastpipe compare --manifest "$pairs" --json "$out/calibration.json" | tee "$out/calibration.txt"
