@@ -1,0 +1,83 @@
+package dev.fastpipe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shipped model's data recipe keeps training apart from evaluation (issue 22): no training or
+ * validation sample lies in the evaluation band 20:9,000,000-12,000,000, every blind sample does,
+ * and no seed a training or validation sample uses (its base seed and every seed derived from it,
+ * as build_data.sh derives them) is an evaluation seed: sim30x_eval's 7, a blind sample's, or one
+ * of the earlier models' blind seeds.
+ */
+class ModelRecipeTest {
+  static final Path RECIPE = Path.of("..", "models", "fastpipe-v5", "recipe");
+  static final long BAND_LO = 9_000_000;
+  static final long BAND_HI = 12_000_000;
+  /** sim30x_eval, and the blind seeds of v3 (301-307) and v4 (461-467), each with its reads' seeds (+1, +2). */
+  static final Set<Long> EARLIER_EVALUATION = Set.of(7L, 301L, 302L, 303L, 304L, 305L, 306L, 307L, 308L, 309L,
+      461L, 462L, 463L, 464L, 465L, 466L, 467L, 468L, 469L);
+
+  record Row(String name, String role, long start, long end, long seed, int ladder) {
+    /** Every seed build_data.sh draws for this sample: s, s+1, s+2 (reads), s+3 (artifacts), s+400 (strand errors), s+10+k (ladder). */
+    Set<Long> seeds() {
+      Set<Long> s = new HashSet<>(List.of(seed, seed + 1, seed + 2, seed + 3, seed + 400));
+      for (int k = 0; k < ladder; k++) s.add(seed + 10 + k);
+      return s;
+    }
+
+    boolean inBand() {
+      return end >= BAND_LO && start <= BAND_HI;
+    }
+  }
+
+  static List<Row> rows(String table) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    for (String line : Files.readAllLines(RECIPE.resolve(table))) {
+      if (line.startsWith("#") || line.isBlank()) continue;
+      String[] f = line.split("\t");
+      assertEquals(14, f.length, table + ": 14 columns in " + line);
+      int ladder = f[13].equals("-") ? 0 : f[13].split(",").length;
+      rows.add(new Row(f[0], f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[12]), ladder));
+    }
+    return rows;
+  }
+
+  @Test
+  void trainingAndValidationStayOutOfTheEvaluationBandAndBlindSamplesInIt() throws IOException {
+    List<Row> samples = rows("samples.tsv");
+    assertTrue(samples.stream().anyMatch(r -> r.role().equals("train")));
+    assertTrue(samples.stream().anyMatch(r -> r.role().equals("validation")));
+    for (Row r : samples) {
+      assertTrue(r.role().equals("train") || r.role().equals("validation"), r.name() + ": role " + r.role());
+      assertFalse(r.inBand(), r.name() + " overlaps the evaluation band");
+    }
+    for (Row r : rows("blind.tsv")) {
+      assertEquals("blind", r.role(), r.name());
+      assertTrue(r.start() >= BAND_LO && r.end() <= BAND_HI, r.name() + " is not inside the evaluation band");
+    }
+  }
+
+  @Test
+  void noTrainingOrValidationSeedIsAnEvaluationSeed() throws IOException {
+    Set<Long> evaluation = new HashSet<>(EARLIER_EVALUATION);
+    for (Row r : rows("blind.tsv")) evaluation.addAll(r.seeds());
+    Set<Long> used = new HashSet<>();
+    for (Row r : rows("samples.tsv")) {
+      for (long s : r.seeds()) {
+        assertFalse(evaluation.contains(s), r.name() + " uses seed " + s + ", an evaluation seed");
+        assertTrue(used.add(s), r.name() + " shares seed " + s + " with another sample");
+      }
+    }
+  }
+}
