@@ -89,6 +89,11 @@ public final class CalibrateCommand implements Callable<Integer> {
       for (int raw = 0; raw <= 60; raw += 10) map.append(' ').append(raw).append("->").append(c.gq(snp, raw));
       out.printf("calibrate: %-5s calls %s, errors %s, truth %s; GQ%s; PASS from GQ %d (validation F1 %s)%n", type,
           t.get("calls"), t.get("errors"), t.get("truth"), map, c.minPassGq(snp), t.get("validation_f1_at_threshold"));
+      for (Object row : (List<?>) t.get("f1_by_threshold")) {
+        Map<?, ?> r = (Map<?, ?>) row;
+        out.printf("calibrate: %-5s PASS from GQ %2s: %6s calls, %5s errors, F1 %s%n", type, r.get("min_gq"), r.get("pass_calls"),
+            r.get("pass_errors"), r.get("f1"));
+      }
     }
     out.flush();
     return 0;

@@ -56,6 +56,9 @@ class CalibrateCommandTest {
     assertEquals(30, c.gq(false, 30));
     // Dropping the GQ-25 SNPs (30 right, 10 wrong) loses F1 (truth 90: 2*90/190 = 0.947 vs 2*60/150 = 0.8): all PASS.
     assertEquals(0, c.minPassGq(true));
+    // The table beside it: from GQ 10 only the 60 GQ-60 SNPs stay, F1 2*60 / (60 + 90) = 0.8.
+    assertTrue(r.out().matches("(?s).*calibrate: snp   PASS from GQ 10:\\s+60 calls,\\s+0 errors, F1 0.8\n.*"), r.out());
+    assertTrue(r.out().matches("(?s).*calibrate: snp   PASS from GQ  0:\\s+100 calls,\\s+10 errors, F1 0.947368\n.*"), r.out());
   }
 
   @Test

@@ -121,14 +121,29 @@ public final class GqCalibration {
     int best = 0;
     long total = 0;
     for (long c : n) total += c;
+    double[] f1At = new double[MAX_GQ + 1];
+    long[] keptAt = new long[MAX_GQ + 1];
+    long[] wrongAt = new long[MAX_GQ + 1];
     for (int t = MAX_GQ; t >= 0; t--) {
       tp += right[t];
       fp += wrong[t];
       double f1 = truth + tp + fp == 0 ? 0 : 2.0 * tp / (tp + fp + Math.max(truth, tp));
+      f1At[t] = f1;
+      keptAt[t] = tp + fp;
+      wrongAt[t] = fp;
       if (f1 >= bestF1) { // ties: the lower threshold (keeps more calls)
         bestF1 = f1;
         best = t;
       }
+    }
+    List<Object> thresholds = new ArrayList<>(); // what a PASS threshold at calibrated GQ t keeps, for the docs
+    for (int t : new int[] {0, 5, 10, 15, 20, 25, 30, 40}) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("min_gq", (long) t);
+      row.put("pass_calls", keptAt[t]);
+      row.put("pass_errors", wrongAt[t]);
+      row.put("f1", Math.round(f1At[t] * 1e6) / 1e6);
+      thresholds.add(row);
     }
     long errors = 0;
     for (long e : err) errors += e;
@@ -138,6 +153,7 @@ public final class GqCalibration {
     t.put("truth", (long) truth);
     t.put("min_pass_gq", (long) best);
     t.put("validation_f1_at_threshold", Math.round(bestF1 * 1e6) / 1e6);
+    t.put("f1_by_threshold", thresholds);
     info.put(isSnp ? "snp" : "indel", t);
     return new TypeCalibration(gq, best);
   }
