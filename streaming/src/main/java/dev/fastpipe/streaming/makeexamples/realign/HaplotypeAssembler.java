@@ -11,16 +11,23 @@ import java.util.List;
  * {@link #FLANK} on each side (so that the first and last k-mer are reference that the reads
  * carrying a variant share) and the graph built: the reference path, plus every k-mer of the reads
  * whose bases all have quality >= {@link #MIN_KMER_QUALITY}; read edges seen fewer than
- * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer and
- * whose graph between the first and the last reference k-mer has no cycle gives the haplotypes: every
- * path from one to the other. A window wider than the cap at the smallest k, or with more paths
- * than the cap, or with more reads than the cap, falls back ({@link Status#OVER_CAP}).
+ * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer,
+ * whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph between the first
+ * and the last reference k-mer has no cycle gives the haplotypes: every path from one to the other.
+ * A window wider than the cap at the smallest k, or with more paths than the cap, or with more
+ * reads than the cap, falls back ({@link Status#OVER_CAP}).
  *
  * <p>K-mers are 64-bit rolling hashes in an open-addressing primitive table reused from window to
  * window; a k-mer's edges are four slots, one per next base; nothing is allocated per base.
  */
 public final class HaplotypeAssembler {
-  static final int[] K_LADDER = {15, 25, 35, 45, 55, 65, 75};
+  /**
+   * The k tried, smallest first: odd steps, so that the smallest k past a tandem repeat (a unit's
+   * multiple plus one for dinucleotides, the run's length for homopolymers) is reached within a
+   * base, and the read k-mers stay as short as the repeat allows (a haplotype's edges need reads
+   * that cover k + 1 bases).
+   */
+  static final int[] K_LADDER = ladder(15, 75, 2);
   static final int FLANK = 10;
   static final int MIN_EDGE_SUPPORT = 2;
   static final int MIN_KMER_QUALITY = 10;
@@ -32,6 +39,12 @@ public final class HaplotypeAssembler {
 
   /** The haplotypes (the reference first, then the others by sequence) or why there are none. */
   public record Result(Status status, List<Haplotype> haplotypes) {}
+
+  private static int[] ladder(int from, int to, int step) {
+    int[] out = new int[(to - from) / step + 1];
+    for (int i = 0; i < out.length; i++) out[i] = from + i * step;
+    return out;
+  }
 
   /** The reference span a window is widened to for the largest k: reads overlapping it feed the graph. */
   static int widest() {
@@ -45,6 +58,9 @@ public final class HaplotypeAssembler {
   private int[] nodeStamp = new int[1 << 12];
   private int[] nodeId = new int[1 << 12];
   private byte[] nodeLast = new byte[1 << 10];
+  /** The last read (by {@link #readSerial}) that passed through each node. */
+  private long[] nodeRead = new long[1 << 10];
+  private long readSerial;
   private int nodes;
   // Edges: a k-mer has at most four successors, one per next base: slot 4 * node + base.
   private int[] outTo = new int[1 << 12];
@@ -116,14 +132,21 @@ public final class HaplotypeAssembler {
       prev = node;
     }
     int sink = prev;
+    int repeating = 0; // reads with a repeated k-mer
     for (int i = 0; i < reads.size(); i++) {
-      addRead(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i]);
+      if (addRead(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i])) repeating++;
     }
+    // A read that passes through one k-mer twice carries a tandem repeat longer than k: its
+    // haplotype's path is a cycle at this k, even where pruning the weaker edges of a low-coverage
+    // haplotype would hide the cycle and leave a graph without that haplotype.
+    if (repeating > 0) return null;
     return paths(ref, refStart, rs, re, k, source, sink, maxPaths);
   }
 
-  /** Adds the k-mers of the read's bases [from, to). */
-  private void addRead(SAMRecord r, int k, long pk, int from, int to) {
+  /** Adds the k-mers of the read's bases [from, to); true when one of them occurs twice in it. */
+  private boolean addRead(SAMRecord r, int k, long pk, int from, int to) {
+    readSerial++;
+    boolean repeats = false;
     byte[] bases = r.getReadBases();
     byte[] quals = r.getBaseQualities();
     int run = 0;
@@ -144,9 +167,12 @@ public final class HaplotypeAssembler {
       run++;
       if (run < k) continue;
       int node = node(h, b);
+      if (nodeRead[node] == readSerial) repeats = true;
+      nodeRead[node] = readSerial;
       if (prev >= 0) edge(prev, node, b, false);
       prev = node;
     }
+    return repeats;
   }
 
   private static long code(byte b) {
@@ -178,8 +204,12 @@ public final class HaplotypeAssembler {
     }
     nodeStamp[s] = stamp;
     nodeKey[s] = key;
-    if (nodes == nodeLast.length) nodeLast = Arrays.copyOf(nodeLast, nodes * 2);
+    if (nodes == nodeLast.length) {
+      nodeLast = Arrays.copyOf(nodeLast, nodes * 2);
+      nodeRead = Arrays.copyOf(nodeRead, nodes * 2);
+    }
     nodeLast[nodes] = last;
+    nodeRead[nodes] = 0;
     if (4 * nodes + 4 > outTo.length) {
       outTo = Arrays.copyOf(outTo, outTo.length * 2);
       outCount = Arrays.copyOf(outCount, outTo.length);
