@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples.realign;
 
+import htsjdk.samtools.CigarElement;
+import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,13 +11,14 @@ import java.util.List;
  * Candidate haplotypes of one window from a de Bruijn graph of the reference and the reads' k-mers
  * there. For each k of {@link #K_LADDER}, smallest first, the window is widened by k +
  * {@link #FLANK} on each side (so that the first and last k-mer are reference that the reads
- * carrying a variant share) and the graph built: the reference path, plus every k-mer of the reads
- * whose bases all have quality >= {@link #MIN_KMER_QUALITY}; read edges seen fewer than
- * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer,
- * whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph between the first
- * and the last reference k-mer has no cycle gives the haplotypes: every path from one to the other.
- * A window wider than the cap at the smallest k, or with more paths than the cap, or with more
- * reads than the cap, falls back ({@link Status#OVER_CAP}).
+ * carrying a variant share), and further while reads disagree with the reference inside that first
+ * or last k-mer (a SNP next to the window), and the graph built: the reference path, plus every
+ * k-mer of the reads whose bases all have quality >= {@link #MIN_KMER_QUALITY}; read edges seen
+ * fewer than {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no
+ * repeated k-mer, whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph
+ * between the first and the last reference k-mer has no cycle gives the haplotypes: every path from
+ * one to the other. A window wider than the cap at the smallest k, or with more paths than the
+ * cap, or with more reads than the cap, falls back ({@link Status#OVER_CAP}).
  *
  * <p>K-mers are 64-bit rolling hashes in an open-addressing primitive table reused from window to
  * window; a k-mer's edges are four slots, one per next base; nothing is allocated per base.
@@ -87,11 +90,16 @@ public final class HaplotypeAssembler {
       Realigner.Limits limits) {
     if (reads.size() > limits.maxReadsPerWindow()) return new Result(Status.OVER_CAP, List.of());
     int refEnd = refStart + ref.length;
+    int lo = Math.max(refStart, w.first() - widest());
+    int hi = Math.min(refEnd, w.last() + 1 + widest());
+    countDisagreements(ref, refStart, reads, lo, hi);
     boolean fitted = false;
     for (int k : K_LADDER) {
       int rs = w.first() - k - FLANK;
       int re = w.last() + 1 + k + FLANK;
       if (rs < refStart || re > refEnd) break;
+      rs = clearStart(rs, k);
+      re = clearEnd(re, k);
       if (re - rs > limits.maxWindow()) break;
       fitted = true;
       if (!allBases(ref, rs - refStart, re - refStart)) return new Result(Status.NO_ACYCLIC_GRAPH, List.of());
@@ -103,6 +111,91 @@ public final class HaplotypeAssembler {
   }
 
   private static final List<Haplotype> OVER_PATHS = new ArrayList<>();
+
+  /**
+   * A haplotype's path reaches the sink only if the last reference k-mer is on it: a variant inside
+   * that k-mer (or the first) cuts its haplotype out of the graph. The window covers the positions
+   * where reads disagree with their alignment (indels, clips, mismatch clusters), not a SNP next to
+   * them (a SNP 4 bp past an (AC)n repeat whose indel anchors the window 40 bp earlier), so the
+   * region's ends move past every position where {@link #MIN_EDGE_SUPPORT} reads disagree with the
+   * reference (with {@link #FLANK} more where it fits), within the span the reads were given for.
+   */
+  private int clearStart(int rs, int k) {
+    int lo = disagreeingFrom;
+    while (true) {
+      int p = -1;
+      for (int i = rs; i < rs + k; i++) if (disagreeing[i - lo] >= MIN_EDGE_SUPPORT) { p = i; break; }
+      int next = Math.max(p - k - FLANK, lo); // the flank as well where the reads reach
+      if (p < 0 || next > p - k) return rs;
+      rs = next;
+    }
+  }
+
+  private int clearEnd(int re, int k) {
+    int lo = disagreeingFrom;
+    int hi = disagreeingTo;
+    while (true) {
+      int p = -1;
+      for (int i = re - 1; i >= re - k; i--) if (disagreeing[i - lo] >= MIN_EDGE_SUPPORT) { p = i; break; }
+      int next = Math.min(p + 1 + k + FLANK, hi);
+      if (p < 0 || next < p + 1 + k) return re;
+      re = next;
+    }
+  }
+
+  private int[] disagreeing = new int[1 << 9];
+  private int disagreeingFrom;
+  private int disagreeingTo;
+
+  /**
+   * For each reference position of {@code [lo, hi)}, the reads that disagree with the reference
+   * there: a mismatch of quality >= {@link WindowSelector#MIN_MISMATCH_QUALITY}, an insertion after
+   * it, a deletion or a soft clip starting there.
+   */
+  private void countDisagreements(byte[] ref, int refStart, List<SAMRecord> reads, int lo, int hi) {
+    int n = Math.max(0, hi - lo);
+    if (disagreeing.length < n) disagreeing = new int[Math.max(n, disagreeing.length * 2)];
+    Arrays.fill(disagreeing, 0, n, 0);
+    disagreeingFrom = lo;
+    disagreeingTo = hi;
+    for (SAMRecord r : reads) {
+      byte[] bases = r.getReadBases();
+      byte[] quals = r.getBaseQualities();
+      int refPos = r.getAlignmentStart() - 1;
+      int readPos = 0;
+      for (CigarElement el : r.getCigar().getCigarElements()) {
+        int len = el.getLength();
+        switch (el.getOperator()) {
+          case M, EQ, X -> {
+            int from = Math.max(refPos, lo);
+            int to = Math.min(refPos + len, hi);
+            for (int p = from; p < to; p++) {
+              int i = readPos + p - refPos;
+              if (i >= bases.length) break;
+              byte b = WindowSelector.upper(bases[i]);
+              if (b != WindowSelector.upper(ref[p - refStart]) && WindowSelector.isBase(b)
+                  && i < quals.length && quals[i] >= WindowSelector.MIN_MISMATCH_QUALITY) {
+                disagreeing[p - lo]++;
+              }
+            }
+            refPos += len;
+            readPos += len;
+          }
+          case I, S -> {
+            int p = refPos - (el.getOperator() == CigarOperator.I ? 1 : 0);
+            if (p >= lo && p < hi) disagreeing[p - lo]++;
+            readPos += len;
+          }
+          case D -> {
+            if (refPos >= lo && refPos < hi) disagreeing[refPos - lo]++;
+            refPos += len;
+          }
+          case N -> refPos += len;
+          default -> { }
+        }
+      }
+    }
+  }
 
   private static boolean allBases(byte[] ref, int from, int to) {
     for (int i = from; i < to; i++) if (!WindowSelector.isBase(WindowSelector.upper(ref[i]))) return false;
