@@ -13,12 +13,13 @@ import java.util.List;
  * {@link #FLANK} on each side (so that the first and last k-mer are reference that the reads
  * carrying a variant share), and further while reads disagree with the reference inside that first
  * or last k-mer (a SNP next to the window), and the graph built: the reference path, plus every
- * k-mer of the reads whose bases all have quality >= {@link #MIN_KMER_QUALITY}; read edges seen
- * fewer than {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no
- * repeated k-mer, whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph
- * between the first and the last reference k-mer has no cycle gives the haplotypes: every path from
- * one to the other. A window wider than the cap at the smallest k, or with more paths than the
- * cap, or with more reads than the cap, falls back ({@link Status#OVER_CAP}).
+ * k-mer of the reads whose bases all have quality >= {@link #MIN_KMER_QUALITY} (a read's edges over
+ * a lower base count where such k-mers made both ends); read edges seen fewer than
+ * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer,
+ * whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph between the first
+ * and the last reference k-mer has no cycle gives the haplotypes: every path from one to the other.
+ * A window wider than the cap at the smallest k, or with more paths than the cap, or with more
+ * reads than the cap, falls back ({@link Status#OVER_CAP}).
  *
  * <p>K-mers are 64-bit rolling hashes in an open-addressing primitive table reused from window to
  * window; a k-mer's edges are four slots, one per next base; nothing is allocated per base.
@@ -233,6 +234,9 @@ public final class HaplotypeAssembler {
     // haplotype's path is a cycle at this k, even where pruning the weaker edges of a low-coverage
     // haplotype would hide the cycle and leave a graph without that haplotype.
     if (repeating > 0) return null;
+    for (int i = 0; i < reads.size(); i++) {
+      confirmLowQuality(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i]);
+    }
     return paths(ref, refStart, rs, re, k, source, sink, maxPaths);
   }
 
@@ -266,6 +270,57 @@ public final class HaplotypeAssembler {
       prev = node;
     }
     return repeats;
+  }
+
+  /**
+   * Adds the read's support to the edges its k + 1-mers with a base below {@link #MIN_KMER_QUALITY}
+   * follow (those {@link #addRead} left out), where both k-mers are already in the graph: a
+   * low-quality base that agrees with what other reads read there with high quality is evidence
+   * like any other. Without it a haplotype is lost wherever its reads have a low-quality base, and
+   * the longer the k a repeat needs, the fewer reads have none over the k + 1 bases of an edge (a
+   * low-coverage STR allele had one read left on some edges, none on others). Such bases make no
+   * node, so an error there does not enter the graph.
+   */
+  private void confirmLowQuality(SAMRecord r, int k, long pk, int from, int to) {
+    byte[] bases = r.getReadBases();
+    byte[] quals = r.getBaseQualities();
+    to = Math.min(to, bases.length);
+    from = Math.max(0, from);
+    boolean any = false;
+    for (int i = from; i < to && i < quals.length; i++) if (quals[i] < MIN_KMER_QUALITY) { any = true; break; }
+    if (!any) return;
+    int run = 0;
+    long h = 0;
+    int prev = -1;
+    int lastLow = Integer.MIN_VALUE;
+    for (int i = from; i < to; i++) {
+      byte b = WindowSelector.upper(bases[i]);
+      if (!WindowSelector.isBase(b)) {
+        run = 0;
+        h = 0;
+        prev = -1;
+        continue;
+      }
+      if (i < quals.length && quals[i] < MIN_KMER_QUALITY) lastLow = i;
+      h = h * P + code(b);
+      if (run >= k) h -= code(WindowSelector.upper(bases[i - k])) * pk;
+      run++;
+      if (run < k) continue;
+      int node = find(h);
+      if (prev >= 0 && node >= 0 && lastLow >= i - k) edge(prev, node, b, false);
+      prev = node;
+    }
+  }
+
+  /** The node of a k-mer, or -1 when the graph has none. */
+  private int find(long key) {
+    int mask = nodeKey.length - 1;
+    int s = (int) (mix(key) & mask);
+    while (nodeStamp[s] == stamp) {
+      if (nodeKey[s] == key) return nodeId[s];
+      s = (s + 1) & mask;
+    }
+    return -1;
   }
 
   private static long code(byte b) {
