@@ -286,9 +286,17 @@ public final class HaplotypeAssembler {
     byte[] quals = r.getBaseQualities();
     to = Math.min(to, bases.length);
     from = Math.max(0, from);
-    boolean any = false;
-    for (int i = from; i < to && i < quals.length; i++) if (quals[i] < MIN_KMER_QUALITY) { any = true; break; }
-    if (!any) return;
+    int firstLow = -1;
+    int finalLow = -1;
+    for (int i = from; i < to && i < quals.length; i++) {
+      if (quals[i] >= MIN_KMER_QUALITY) continue;
+      if (firstLow < 0) firstLow = i;
+      finalLow = i;
+    }
+    if (firstLow < 0) return;
+    // Only the edges over a low base: those ending in [firstLow, finalLow + k].
+    from = Math.max(from, firstLow - k);
+    to = Math.min(to, finalLow + k + 1);
     int run = 0;
     long h = 0;
     int prev = -1;
