@@ -109,7 +109,7 @@ class GenotypeModelTest {
    */
   @Test
   void aWarmedUpModelGivesTheBitsAColdOneGives() {
-    Path shipped = Path.of("..", "models", "fastpipe-v4");
+    Path shipped = Path.of("..", "models", "fastpipe-v5");
     UnsafeBuffer image = new UnsafeBuffer(new byte[100 * 221 * 6]);
     Random r = new Random(5);
     for (int i = 0; i < image.capacity(); i++) image.putByte(i, (byte) r.nextInt(255));

@@ -66,6 +66,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--all-pairs", description = "Compare every pair of configurations, not only each with the baseline.")
   boolean allPairs;
 
+  @Option(names = "--calls-may-differ",
+      description = "Configurations may call differently (e.g. two models): VCF records are compared only between the"
+          + " runs of each configuration, not across them.")
+  boolean callsMayDiffer;
+
   @Mixin RunSeriesOptions series;
 
   @Override
@@ -84,14 +89,14 @@ public final class BenchCommand implements Callable<Integer> {
     try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
       try {
         result = runner.runAll(all, runs, warmup, series.seed);
-        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha);
+        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha, callsMayDiffer);
         System.out.print(report.markdown());
         System.out.flush();
         if (series.json != null) OutputFiles.writeString(series.json, ".json", report.json(), "bench report");
       } finally {
-        List<Path> kept = runner.finish(result, series.keep);
-        if (result != null && !result.mismatches().isEmpty()) {
-          throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches())
+        List<Path> kept = runner.finish(result, series.keep, callsMayDiffer);
+        if (result != null && !result.mismatches(callsMayDiffer).isEmpty()) {
+          throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches(callsMayDiffer))
               + " (VCFs kept: " + String.join(" ", kept.stream().map(Path::toString).toList()) + ")");
         }
         if (series.keep || result == null) System.err.println("bench: work directory " + runner.workDir());

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** --model and the TensorFlow thread options shared by commands that classify examples. */
 public final class ModelOptions {
   /** Where the shipped model lives inside the fastpipe home (the repository root). */
-  public static final String SHIPPED_MODEL = "models/fastpipe-v4";
+  public static final String SHIPPED_MODEL = "models/fastpipe-v5";
   /** The default batch size of call_variants (see README: throughput by batch size). */
   public static final int DEFAULT_BATCH_SIZE = 64;
 

@@ -20,6 +20,7 @@ import java.util.Map;
 public final class BenchReport {
   private final BenchResult result;
   private final double alpha;
+  private final boolean callsMayDiffer;
   private final List<int[]> pairs;
 
   /**
@@ -27,8 +28,14 @@ public final class BenchReport {
    * @param allPairs compare every pair, not just each configuration with the baseline
    */
   public BenchReport(BenchResult result, String baseline, boolean allPairs, double alpha) {
+    this(result, baseline, allPairs, alpha, false);
+  }
+
+  /** @param callsMayDiffer VCF records are compared only within each configuration (e.g. two models) */
+  public BenchReport(BenchResult result, String baseline, boolean allPairs, double alpha, boolean callsMayDiffer) {
     this.result = result;
     this.alpha = alpha;
+    this.callsMayDiffer = callsMayDiffer;
     List<BenchConfig> cs = result.configs();
     int base = 0;
     if (baseline != null) {
@@ -53,9 +60,11 @@ public final class BenchReport {
     b.append("Machine: ").append(machine()).append("  \n");
     b.append("Common options: `").append(result.commonArgs().isEmpty() ? "(none)" : words(result.commonArgs())).append("`  \n");
     b.append("Order: each round runs every configuration once, shuffled with the seed.  \n");
-    List<String> mismatches = result.mismatches();
+    List<String> mismatches = result.mismatches(callsMayDiffer);
     BenchRun ref = result.reference();
-    b.append(mismatches.isEmpty()
+    b.append(callsMayDiffer && mismatches.isEmpty()
+        ? "VCF body (records): identical within each configuration (--calls-may-differ)"
+        : mismatches.isEmpty()
         ? "VCF body (records): identical in all " + result.runs().size() + " runs, md5 " + (ref == null ? "-" : ref.vcfMd5())
         : "VCF body (records): **" + mismatches.size() + " run(s) DIFFER** from " + (ref == null ? "-" : ref.label()))
         .append("\n\n");
@@ -119,8 +128,9 @@ public final class BenchReport {
       configs.add(m);
     }
     root.put("configs", configs);
-    root.put("vcf_bodies_identical", result.mismatches().isEmpty());
-    root.put("mismatches", result.mismatches());
+    root.put("vcf_bodies_identical", result.mismatches(callsMayDiffer).isEmpty());
+    root.put("vcf_compared_within_configurations", callsMayDiffer);
+    root.put("mismatches", result.mismatches(callsMayDiffer));
     List<Object> runs = new ArrayList<>();
     for (BenchRun r : result.runs()) runs.add(runJson(r));
     root.put("runs", runs);

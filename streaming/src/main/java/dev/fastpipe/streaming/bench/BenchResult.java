@@ -40,4 +40,27 @@ public record BenchResult(List<BenchConfig> configs, List<String> commonArgs, in
     }
     return lines;
   }
+
+  /**
+   * As {@link #mismatches()}, but each run is compared only with the first successful run of its
+   * own configuration: for configurations that may call differently (two models), where each must
+   * still be deterministic.
+   */
+  public List<String> mismatchesWithinConfigurations() {
+    List<String> lines = new ArrayList<>();
+    java.util.Map<String, BenchRun> first = new java.util.HashMap<>();
+    for (BenchRun r : runs) {
+      if (!r.ok()) continue;
+      BenchRun ref = first.putIfAbsent(r.config(), r);
+      if (ref != null && !r.vcfMd5().equals(ref.vcfMd5())) {
+        lines.add(r.label() + ": VCF body md5 " + r.vcfMd5() + " differs from " + ref.label() + "'s " + ref.vcfMd5());
+      }
+    }
+    return lines;
+  }
+
+  /** {@link #mismatchesWithinConfigurations()} when {@code withinConfigurations}, else {@link #mismatches()}. */
+  public List<String> mismatches(boolean withinConfigurations) {
+    return withinConfigurations ? mismatchesWithinConfigurations() : mismatches();
+  }
 }

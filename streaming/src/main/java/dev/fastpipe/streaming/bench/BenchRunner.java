@@ -214,9 +214,14 @@ public final class BenchRunner implements AutoCloseable {
    * null: the bench failed). Returns the VCFs kept when some differ (the reference's first).
    */
   public List<Path> finish(BenchResult result, boolean keep) {
+    return finish(result, keep, false);
+  }
+
+  /** As {@link #finish(BenchResult, boolean)}; {@code callsMayDiffer}: VCFs differ only when they do within a configuration. */
+  public List<Path> finish(BenchResult result, boolean keep, boolean callsMayDiffer) {
     List<Path> kept = new ArrayList<>();
     BenchRun ref = result == null ? null : result.reference();
-    boolean differ = result != null && !result.mismatches().isEmpty();
+    boolean differ = result != null && !result.mismatches(callsMayDiffer).isEmpty();
     if (result == null) return kept;
     if (differ) {
       kept.add(workDir.resolve("run-" + ref.seq() + ".vcf.gz"));
