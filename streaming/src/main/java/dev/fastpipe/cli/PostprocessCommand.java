@@ -8,6 +8,7 @@ import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import dev.fastpipe.streaming.postprocess.RefBlockFile;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
@@ -69,6 +70,11 @@ public final class PostprocessCommand implements Callable<Integer> {
 
   @Mixin PloidyOptions ploidy;
 
+  @Option(names = "--calibration", paramLabel = "MODEL_DIR/calibration.json",
+      description = "The model's GQ calibration (calibrated GQ and per-type PASS thresholds), as call applies it"
+          + " from its model directory. Default: none, the model's own GQ.")
+  Path calibration;
+
   @Override
   public Integer call() throws IOException {
     if (!Files.isRegularFile(calls)) throw new UserError(calls + ": CALLS file not found");
@@ -84,7 +90,8 @@ public final class PostprocessCommand implements Callable<Integer> {
     OptionRange.between("--min-homref-gq", minHomRefGq, 0, 99);
     SampleNames.requireVcfName("--sample", sample);
     RunFiles files = RunFiles.builder().input("--calls", calls).reference("--ref", ref).inputs("--gvcf-blocks", gvcfBlocks)
-        .reads("--reads", reads).indexedOutput("--output", output).indexedOutput("--gvcf", gvcf).check();
+        .reads("--reads", reads).input("--calibration", calibration).indexedOutput("--output", output).indexedOutput("--gvcf", gvcf).check();
+    GqCalibration gq = calibration == null ? GqCalibration.IDENTITY : GqCalibration.load(calibration); // InputException: exit 2
     List<RefBlock> blocks = new ArrayList<>();
     for (Path p : gvcfBlocks) blocks.addAll(RefBlockFile.read(p));
     SAMSequenceDictionary dict = ReferenceIndex.dictionary(ref);
@@ -104,7 +111,7 @@ public final class PostprocessCommand implements Callable<Integer> {
 
     files.requireInputsUnchanged();
     ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
-        minQual, minHomRefGq, haploid, gvcf, blocks);
+        minQual, minHomRefGq, haploid, gq, gvcf, blocks);
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
         r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(),
         r.incompleteSites() > 0 ? ", " + r.incompleteSites() + " sites missing examples" : "", sampleName, output);

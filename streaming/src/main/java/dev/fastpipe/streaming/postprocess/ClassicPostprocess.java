@@ -33,19 +33,20 @@ public final class ClassicPostprocess {
    */
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
       Path output, String sample, double minQual, int minHomRefGq, Path gvcf, List<RefBlock> blocks) {
-    return write(results, source, dict, reference, output, sample, minQual, minHomRefGq, HaploidRegions.none(), gvcf,
-        blocks);
+    return write(results, source, dict, reference, output, sample, minQual, minHomRefGq, HaploidRegions.none(),
+        GqCalibration.IDENTITY, gvcf, blocks);
   }
 
   /**
    * As above, calling the sites of {@code haploid}'s regions with one allele. The blocks must have
    * been made for the same regions (make-examples with the same --haploid-contigs and --par-bed):
-   * a block whose ploidy disagrees is an {@link InputException}.
+   * a block whose ploidy disagrees is an {@link InputException}. {@code calibration}: the model's
+   * GQ calibration, as {@code call} applies it.
    */
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
-      Path output, String sample, double minQual, int minHomRefGq, HaploidRegions haploid, Path gvcf,
-      List<RefBlock> blocks) {
-    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq, haploid));
+      Path output, String sample, double minQual, int minHomRefGq, HaploidRegions haploid, GqCalibration calibration,
+      Path gvcf, List<RefBlock> blocks) {
+    SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq, haploid, calibration));
     for (CallResult r : results) {
       if (r.contigIndex() >= dict.size()) {
         throw new InputException(source + ": contig index " + r.contigIndex() + " is not in " + reference + " ("
