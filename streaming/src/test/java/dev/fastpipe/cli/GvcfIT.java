@@ -167,8 +167,11 @@ class GvcfIT {
     run(cv);
     Path out = dir.resolve("classic.vcf.gz");
     Path g = dir.resolve("classic.g.vcf.gz");
+    // The shipped model's GQ calibration, as call applies it from the model directory.
+    String calibration = Path.of("..").resolve(ModelOptions.SHIPPED_MODEL).resolve("calibration.json").toAbsolutePath()
+        .normalize().toString();
     List<String> pp = new ArrayList<>(List.of("postprocess", "--calls", calls.toString(), "--ref", ref, "--output",
-        out.toString(), "--gvcf", g.toString(), "--gvcf-blocks"));
+        out.toString(), "--gvcf", g.toString(), "--calibration", calibration, "--gvcf-blocks"));
     pp.addAll(blockFiles);
     run(pp);
     // The classic path has no small model: compare with a streaming run that sends every
