@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Move K records of N bytes from P producers to one consumer through each transport and report",
-      "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall % and consumer idle %,",
+      "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall %% and consumer idle %%,",
       "next to a memcpy baseline (one thread copying the same bytes) as the physical limit.",
       "The disk transport writes to java.io.tmpdir; shm and chronicle to /dev/shm."
     })
