@@ -88,7 +88,7 @@ public final class BenchReport {
           .append(" (Welch's t-test, * = p < ").append(BigDecimal.valueOf(alpha).stripTrailingZeros().toPlainString())
           .append(")\n\n");
       b.append("| figure | ").append(a.name()).append(" | ").append(c.name()).append(" | change | p |\n|---|---:|---:|---:|---:|\n");
-      for (Figure f : Figure.STANDARD) {
+      for (Figure f : Figure.tested()) {
         Comparison k = compare(f, a.name(), c.name());
         if (k.base.n() == 0 || k.other.n() == 0) continue;
         b.append("| ").append(f.label()).append(" | ").append(meanSd(k.base)).append(" | ").append(meanSd(k.other))
@@ -155,7 +155,7 @@ public final class BenchReport {
     for (int[] pair : pairs) {
       String a = result.configs().get(pair[0]).name();
       String c = result.configs().get(pair[1]).name();
-      for (Figure f : Figure.STANDARD) {
+      for (Figure f : Figure.tested()) {
         Comparison k = compare(f, a, c);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("baseline", a);
