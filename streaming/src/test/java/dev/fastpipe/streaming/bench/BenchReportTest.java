@@ -39,4 +39,23 @@ class BenchReportTest {
     assertTrue(figures.contains("postprocess wall s"), figures.toString());
     assertFalse(figures.contains("postprocess CPU s"), figures.toString());
   }
+
+  @Test
+  void theMachinesLoadBeforeAndAfterIsInTheReportAndTheJson() {
+    BenchReport report = new BenchReport(result(), null, false, 0.05, false, new MachineLoad(0.52, 1.9));
+    assertTrue(report.markdown().contains("Load average (1 min): 0.520 before the runs, 1.90 after"), report.markdown());
+    Object j = Json.parse(report.json());
+    assertEquals(0.52, Json.number(j, "load_average_1min", "before"));
+    assertEquals(1.9, Json.number(j, "load_average_1min", "after"));
+    Object unknown = Json.parse(new BenchReport(result(), null, false, 0.05, false, new MachineLoad(Double.NaN, 2)).json());
+    assertEquals(null, Json.at(unknown, "load_average_1min", "before"), "an unreadable load is null, not a made-up number");
+  }
+
+  @Test
+  void theLoadIsProcLoadavgsFirstField() {
+    assertEquals(0.52, MachineLoad.parse("0.52 0.58 0.59 1/123 4567\n"));
+    assertTrue(Double.isNaN(MachineLoad.parse("")));
+    double now = MachineLoad.oneMinute();
+    assertTrue(Double.isNaN(now) || now >= 0, "load " + now);
+  }
 }
