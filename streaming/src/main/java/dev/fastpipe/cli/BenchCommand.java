@@ -7,6 +7,7 @@ import dev.fastpipe.streaming.bench.BenchFailedException;
 import dev.fastpipe.streaming.bench.BenchReport;
 import dev.fastpipe.streaming.bench.BenchResult;
 import dev.fastpipe.streaming.bench.BenchRunner;
+import dev.fastpipe.streaming.bench.MachineLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,8 +89,10 @@ public final class BenchCommand implements Callable<Integer> {
     BenchResult result = null;
     try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
       try {
+        double loadBefore = MachineLoad.oneMinute();
         result = runner.runAll(all, runs, warmup, series.seed);
-        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha, callsMayDiffer);
+        MachineLoad load = new MachineLoad(loadBefore, MachineLoad.oneMinute());
+        BenchReport report = new BenchReport(result, baseline, allPairs, series.alpha, callsMayDiffer, load);
         System.out.print(report.markdown());
         System.out.flush();
         if (series.json != null) OutputFiles.writeString(series.json, ".json", report.json(), "bench report");

@@ -3,6 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.inference.ImageBatch;
 import dev.fastpipe.inference.ImageShape;
+import dev.fastpipe.streaming.bench.Summary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -128,9 +129,8 @@ public final class BenchInferenceCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static double median(List<Double> values) {
-    List<Double> v = new ArrayList<>(values);
-    v.sort(Double::compare);
-    return v.get(v.size() / 2);
+  /** The median of {@code values} ({@link Summary#median}: for an even count, the mean of the two middle ones). */
+  static double median(List<Double> values) {
+    return Summary.median(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 }

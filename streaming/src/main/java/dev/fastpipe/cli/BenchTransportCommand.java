@@ -6,11 +6,13 @@ import dev.fastpipe.shm.Transports;
 import dev.fastpipe.shm.bench.TransportBench;
 import dev.fastpipe.shm.bench.TransportBench.Options;
 import dev.fastpipe.shm.bench.TransportBench.Result;
+import dev.fastpipe.streaming.bench.Summary;
 import dev.fastpipe.streaming.pipeline.ShardProcesses;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Move K records of N bytes from P producers to one consumer through each transport and report",
-      "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall % and consumer idle %,",
+      "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall %% and consumer idle %%,",
       "next to a memcpy baseline (one thread copying the same bytes) as the physical limit.",
       "The disk transport writes to java.io.tmpdir; shm and chronicle to /dev/shm."
     })
@@ -117,10 +119,9 @@ public final class BenchTransportCommand implements Callable<Integer> {
   }
 
   /** "median (min-max)" of column {@code col}. */
-  private static String spread(List<double[]> runs, int col, String fmt) {
-    double[] v = runs.stream().mapToDouble(r -> r[col]).sorted().toArray();
-    double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    return String.format(fmt + " (" + fmt + "-" + fmt + ")", median, v[0], v[v.length - 1]);
+  static String spread(List<double[]> runs, int col, String fmt) {
+    Summary s = Summary.of(runs.stream().mapToDouble(r -> r[col]).toArray());
+    return String.format(Locale.ROOT, fmt + " (" + fmt + "-" + fmt + ")", s.median(), s.min(), s.max());
   }
 
   private void print(Result r, Result base, boolean measured, Map<String, List<double[]>> byTransport) {

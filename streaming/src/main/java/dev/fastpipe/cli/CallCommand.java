@@ -8,6 +8,7 @@ import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
+import dev.fastpipe.streaming.tune.Knobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -29,6 +30,13 @@ import picocli.CommandLine.Option;
       "No intermediate files (except --transport disk, the classic baseline; its files are removed)."
     })
 public final class CallCommand implements Callable<Integer> {
+  /** --transport when none is given. */
+  static final String DEFAULT_TRANSPORT = "shm";
+  /** --ring-size when none is given. */
+  static final String DEFAULT_RING_SIZE = "16M";
+  /** --consumers when none is given. */
+  static final int DEFAULT_CONSUMERS = 1;
+
   @Mixin ExampleInputOptions input;
   @Mixin ModelOptions modelOptions;
 
@@ -44,18 +52,18 @@ public final class CallCommand implements Callable<Integer> {
   @Option(names = "--shards", paramLabel = "N",
       description = "make_examples shards (default: from the thread budget, the cores less TensorFlow's intra-op"
           + " threads; here ${DEFAULT-VALUE}).")
-  int shards = ThreadBudget.ofThisMachine().shards();
+  int shards = defaultKnobs(ThreadBudget.ofThisMachine(), null).shards();
 
-  @Option(names = "--transport", defaultValue = "shm", paramLabel = "NAME",
+  @Option(names = "--transport", defaultValue = DEFAULT_TRANSPORT, paramLabel = "NAME",
       description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex (threads), or disk "
           + "(classic: files, then inference). Default ${DEFAULT-VALUE}.")
   String transport;
 
-  @Option(names = "--ring-size", defaultValue = "16M", paramLabel = "BYTES",
+  @Option(names = "--ring-size", defaultValue = DEFAULT_RING_SIZE, paramLabel = "BYTES",
       description = "Ring capacity per shard, e.g. 4M, 16M, 1G (power of two for shm; default ${DEFAULT-VALUE}).")
   String ringSize;
 
-  @Option(names = "--consumers", defaultValue = "1", paramLabel = "M",
+  @Option(names = "--consumers", defaultValue = "" + DEFAULT_CONSUMERS, paramLabel = "M",
       description = "call_variants consumer threads; shards are split among them (default ${DEFAULT-VALUE}).")
   int consumers;
 
@@ -159,6 +167,16 @@ public final class CallCommand implements Callable<Integer> {
     s.shardTimeout = shardTimeout;
     s.maxBatchWait = maxBatchWait;
     return s;
+  }
+
+  /**
+   * The settings tune sweeps as call runs them when none is given, on a machine with {@code budget}
+   * ({@code allocator}: the launcher's, or null when not swept). The options above take their
+   * defaults from here.
+   */
+  static Knobs defaultKnobs(ThreadBudget budget, String allocator) {
+    return new Knobs(budget.shards(), DEFAULT_CONSUMERS, ModelOptions.DEFAULT_BATCH_SIZE, DEFAULT_RING_SIZE,
+        DEFAULT_TRANSPORT, allocator);
   }
 
   /** Bytes from "16777216", "16M", "512k" or "1G". */

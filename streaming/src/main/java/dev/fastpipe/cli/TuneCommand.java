@@ -7,6 +7,7 @@ import dev.fastpipe.streaming.bench.BenchRunner;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.Region;
 import dev.fastpipe.streaming.makeexamples.Regions;
+import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import dev.fastpipe.streaming.tune.Knobs;
 import dev.fastpipe.streaming.tune.Knobs.Dimension;
 import dev.fastpipe.streaming.tune.SampleRegions;
@@ -46,9 +47,6 @@ import picocli.CommandLine.Option;
       "Example: fastpipe tune --ref REF.fa --reads READS.bam --bed REGIONS.bed --budget 15m"
     })
 public final class TuneCommand implements Callable<Integer> {
-  /** call's ring size default (CallCommand's --ring-size). */
-  static final String DEFAULT_RING = "16M";
-
   @Option(names = "--ref", required = true, paramLabel = "REF.fa", description = "Reference FASTA (with .fai).")
   Path ref;
 
@@ -87,7 +85,7 @@ public final class TuneCommand implements Callable<Integer> {
   List<Integer> batchSizes = List.of(32, 64, 128, 256);
 
   @Option(names = "--ring-sizes", split = ",", paramLabel = "SIZE", description = "Ring sizes to try (default: 4M,16M,64M).")
-  List<String> ringSizes = List.of("4M", DEFAULT_RING, "64M");
+  List<String> ringSizes = List.of("4M", CallCommand.DEFAULT_RING_SIZE, "64M");
 
   @Option(names = "--transports", split = ",", paramLabel = "NAME",
       description = "Also try these transports (shm, disruptor, mutex, chronicle, disk; default: shm only).")
@@ -124,12 +122,12 @@ public final class TuneCommand implements Callable<Integer> {
     }
     int cpus = Runtime.getRuntime().availableProcessors();
     String allocator = allocators.isEmpty() ? null : System.getenv().getOrDefault("FASTPIPE_ALLOCATOR", "jemalloc");
-    Knobs defaults = new Knobs(cpus, 1, ModelOptions.DEFAULT_BATCH_SIZE, DEFAULT_RING, "shm", allocator);
+    Knobs defaults = defaults(ThreadBudget.ofThisMachine(), allocator);
     Map<Dimension, List<String>> candidates = new EnumMap<>(Dimension.class);
     candidates.put(Dimension.SHARDS, strings(shards != null ? shards : List.of(Math.max(1, cpus / 2), cpus, 2 * cpus)));
     candidates.put(Dimension.CONSUMERS, strings(consumers));
     candidates.put(Dimension.BATCH_SIZE, strings(batchSizes));
-    candidates.put(Dimension.RING_SIZE, new ArrayList<>(ringSizes));
+    candidates.put(Dimension.RING_SIZE, ringSizes(ringSizes, defaults.ringSize()));
     candidates.put(Dimension.TRANSPORT, new ArrayList<>(transports));
     candidates.put(Dimension.ALLOCATOR, new ArrayList<>(allocators));
 
@@ -171,6 +169,25 @@ public final class TuneCommand implements Callable<Integer> {
     cmd.addAll(k.args());
     cmd.addAll(List.of("--output", "OUT.vcf.gz"));
     return String.join(" ", cmd.stream().map(BenchConfig::quoted).toList());
+  }
+
+  /** The configuration tune measures everything against: call's own defaults on a machine with {@code budget}. */
+  static Knobs defaults(ThreadBudget budget, String allocator) {
+    return CallCommand.defaultKnobs(budget, allocator);
+  }
+
+  /**
+   * The ring sizes to try, each spelled as the default when it is the same size ("16m", "16777216"),
+   * so that a run of the default size is the defaults' configuration and no other is.
+   */
+  static List<String> ringSizes(List<String> sizes, String defaultSize) {
+    int defaultBytes = CallCommand.parseSize("--ring-size", defaultSize);
+    List<String> out = new ArrayList<>();
+    for (String s : sizes) {
+      String spelled = CallCommand.parseSize("--ring-sizes", s) == defaultBytes ? defaultSize : s;
+      if (!out.contains(spelled)) out.add(spelled);
+    }
+    return out;
   }
 
   private static List<String> strings(List<Integer> values) {

@@ -22,6 +22,7 @@ public final class BenchReport {
   private final double alpha;
   private final boolean callsMayDiffer;
   private final List<int[]> pairs;
+  private final MachineLoad load;
 
   /**
    * @param baseline the configuration the others are compared with (null: the first)
@@ -33,7 +34,14 @@ public final class BenchReport {
 
   /** @param callsMayDiffer VCF records are compared only within each configuration (e.g. two models) */
   public BenchReport(BenchResult result, String baseline, boolean allPairs, double alpha, boolean callsMayDiffer) {
+    this(result, baseline, allPairs, alpha, callsMayDiffer, null);
+  }
+
+  /** @param load the machine's load average before and after the runs (null: not measured) */
+  public BenchReport(BenchResult result, String baseline, boolean allPairs, double alpha, boolean callsMayDiffer,
+      MachineLoad load) {
     this.result = result;
+    this.load = load;
     this.alpha = alpha;
     this.callsMayDiffer = callsMayDiffer;
     List<BenchConfig> cs = result.configs();
@@ -58,6 +66,10 @@ public final class BenchReport {
     b.append(String.format(Locale.ROOT, "## fastpipe bench: %d configurations × %d runs, %d warm-up round%s, seed %d%n%n",
         cs.size(), result.rounds(), result.warmup(), result.warmup() == 1 ? "" : "s", result.seed()));
     b.append("Machine: ").append(machine()).append("  \n");
+    if (load != null) {
+      b.append("Load average (1 min): ").append(num(load.before())).append(" before the runs, ").append(num(load.after()))
+          .append(" after  \n");
+    }
     b.append("Common options: `").append(result.commonArgs().isEmpty() ? "(none)" : words(result.commonArgs())).append("`  \n");
     b.append("Order: each round runs every configuration once, shuffled with the seed.  \n");
     List<String> mismatches = result.mismatches(callsMayDiffer);
@@ -88,7 +100,7 @@ public final class BenchReport {
           .append(" (Welch's t-test, * = p < ").append(BigDecimal.valueOf(alpha).stripTrailingZeros().toPlainString())
           .append(")\n\n");
       b.append("| figure | ").append(a.name()).append(" | ").append(c.name()).append(" | change | p |\n|---|---:|---:|---:|---:|\n");
-      for (Figure f : Figure.STANDARD) {
+      for (Figure f : Figure.tested()) {
         Comparison k = compare(f, a.name(), c.name());
         if (k.base.n() == 0 || k.other.n() == 0) continue;
         b.append("| ").append(f.label()).append(" | ").append(meanSd(k.base)).append(" | ").append(meanSd(k.other))
@@ -114,6 +126,12 @@ public final class BenchReport {
   public String json() {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("machine", machine());
+    if (load != null) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("before", load.before());
+      l.put("after", load.after());
+      root.put("load_average_1min", l);
+    }
     root.put("rounds", result.rounds());
     root.put("warmup_rounds", result.warmup());
     root.put("seed", result.seed());
@@ -155,7 +173,7 @@ public final class BenchReport {
     for (int[] pair : pairs) {
       String a = result.configs().get(pair[0]).name();
       String c = result.configs().get(pair[1]).name();
-      for (Figure f : Figure.STANDARD) {
+      for (Figure f : Figure.tested()) {
         Comparison k = compare(f, a, c);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("baseline", a);

@@ -12,8 +12,16 @@ import java.util.function.ToDoubleFunction;
  * call_variants' (the parent's, which includes postprocess and start-up). Stage figures are those
  * of {@code call --metrics}: make_examples wall runs from the shards' start to the last one's
  * end, call_variants wall from the model being loaded to the last example classified.
+ *
+ * @param compared whether pairs of configurations are tested on it: not "postprocess CPU", which
+ *     {@code call --metrics} records as that stage's wall (postprocess runs on the parent's
+ *     threads; its CPU is in call_variants CPU), so a test of it repeats postprocess wall's
  */
-public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value) {
+public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value, boolean compared) {
+
+  public Figure(String name, String unit, ToDoubleFunction<BenchRun> value) {
+    this(name, unit, value, true);
+  }
 
   private static final double MIB = 1 << 20;
 
@@ -26,11 +34,16 @@ public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value)
       new Figure("call_variants wall", "s", r -> r.stage("call_variants", "wall_seconds")),
       new Figure("call_variants CPU", "s", r -> r.stage("call_variants", "cpu_seconds")),
       new Figure("postprocess wall", "s", r -> r.stage("postprocess", "wall_seconds")),
-      new Figure("postprocess CPU", "s", r -> r.stage("postprocess", "cpu_seconds")),
+      new Figure("postprocess CPU", "s", r -> r.stage("postprocess", "cpu_seconds"), false),
       new Figure("peak RSS inference", "MiB", r -> max(r, "inference", "peak_rss_bytes") / MIB),
       new Figure("peak RSS shard (max)", "MiB", r -> max(r, "shard", "peak_rss_bytes") / MIB),
       new Figure("minor faults inference", "k", r -> sum(r, "inference", "minor_faults") / 1000),
       new Figure("minor faults shards (sum)", "k", r -> sum(r, "shard", "minor_faults") / 1000));
+
+  /** The figures pairs of configurations are tested on. */
+  public static List<Figure> tested() {
+    return STANDARD.stream().filter(Figure::compared).toList();
+  }
 
   /** The figure's values over {@code runs}. */
   public double[] values(List<BenchRun> runs) {

@@ -1,10 +1,13 @@
 package dev.fastpipe.streaming.bench;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The little JSON bench and tune need: reading a run's {@code --metrics} file into maps, lists,
@@ -28,7 +31,8 @@ public final class Json {
     return v;
   }
 
-  /** {@code value} as JSON; maps keep their order, doubles are written with up to 6 decimals. */
+  /** {@code value} as JSON; maps keep their order, doubles are written with up to 6 decimals
+   * (smaller ones in full, never as zero); every number written is valid JSON. */
   public static String write(Object value) {
     StringBuilder b = new StringBuilder();
     write(b, value, "");
@@ -140,12 +144,25 @@ public final class Json {
   private Double number() {
     int start = at;
     while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) at++;
-    try {
-      return Double.valueOf(text.substring(start, at));
-    } catch (NumberFormatException e) {
+    String n = text.substring(start, at);
+    if (!NUMBER.matcher(n).matches()) { // JSON's grammar, not Java's: "0.", ".5", "+1" and "1e" are not JSON
       at = start;
-      throw error("unexpected character '" + text.charAt(start) + "'");
+      throw error(n.isEmpty() ? "unexpected character '" + text.charAt(start) + "'" : "not a JSON number: " + n);
     }
+    return Double.valueOf(n);
+  }
+
+  private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+
+  /**
+   * A non-integral finite double as a JSON number: rounded to 6 decimals ("0.25", "-3.141593"), or,
+   * when that would show none of its digits (below 0.5e-6 in magnitude), Java's shortest form
+   * ("1.0E-7"), so that a small p-value stays a number and stays non-zero.
+   */
+  static String decimal(double d) {
+    BigDecimal six = BigDecimal.valueOf(d).setScale(6, RoundingMode.HALF_EVEN);
+    if (six.signum() == 0) return Double.toString(d);
+    return six.stripTrailingZeros().toPlainString();
   }
 
   private void space() {
@@ -208,7 +225,7 @@ public final class Json {
       } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
         b.append((long) d);
       } else {
-        b.append(String.format(Locale.ROOT, "%.6f", d).replaceAll("0+$", ""));
+        b.append(decimal(d));
       }
     } else if (v instanceof Number || v instanceof Boolean) {
       b.append(v);

@@ -54,4 +54,50 @@ class JsonTest {
     assertThrows(IllegalArgumentException.class, () -> Json.parse("[1, 2"));
     assertThrows(IllegalArgumentException.class, () -> Json.parse("{} x"));
   }
+
+  static final double[] AWKWARD = {1e-7, -1e-7, 4e-7, 5e-7, 0.5e-6, 1e-6, 0.1, -0.0, 1e-300, -1e-300, Double.MIN_VALUE,
+      123456.7891234, -2.5, 0.3333333333, 1e14 + 0.5, 2e15 + 0.5, -0.9999999};
+
+  @Test
+  void everyDoubleIsWrittenAsAJsonNumberAndReadsBack() {
+    for (double d : AWKWARD) {
+      String text = Json.write(List.of(d)).trim();
+      String n = text.substring(1, text.length() - 1);
+      assertTrue(n.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?"), d + " written as " + n);
+      double back = (Double) ((List<?>) Json.parse(text)).get(0);
+      if (Math.abs(d) < 0.5e-6) assertEquals(d, back, 0.0, d + " written as " + n);
+      else assertEquals(d, back, 0.5e-6, d + " written as " + n);
+      assertEquals(Math.signum(d) != 0 && Math.abs(d) < 0.5e-6, Math.signum(back) == Math.signum(d) && back != 0 && Math.abs(back) < 0.5e-6,
+          "a small non-zero value stays non-zero: " + d + " written as " + n);
+    }
+    assertEquals("[1.0E-7, 0, 0.1]", Json.write(List.of(1e-7, -0.0, 0.1)).trim());
+  }
+
+  @Test
+  void numbersOutsideJsonsGrammarAreRefused() {
+    for (String bad : List.of("0.", "-0.", ".5", "+1", "1e", "01", "1.e5", "-")) {
+      assertThrows(IllegalArgumentException.class, () -> Json.parse("[" + bad + "]"), bad);
+    }
+    assertEquals(List.of(-0.0, 1.5e-7, 10.0), Json.parse("[-0, 1.5E-7, 1e1]"));
+  }
+
+  @Test
+  void pythonsJsonModuleReadsWhatIsWritten() throws Exception {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < AWKWARD.length; i++) m.put("v" + i, AWKWARD[i]);
+    m.put("p", List.of(1e-7, Map.of("q", -1e-9)));
+    String text = Json.write(m);
+    Process p;
+    try {
+      p = new ProcessBuilder("python3", "-c", "import json,sys; json.load(sys.stdin)").redirectErrorStream(true).start();
+    } catch (java.io.IOException noPython) {
+      org.junit.jupiter.api.Assumptions.abort("python3 is not installed");
+      return;
+    }
+    try (var in = p.getOutputStream()) {
+      in.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), "python3's json rejected:\n" + text + "\n" + out);
+  }
 }

@@ -1,0 +1,33 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.fastpipe.streaming.bench.Summary;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** bench, bench-inference and bench-transport report the same median: the middle, or the mean of the two middles. */
+class BenchMediansTest {
+
+  @Test
+  void anEvenCountsMedianIsTheMeanOfTheTwoMiddleValues() {
+    assertEquals(2.5, BenchInferenceCommand.median(List.of(4.0, 1.0, 3.0, 2.0)));
+    assertEquals(1500.0, BenchInferenceCommand.median(List.of(1000.0, 2000.0)), "two rounds: not the max");
+    assertEquals(2.5, Summary.median(new double[] {4, 1, 3, 2}));
+    assertEquals(2.5, Summary.of(new double[] {4, 1, 3, 2}).median());
+  }
+
+  @Test
+  void anOddCountsMedianIsTheMiddleValue() {
+    assertEquals(2.0, BenchInferenceCommand.median(List.of(3.0, 1.0, 2.0)));
+    assertEquals(7.0, Summary.median(new double[] {7}));
+    assertEquals(2.0, Summary.median(new double[] {3, Double.NaN, 1, 2}), "NaN (a figure a run lacks) is left out");
+    assertEquals(Double.NaN, Summary.median(new double[0]));
+  }
+
+  @Test
+  void benchTransportsSpreadIsMedianMinMax() {
+    List<double[]> runs = List.of(new double[] {4}, new double[] {1}, new double[] {3}, new double[] {2});
+    assertEquals("2.50 (1.00-4.00)", BenchTransportCommand.spread(runs, 0, "%.2f"));
+  }
+}

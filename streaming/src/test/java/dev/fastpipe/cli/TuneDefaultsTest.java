@@ -1,0 +1,41 @@
+package dev.fastpipe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.fastpipe.streaming.pipeline.ThreadBudget;
+import dev.fastpipe.streaming.tune.Knobs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** tune measures everything against what {@code call} runs when given no settings. */
+class TuneDefaultsTest {
+
+  /** What a {@code call} given only its inputs would run, read from the parsed command. */
+  static Knobs callsOwnSettings(String allocator) {
+    CallCommand call = new CallCommand();
+    new CommandLine(call).parseArgs("--ref", "ref.fa", "--reads", "reads.bam", "--output", "out.vcf.gz");
+    return new Knobs(call.shards, call.consumers, call.modelOptions.batchSize(), call.ringSize, call.transport, allocator);
+  }
+
+  @Test
+  void tunesDefaultsAreWhatCallRunsOnThisMachine() {
+    assertEquals(callsOwnSettings(null), TuneCommand.defaults(ThreadBudget.ofThisMachine(), null));
+    assertEquals(callsOwnSettings("glibc"), TuneCommand.defaults(ThreadBudget.ofThisMachine(), "glibc"));
+  }
+
+  @Test
+  void theDefaultShardsAreTheThreadBudgetsNotTheCoreCount() {
+    assertEquals(1, TuneCommand.defaults(ThreadBudget.forCores(2), null).shards(), "2 cores: 1 shard, as call");
+    assertEquals(6, TuneCommand.defaults(ThreadBudget.forCores(8), null).shards(), "8 cores: 6 shards, as call");
+    assertEquals(List.of("--shards", "1", "--consumers", "1", "--batch-size", "64", "--ring-size", "16M", "--transport", "shm"),
+        TuneCommand.defaults(ThreadBudget.forCores(2), null).args());
+  }
+
+  @Test
+  void aRingSizeEqualToTheDefaultIsTheDefaultsConfigurationAndNoOtherIs() {
+    assertEquals(List.of("4M", "16M", "64M"), TuneCommand.ringSizes(List.of("4M", "16m", "16777216", "64M"), "16M"));
+    Knobs d = TuneCommand.defaults(ThreadBudget.forCores(2), null);
+    assertEquals(d, d.with(Knobs.Dimension.RING_SIZE, TuneCommand.ringSizes(List.of("16777216"), d.ringSize()).get(0)));
+  }
+}

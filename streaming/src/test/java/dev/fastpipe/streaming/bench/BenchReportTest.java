@@ -1,0 +1,61 @@
+package dev.fastpipe.streaming.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/** What bench's report tests and records, over made-up runs of two configurations. */
+class BenchReportTest {
+
+  static BenchRun run(int seq, String config, double post) {
+    String metrics = String.format(Locale.ROOT, """
+        {"stages": [{"name": "make_examples", "wall_seconds": %s, "cpu_seconds": %s},
+                    {"name": "call_variants", "wall_seconds": 3, "cpu_seconds": 4},
+                    {"name": "postprocess", "wall_seconds": %s, "cpu_seconds": %s}]}
+        """, 5 + seq % 3 * 0.1, 9 + seq % 2 * 0.2, post + seq % 3 * 0.01, post + seq % 3 * 0.01);
+    return new BenchRun(seq, config, seq / 2, false, 0, 10 + seq % 3 * 0.1, "same", Json.parse(metrics), "");
+  }
+
+  static BenchResult result() {
+    List<BenchRun> runs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) runs.add(run(i, i % 2 == 0 ? "a" : "b", i % 2 == 0 ? 0.5 : 0.7));
+    return new BenchResult(List.of(BenchConfig.parse("a: --shards 1"), BenchConfig.parse("b: --shards 2")), List.of(),
+        3, 0, 1, runs, null);
+  }
+
+  @Test
+  void postprocessCpuIsNotTestedItIsThatStagesWall() {
+    BenchReport report = new BenchReport(result(), null, false, 0.05);
+    String md = report.markdown();
+    String pair = md.substring(md.indexOf("### b vs a"));
+    assertTrue(pair.contains("| postprocess wall s |"), pair);
+    assertFalse(pair.contains("postprocess CPU"), pair);
+    List<Object> figures = Json.list(Json.parse(report.json()), "comparisons").stream().map(c -> Json.at(c, "figure")).toList();
+    assertTrue(figures.contains("postprocess wall s"), figures.toString());
+    assertFalse(figures.contains("postprocess CPU s"), figures.toString());
+  }
+
+  @Test
+  void theMachinesLoadBeforeAndAfterIsInTheReportAndTheJson() {
+    BenchReport report = new BenchReport(result(), null, false, 0.05, false, new MachineLoad(0.52, 1.9));
+    assertTrue(report.markdown().contains("Load average (1 min): 0.520 before the runs, 1.90 after"), report.markdown());
+    Object j = Json.parse(report.json());
+    assertEquals(0.52, Json.number(j, "load_average_1min", "before"));
+    assertEquals(1.9, Json.number(j, "load_average_1min", "after"));
+    Object unknown = Json.parse(new BenchReport(result(), null, false, 0.05, false, new MachineLoad(Double.NaN, 2)).json());
+    assertEquals(null, Json.at(unknown, "load_average_1min", "before"), "an unreadable load is null, not a made-up number");
+  }
+
+  @Test
+  void theLoadIsProcLoadavgsFirstField() {
+    assertEquals(0.52, MachineLoad.parse("0.52 0.58 0.59 1/123 4567\n"));
+    assertTrue(Double.isNaN(MachineLoad.parse("")));
+    double now = MachineLoad.oneMinute();
+    assertTrue(Double.isNaN(now) || now >= 0, "load " + now);
+  }
+}
