@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Classify examples (.tfrecord.gz from make-examples) with a TensorFlow SavedModel and write",
-      "one line of genotype probabilities per example to CALLS (gzipped TSV, see README).",
+      "one line of genotype probabilities per example to CALLS (gzipped TSV, see docs/tools.md).",
       "Images go straight from the record buffer into the input tensor, B at a time."
     })
 public final class CallVariantsCommand implements Callable<Integer> {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 public final class ModelOptions {
   /** Where the shipped model lives inside the fastpipe home (the repository root). */
   public static final String SHIPPED_MODEL = "models/fastpipe-v5";
-  /** The default batch size of call_variants (see README: throughput by batch size). */
+  /** The default batch size of call_variants (see docs/figures.md: throughput by batch size). */
   public static final int DEFAULT_BATCH_SIZE = 64;
 
   @Option(names = "--model", paramLabel = "DIR",
