@@ -150,6 +150,34 @@ class ShardFaultsIT {
     }
   }
 
+  @Test
+  void aSharedMemoryDirWithASpaceInJavaOptsIsUsedByTheRunAndItsShards() throws Exception {
+    Path shm = Files.createDirectories(dir.resolve("shm with space"));
+    Path out = dir.resolve("spaced.vcf.gz");
+    Path err = dir.resolve("spaced.err");
+    Process call = start(call(out, SMALL_REGION), err,
+        Map.of("FASTPIPE_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -Dfastpipe.shm.dir=\"" + shm + "\""));
+    try {
+      boolean ringSeen = false;
+      String prefix = "fastpipe-call" + call.pid() + "-";
+      while (call.isAlive() && !ringSeen) {
+        try (Stream<Path> s = Files.list(shm)) {
+          ringSeen = s.anyMatch(p -> p.getFileName().toString().contains(prefix));
+        }
+        if (!ringSeen) Thread.sleep(10);
+      }
+      assertTrue(call.waitFor(180, TimeUnit.SECONDS), "the run did not finish");
+      assertEquals(0, call.exitValue(), Files.readString(err));
+      assertTrue(ringSeen, "no ring was made in " + shm);
+      assertTrue(CallIT.body(out).lines().count() > 50, "too few records");
+      try (Stream<Path> s = Files.list(shm)) {
+        assertEquals(List.of(), s.toList(), "rings left in " + shm);
+      }
+    } finally {
+      call.destroyForcibly();
+    }
+  }
+
   /** The header field at {@code offset} of a ring file, as any process reads it. */
   static long header(Path ring, int offset) throws IOException {
     try (FileChannel ch = FileChannel.open(ring)) {
