@@ -87,7 +87,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     series.check(RunFiles.builder().input("--configs", configsFile));
     BenchResult result = null;
-    try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, System.err)) {
+    try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, series.keep, System.err)) {
       try {
         double loadBefore = MachineLoad.oneMinute();
         result = runner.runAll(all, runs, warmup, series.seed);
@@ -102,7 +102,7 @@ public final class BenchCommand implements Callable<Integer> {
           throw new BenchFailedException("VCF records differ: " + String.join("; ", result.mismatches(callsMayDiffer))
               + " (VCFs kept: " + String.join(" ", kept.stream().map(Path::toString).toList()) + ")");
         }
-        if (series.keep || result == null) System.err.println("bench: work directory " + runner.workDir());
+        if (series.keep || (result == null && runner.workDirStays())) System.err.println("bench: work directory " + runner.workDir());
       }
     }
     return 0;

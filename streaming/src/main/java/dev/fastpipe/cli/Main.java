@@ -98,6 +98,23 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
+    exitOnSignals();
     System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * SIGUSR1 ends the process as SIGTERM does (the JVM's own default for it skips the shutdown hooks,
+   * so a run would leave its temporary VCF, shard logs and rings): through {@link System#exit}, so
+   * the hooks run, with status 128 + 10. SIGHUP, SIGINT and SIGTERM run the hooks already. A signal
+   * the process was started with ignored stays ignored.
+   */
+  static void exitOnSignals() {
+    try {
+      sun.misc.Signal usr1 = new sun.misc.Signal("USR1");
+      sun.misc.SignalHandler previous = sun.misc.Signal.handle(usr1, s -> System.exit(128 + s.getNumber()));
+      if (previous == sun.misc.SignalHandler.SIG_IGN) sun.misc.Signal.handle(usr1, previous);
+    } catch (IllegalArgumentException | LinkageError e) {
+      // a platform without SIGUSR1, or the JVM keeps it: its default stays
+    }
   }
 }

@@ -137,7 +137,7 @@ public final class TuneCommand implements Callable<Integer> {
         sampleBed.toString()));
     common.addAll(series.callArgs);
     boolean differ = false;
-    try (BenchRunner runner = new BenchRunner(null, common, series.workDir, null)) {
+    try (BenchRunner runner = new BenchRunner(null, common, series.workDir, series.keep, null)) {
       Tuner.Result result =
           new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, series.alpha, series.seed), System.err).run();
       TuneReport report = new TuneReport(result, sample, command(result.recommended()), budget.toMillis() / 1000.0);
@@ -146,6 +146,7 @@ public final class TuneCommand implements Callable<Integer> {
       if (series.json != null) OutputFiles.writeString(series.json, ".json", report.json(), "tune report");
       differ = result.trials().stream().anyMatch(t -> t.dropped != null && t.dropped.startsWith("VCF records differ"));
       if (series.keep || differ) {
+        runner.retain();
         System.err.println("tune: work directory " + runner.workDir() + (differ ? " (holds the VCFs that differ)" : "")
             + "; sample " + sampleBed);
       } else {

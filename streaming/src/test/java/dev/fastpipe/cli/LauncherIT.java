@@ -140,6 +140,33 @@ class LauncherIT {
   }
 
   @Test
+  void javaOptsAreShellWordsWithQuotesHonouredForTheJvmAndItsShardWorkers() throws Exception {
+    // doctor starts a shard worker through the launcher with the same FASTPIPE_JAVA_OPTS: a word
+    // split at the quoted space would make either JVM take "b\"" as its main class.
+    Result r = run(Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.shm.dir=\"/tmp/a b\" -Dfastpipe.x='c d'"), "doctor");
+    assertEquals(0, r.exit(), r.err());
+    assertFalse(r.err().contains("Could not find or load main class"), r.err());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("shard allocator: ") && !l.contains("unknown")), r.out());
+  }
+
+  @Test
+  void javaOptsAreNotRunAsShellCode() throws Exception {
+    Path marker = Files.createTempDirectory("fastpipe-opts").resolve("ran");
+    Result r = run(Map.of("FASTPIPE_JAVA_OPTS", "\"-Dfastpipe.x=$(touch " + marker + ")\""), "doctor");
+    assertEquals(0, r.exit(), r.err());
+    assertFalse(Files.exists(marker), "FASTPIPE_JAVA_OPTS was executed");
+    Files.delete(marker.getParent());
+  }
+
+  @Test
+  void javaOptsWithAnUnclosedQuoteAreAOneLineErrorWithExit2() throws Exception {
+    Result r = run(Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.shm.dir=\"/tmp/a b"), "doctor");
+    assertEquals(2, r.exit(), r.err());
+    assertEquals("fastpipe: FASTPIPE_JAVA_OPTS cannot be split into words: unmatched double quote"
+        + " (FASTPIPE_JAVA_OPTS=-Dfastpipe.shm.dir=\"/tmp/a b)", r.err().strip());
+  }
+
+  @Test
   void helpListsTheSubcommands() throws Exception {
     Result r = run(Map.of(), "--help");
     assertEquals(0, r.exit(), r.err());

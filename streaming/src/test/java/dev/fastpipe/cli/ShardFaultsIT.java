@@ -150,6 +150,110 @@ class ShardFaultsIT {
     }
   }
 
+  @Test
+  void aSharedMemoryDirWithASpaceInJavaOptsIsUsedByTheRunAndItsShards() throws Exception {
+    Path shm = Files.createDirectories(dir.resolve("shm with space"));
+    Path out = dir.resolve("spaced.vcf.gz");
+    Path err = dir.resolve("spaced.err");
+    Process call = start(call(out, SMALL_REGION), err,
+        Map.of("FASTPIPE_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -Dfastpipe.shm.dir=\"" + shm + "\""));
+    try {
+      boolean ringSeen = false;
+      String prefix = "fastpipe-call" + call.pid() + "-";
+      while (call.isAlive() && !ringSeen) {
+        try (Stream<Path> s = Files.list(shm)) {
+          ringSeen = s.anyMatch(p -> p.getFileName().toString().contains(prefix));
+        }
+        if (!ringSeen) Thread.sleep(10);
+      }
+      assertTrue(call.waitFor(180, TimeUnit.SECONDS), "the run did not finish");
+      assertEquals(0, call.exitValue(), Files.readString(err));
+      assertTrue(ringSeen, "no ring was made in " + shm);
+      assertTrue(CallIT.body(out).lines().count() > 50, "too few records");
+      try (Stream<Path> s = Files.list(shm)) {
+        assertEquals(List.of(), s.toList(), "rings left in " + shm);
+      }
+    } finally {
+      call.destroyForcibly();
+    }
+  }
+
+  /** Shard logs and plan files in {@code tmp} (the java.io.tmpdir of one run). */
+  static List<Path> logsIn(Path tmp) throws IOException {
+    try (Stream<Path> s = Files.list(tmp)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("fastpipe-shard-")
+          || p.getFileName().toString().startsWith("fastpipe-plan-")).toList();
+    }
+  }
+
+  /** Starts a long call with its own java.io.tmpdir and returns once its shards run and write into their rings. */
+  static Process startLongCall(Path out, Path err, Path tmp) throws Exception {
+    Process call = start(call(out, "chr20:10101000-11094000"), err,
+        Map.of("FASTPIPE_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline && call.isAlive()) {
+      List<Path> rings = ringsOf(call.pid());
+      if (logsIn(tmp).size() >= 4 && rings.size() >= 2
+          && rings.stream().allMatch(r -> {
+            try {
+              return header(r, ShmRingDescriptor.PRODUCER_HEARTBEAT_OFFSET) > 0;
+            } catch (IOException e) {
+              return false;
+            }
+          })) {
+        return call;
+      }
+      Thread.sleep(20);
+    }
+    call.destroyForcibly();
+    throw new AssertionError("the shards never started: " + Files.readString(err));
+  }
+
+  @Test
+  void aParentKilledWithSigkillLeavesNoShardLogs() throws Exception {
+    Path tmp = Files.createDirectories(dir.resolve("tmp-kill9"));
+    Path out = dir.resolve("kill9.vcf.gz");
+    Process call = startLongCall(out, dir.resolve("kill9.err"), tmp);
+    List<ProcessHandle> shards = call.toHandle().descendants().toList();
+    try {
+      assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(call.pid())).start().waitFor());
+      assertTrue(call.waitFor(60, TimeUnit.SECONDS));
+      for (ProcessHandle h : shards) h.onExit().get(60, TimeUnit.SECONDS); // they see their parent gone
+      assertEquals(List.of(), logsIn(tmp), "shard logs left in java.io.tmpdir");
+    } finally {
+      shards.forEach(ProcessHandle::destroyForcibly);
+      call.destroyForcibly();
+    }
+  }
+
+  @Test
+  void sigusr1StopsTheRunAsSigtermDoesAndLeavesNothing() throws Exception {
+    stopsOnSignalAndLeavesNothing("USR1", 128 + 10);
+  }
+
+  @Test
+  void sighupStopsTheRunAsSigtermDoesAndLeavesNothing() throws Exception {
+    stopsOnSignalAndLeavesNothing("HUP", 128 + 1);
+  }
+
+  private void stopsOnSignalAndLeavesNothing(String signal, int status) throws Exception {
+    Path tmp = Files.createDirectories(dir.resolve("tmp-" + signal));
+    Path out = dir.resolve(signal + ".vcf.gz");
+    Process call = startLongCall(out, dir.resolve(signal + ".err"), tmp);
+    List<ProcessHandle> shards = call.toHandle().descendants().toList();
+    try {
+      assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(call.pid())).start().waitFor());
+      assertTrue(call.waitFor(60, TimeUnit.SECONDS), "the run went on after SIG" + signal);
+      assertEquals(status, call.exitValue(), Files.readString(dir.resolve(signal + ".err")));
+      for (ProcessHandle h : shards) h.onExit().get(60, TimeUnit.SECONDS);
+      assertNothingLeft(call, out);
+      assertEquals(List.of(), logsIn(tmp), "shard logs left in java.io.tmpdir");
+    } finally {
+      shards.forEach(ProcessHandle::destroyForcibly);
+      call.destroyForcibly();
+    }
+  }
+
   /** The header field at {@code offset} of a ring file, as any process reads it. */
   static long header(Path ring, int offset) throws IOException {
     try (FileChannel ch = FileChannel.open(ring)) {

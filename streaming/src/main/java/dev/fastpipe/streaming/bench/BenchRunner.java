@@ -32,6 +32,8 @@ public final class BenchRunner implements AutoCloseable {
   private final List<String> commonArgs;
   private final Path workDir;
   private final boolean ownWorkDir;
+  private final boolean keep;
+  private boolean retained; // finish or retain found something in the work directory to look at
   private final PrintStream progress;
   private String referenceMd5;
   private int referenceSeq;
@@ -47,6 +49,16 @@ public final class BenchRunner implements AutoCloseable {
    * @param progress one line per run goes here (null: none)
    */
   public BenchRunner(List<String> launcher, List<String> commonArgs, Path workDir, PrintStream progress) {
+    this(launcher, commonArgs, workDir, false, progress);
+  }
+
+  /**
+   * As {@link #BenchRunner(List, List, Path, PrintStream)}; {@code keep}: the temporary work
+   * directory stays whatever happens (bench and tune's --keep). Without it, {@link #close} removes
+   * it even after an error, so a failed bench leaves nothing in java.io.tmpdir.
+   */
+  public BenchRunner(List<String> launcher, List<String> commonArgs, Path workDir, boolean keep, PrintStream progress) {
+    this.keep = keep;
     this.launcher = List.copyOf(launcher != null ? launcher : ShardProcesses.launcherCommand(""));
     for (String a : commonArgs) {
       for (String own : BenchConfig.OWN_OPTIONS) {
@@ -90,7 +102,9 @@ public final class BenchRunner implements AutoCloseable {
       if (!r.ok()) {
         throw new BenchFailedException(r.label() + " exited with status " + r.exitStatus()
             + (r.errorTail().isBlank() ? "" : ": " + r.errorTail().lines().reduce((a, b) -> b).orElse(""))
-            + " (its output: " + workDir.resolve("run-" + r.seq() + ".log") + "; command: "
+            + (workDirStays() ? " (its output: " + workDir.resolve("run-" + r.seq() + ".log")
+                : " (its output goes with the temporary work directory; --keep keeps it")
+            + "; command: "
             + String.join(" ", command(c, workDir.resolve("run-" + r.seq() + ".vcf.gz"),
                 workDir.resolve("run-" + r.seq() + ".json")).stream().map(BenchConfig::quoted).toList()) + ")");
       }
@@ -210,8 +224,9 @@ public final class BenchRunner implements AutoCloseable {
 
   /**
    * Removes the work directory when this runner made it, {@code keep} is false and it holds nothing
-   * to look at: no VCF that differs from the reference, no log of a failed run ({@code result}
-   * null: the bench failed). Returns the VCFs kept when some differ (the reference's first).
+   * to look at: no VCF that differs from the reference. {@code result} null (the bench failed):
+   * nothing is decided here; {@link #close} removes a temporary work directory unless kept. Returns
+   * the VCFs kept when some differ (the reference's first).
    */
   public List<Path> finish(BenchResult result, boolean keep) {
     return finish(result, keep, false);
@@ -229,8 +244,19 @@ public final class BenchRunner implements AutoCloseable {
         if (r.ok() && !r.vcfMd5().equals(ref.vcfMd5())) kept.add(workDir.resolve("run-" + r.seq() + ".vcf.gz"));
       }
     }
-    if (!keep && !differ) removeWorkDir();
+    if (keep || differ) retained = true;
+    else removeWorkDir();
     return kept;
+  }
+
+  /** Keeps the work directory at {@link #close} (it holds something to look at). */
+  public void retain() {
+    retained = true;
+  }
+
+  /** True when the work directory stays after {@link #close}: given to the runner, --keep, or retained. */
+  public boolean workDirStays() {
+    return !ownWorkDir || keep || retained;
   }
 
   /** Removes the work directory if this runner made it (a directory given to it stays). */
@@ -246,6 +272,7 @@ public final class BenchRunner implements AutoCloseable {
       // the hook is running already
     }
     stopCurrent();
+    if (!workDirStays()) removeWorkDir(); // also after an error: nothing in it is named to the user
   }
 
   private static void deleteTree(Path dir) {

@@ -26,6 +26,7 @@ public final class ParentWatch {
               while (true) {
                 if (!alive(parentPid, startTicks)) {
                   System.err.println("fastpipe shard-worker: parent process " + parentPid + " is gone; stopping");
+                  ShardProcesses.removeOwnLogs(parentPid); // no parent left to read or remove them
                   // exit, not Runtime.halt: shutdown hooks still run. fastpipe registers none in a
                   // worker (ShmFiles' hook belongs to the side that creates the transport's files), so none can hang.
                   System.exit(exitCode);

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The shard worker processes of one run, for the shared-memory rings. Worker i runs
@@ -143,7 +145,8 @@ public final class ShardProcesses implements Shards {
     if (!(transport instanceof ShmTransport shm)) {
       throw new IllegalArgumentException("shard processes need shared-memory rings, not " + transport.getClass().getSimpleName());
     }
-    Path planFile = Files.createTempFile("fastpipe-plan-", ".properties");
+    removeDeadLogs(tmpDir());
+    Path planFile = Files.createTempFile(LOG_PREFIX + "plan-" + ProcessHandle.current().pid() + "-", ".properties");
     try {
       Files.writeString(planFile, plan.toText(), StandardCharsets.UTF_8);
       String parent = Long.toString(ProcessHandle.current().pid());
@@ -203,8 +206,9 @@ public final class ShardProcesses implements Shards {
     String extra = override != null ? override : workerJavaOpts;
     List<String> cmd = launcherCommand(extra);
     cmd.addAll(args);
-    Path err = Files.createTempFile("fastpipe-shard-" + shard + "-", ".err");
-    Path out = Files.createTempFile("fastpipe-shard-" + shard + "-", ".out");
+    String name = LOG_PREFIX + "shard-" + ProcessHandle.current().pid() + "-" + shard + "-";
+    Path err = Files.createTempFile(name, ".err");
+    Path out = Files.createTempFile(name, ".out");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(input.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile());
     String parent = System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "");
@@ -213,6 +217,70 @@ public final class ShardProcesses implements Shards {
     processes.add(p);
     stderrFiles.add(err);
     stdoutFiles.add(out);
+  }
+
+  /**
+   * How the files a run keeps in java.io.tmpdir begin: {@code fastpipe-shard-PID-I-*.out|.err}
+   * (worker I's stdout and stderr) and {@code fastpipe-plan-PID-*.properties}, PID the run's.
+   */
+  static final String LOG_PREFIX = "fastpipe-";
+
+  private static final Pattern LOG_NAME =
+      Pattern.compile(Pattern.quote(LOG_PREFIX) + "(?:shard|plan)-(\\d+)-.*\\.(?:out|err|properties)");
+
+  static Path tmpDir() {
+    return Path.of(System.getProperty("java.io.tmpdir"));
+  }
+
+  /**
+   * Deletes the shard logs and plan files in {@code dir} of runs whose process no longer runs (killed
+   * with -9, say, so that neither {@link #close} nor a shutdown hook ran); returns how many. Those
+   * of live runs are left alone.
+   */
+  static int removeDeadLogs(Path dir) {
+    int removed = 0;
+    try (var files = Files.newDirectoryStream(dir, LOG_PREFIX + "*")) {
+      for (Path p : files) {
+        long pid = runPid(p);
+        if (pid < 0 || pid == ProcessHandle.current().pid() || running(pid)) continue;
+        if (Files.deleteIfExists(p)) removed++;
+      }
+    } catch (IOException | RuntimeException e) {
+      return removed; // best effort: a leftover log is untidy, not wrong
+    }
+    return removed;
+  }
+
+  /** The pid of the run a shard log or plan file belongs to, or -1 when {@code file} is none. */
+  static long runPid(Path file) {
+    Matcher m = LOG_NAME.matcher(file.getFileName().toString());
+    try {
+      return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static boolean running(long pid) {
+    return !ProcessStat.exited(pid); // a zombie (killed, not yet reaped) counts as gone
+  }
+
+  /**
+   * In a shard worker whose parent {@code parentPid} is gone: deletes this worker's own stdout and
+   * stderr files (its fds 1 and 2, when they are shard logs of that parent), which nobody else
+   * would read or remove. The open descriptors stay usable.
+   */
+  static void removeOwnLogs(long parentPid) {
+    for (int fd = 1; fd <= 2; fd++) {
+      try {
+        Path target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd));
+        if (runPid(target) == parentPid && target.getFileName().toString().startsWith(LOG_PREFIX + "shard-")) {
+          Files.deleteIfExists(target);
+        }
+      } catch (IOException | RuntimeException e) {
+        // no /proc, or not a file: nothing of ours to remove
+      }
+    }
   }
 
   /**

@@ -113,6 +113,34 @@ class BenchRunnerTest {
   }
 
   @Test
+  void aFailedBenchRemovesItsTemporaryWorkDirectoryUnlessKept(@TempDir Path dir) throws Exception {
+    Path launcher = fakeLauncher(dir);
+    List<BenchConfig> configs = List.of(BenchConfig.parse("good:"), BenchConfig.parse("bad: --fail"));
+    Path work;
+    try (BenchRunner runner = new BenchRunner(List.of(launcher.toString()), List.of(), null, false, null)) {
+      work = runner.workDir();
+      BenchFailedException e = assertThrows(BenchFailedException.class, () -> runner.runAll(configs, 2, 0, 1));
+      assertTrue(e.getMessage().contains("(its output goes with the temporary work directory; --keep keeps it; command: "),
+          e.getMessage());
+      assertTrue(runner.finish(null, false).isEmpty());
+    }
+    assertFalse(Files.exists(work), "the temporary work directory stayed after the error: " + work);
+
+    try (BenchRunner runner = new BenchRunner(List.of(launcher.toString()), List.of(), null, true, null)) {
+      work = runner.workDir();
+      BenchFailedException e = assertThrows(BenchFailedException.class, () -> runner.runAll(configs, 2, 0, 1));
+      assertTrue(e.getMessage().contains("(its output: " + work + "/run-"), e.getMessage());
+    }
+    try {
+      assertTrue(files(work).stream().anyMatch(f -> f.endsWith(".log")), "--keep: the failed run's log went");
+    } finally {
+      try (Stream<Path> s = Files.walk(work)) {
+        for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+      }
+    }
+  }
+
+  @Test
   void launcherOptionsNeedTheLauncherAndBenchOwnsOutput(@TempDir Path dir) {
     List<BenchConfig> configs = List.of(BenchConfig.parse("a: --allocator glibc"), BenchConfig.parse("b:"));
     try (BenchRunner runner = new BenchRunner(List.of("/usr/bin/java", "-cp", "x", "Main"), List.of(), dir, null)) {
