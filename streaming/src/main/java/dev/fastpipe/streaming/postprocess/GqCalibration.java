@@ -119,8 +119,6 @@ public final class GqCalibration {
     long tp = 0, fp = 0;
     double bestF1 = -1;
     int best = 0;
-    long total = 0;
-    for (long c : n) total += c;
     double[] f1At = new double[MAX_GQ + 1];
     long[] keptAt = new long[MAX_GQ + 1];
     long[] wrongAt = new long[MAX_GQ + 1];
@@ -145,11 +143,9 @@ public final class GqCalibration {
       row.put("f1", Math.round(f1At[t] * 1e6) / 1e6);
       thresholds.add(row);
     }
-    long errors = 0;
-    for (long e : err) errors += e;
     Map<String, Object> t = new LinkedHashMap<>();
-    t.put("calls", total);
-    t.put("errors", errors);
+    t.put("calls", keptAt[0]); // a threshold of 0 keeps every call
+    t.put("errors", wrongAt[0]);
     t.put("truth", (long) truth);
     t.put("min_pass_gq", (long) best);
     t.put("validation_f1_at_threshold", Math.round(bestF1 * 1e6) / 1e6);
