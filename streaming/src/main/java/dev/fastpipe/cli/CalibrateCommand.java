@@ -1,6 +1,6 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.evaluate.ComparisonManifest;
 import dev.fastpipe.streaming.evaluate.ComparisonManifest.Pair;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
@@ -55,26 +55,29 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!Files.isDirectory(model)) throw new UserError(model + ": model directory not found");
+    List<Pair> pairs = ComparisonManifest.read(manifest);
+    // One check, as every command makes it: the calibration written into the model directory is
+    // none of the files it is fitted on (InputException: one line, exit 2).
+    RunFiles.Builder files = RunFiles.builder().input("--manifest", manifest);
+    for (Pair p : pairs) {
+      if (p.calls().toAbsolutePath().normalize().startsWith(model.toAbsolutePath().normalize())) {
+        throw new UserError(p.calls() + ": calls inside the model directory (" + model + ") are not validation calls");
+      }
+      files.reference("--manifest " + p.name(), p.ref()).input("--manifest " + p.name(), p.truth())
+          .input("--manifest " + p.name(), p.calls()).input("--manifest " + p.name(), p.bed());
+    }
+    files.output("--model", model.resolve(GqCalibration.FILE_NAME)).check();
     List<Observation> observations = new ArrayList<>();
     int truthSnps = 0;
     int truthIndels = 0;
-    List<Pair> pairs;
-    try {
-      pairs = ComparisonManifest.read(manifest);
-      for (Pair p : pairs) {
-        if (p.calls().toAbsolutePath().normalize().startsWith(model.toAbsolutePath().normalize())) {
-          throw new UserError(p.calls() + ": calls inside the model directory (" + model + ") are not validation calls");
-        }
-        Evaluation e = VcfComparison.evaluate(p.ref(), p.truth(), p.calls(), p.bed(), null, false);
-        for (ScoredCall c : e.calls()) {
-          if (c.gq() < 0) throw new UserError(p.calls() + ": a PASS call without GQ; calibrate reads fastpipe's calls");
-          observations.add(new Observation(c.snp(), c.gq(), !c.genotypeRight()));
-        }
-        truthSnps += e.counts().snp().truth();
-        truthIndels += e.counts().indel().truth();
+    for (Pair p : pairs) {
+      Evaluation e = VcfComparison.evaluate(p.ref(), p.truth(), p.calls(), p.bed(), null, false);
+      for (ScoredCall c : e.calls()) {
+        if (c.gq() < 0) throw new UserError(p.calls() + ": a PASS call without GQ; calibrate reads fastpipe's calls");
+        observations.add(new Observation(c.snp(), c.gq(), !c.genotypeRight()));
       }
-    } catch (InputException e) {
-      throw new UserError(e.getMessage());
+      truthSnps += e.counts().snp().truth();
+      truthIndels += e.counts().indel().truth();
     }
     if (observations.isEmpty()) throw new UserError(manifest + ": no PASS calls inside the regions to calibrate on");
     GqCalibration c = GqCalibration.fit(observations, truthSnps, truthIndels);

@@ -77,4 +77,16 @@ class CalibrateCommandTest {
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("absent: model directory not found"), r.err());
   }
+
+  @Test
+  void theCalibrationNeverOverwritesAFileItIsFittedOn() throws Exception {
+    CalibrationPair.Files4 f = overConfidentAt25().write(dir.resolve("v"));
+    Path model = Files.createDirectories(dir.resolve("model"));
+    String line = "val\t" + f.ref() + "\t" + f.truth() + "\t" + f.calls() + "\t" + f.bed() + "\n";
+    Path manifest = Files.writeString(model.resolve(GqCalibration.FILE_NAME), line); // the manifest where the output goes
+    Result r = SimulateCompareCommandTest.fastpipe("calibrate", "--model", model.toString(), "--manifest", manifest.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("is the same file as --manifest"), r.err());
+    assertEquals(line, Files.readString(manifest), "the manifest is untouched");
+  }
 }
