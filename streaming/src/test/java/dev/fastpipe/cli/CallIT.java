@@ -96,6 +96,25 @@ class CallIT {
   }
 
   @Test
+  void aPlugInTransportOnTheLaunchersClassPathAndTransportOptionsWriteTheSameRecords() throws Exception {
+    String reference = body(callSim30x("shm-ref", "--shards", "2"));
+    Path jar = BenchTransportIT.examplePlugInJar(dir);
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path out = dir.resolve("example-queue.vcf.gz");
+    LauncherIT.Result r = LauncherIT.run(Map.of("FASTPIPE_CLASSPATH", jar.toString()), "call", "--ref", ref.toString(),
+        "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--regions", REGION, "--output", out.toString(),
+        "--no-progress", "--shards", "2", "--transport", "example-queue", "--transport-opt", "capacity=4");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(reference, body(out), "the example plug-in");
+    assertEquals(reference, body(callSim30x("disk-plain", "--shards", "2", "--transport", "disk", "--transport-opt", "gzip=false")),
+        "disk with gzip=false");
+    LauncherIT.Result bad = fastpipe("call", "--ref", ref.toString(), "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--output", dir.resolve("x.vcf.gz").toString(),
+        "--transport", "shm", "--transport-opt", "gzip=false");
+    assertEquals(2, bad.exit(), bad.err());
+    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir)", bad.err().strip());
+  }
+
+  @Test
   void metricsDescribeStagesAndRings() throws Exception {
     Path metrics = dir.resolve("run.json");
     callSim30x("metrics", "--shards", "2", "--metrics", metrics.toString());
