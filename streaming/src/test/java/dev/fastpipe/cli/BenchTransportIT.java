@@ -31,8 +31,8 @@ class BenchTransportIT {
     assertEquals(0, r.exit(), r.err());
     Object doc = Json.parse(Files.readString(json));
     List<Object> summary = Json.list(doc, "summary");
-    assertEquals(8, summary.size(), "limit, memcpy, five transports in threads, shm in processes: " + summary);
-    assertEquals(16, Json.list(doc, "runs").size());
+    assertEquals(9, summary.size(), "limit, limit+zero, memcpy, five transports in threads, shm in processes: " + summary);
+    assertEquals(18, Json.list(doc, "runs").size());
     for (String t : List.of("limit", "memcpy", "shm", "disruptor", "chronicle", "mutex", "disk")) {
       assertTrue(summary.stream().anyMatch(s -> t.equals(Json.at(s, "transport"))), t + " missing: " + summary);
     }

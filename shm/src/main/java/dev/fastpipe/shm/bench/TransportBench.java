@@ -39,7 +39,7 @@ public final class TransportBench {
   public static final int MIN_RECORD_BYTES = 16;
   private static final int DEST_BYTES = 16 << 20;
   /** The labels of the two limits in tables and JSON. */
-  public static final String LIMIT = "limit", MEMCPY = "memcpy";
+  public static final String LIMIT = "limit", LIMIT_ZEROING = "limit+zero", MEMCPY = "memcpy";
 
   /**
    * One configuration.
@@ -87,6 +87,20 @@ public final class TransportBench {
    * from there into the 16 MiB destination (as a consumer reads it out).
    */
   public static Result workingSetLimit(Scenario s) {
+    return workingSetCopy(s, false);
+  }
+
+  /**
+   * {@link #workingSetLimit} plus the third pass Agrona's one-to-one ring makes: the consumed
+   * bytes zeroed after they are read ({@code OneToOneRingBuffer.read} clears what it consumed, so
+   * that the next lap's record headers start from zero). The difference to the limit is what that
+   * pass costs at memory speed.
+   */
+  public static Result workingSetLimitZeroing(Scenario s) {
+    return workingSetCopy(s, true);
+  }
+
+  private static Result workingSetCopy(Scenario s, boolean zero) {
     int n = s.recordBytes();
     UnsafeBuffer src = source(n);
     long wsBytes = Math.max((long) s.ringBytes() * s.producers(), n);
@@ -100,9 +114,10 @@ public final class TransportBench {
       int at = (int) (i % wsSlots) * n;
       ws.putBytes(at, src, 0, n);
       dst.putBytes((int) (i % dstSlots) * n, ws, at, n);
+      if (zero) ws.setMemory(at, n, (byte) 0);
     }
     double sec = (System.nanoTime() - t0) / 1e9;
-    return copyResult(s.with(LIMIT, false), sec);
+    return copyResult(s.with(zero ? LIMIT_ZEROING : LIMIT, false), sec);
   }
 
   /** One thread copying one record between two record-sized buffers, both cache-hot: not a limit for rings. */
@@ -175,12 +190,56 @@ public final class TransportBench {
     List<String> build(String transport, String address, long count, int recordBytes, TransportOptions options);
   }
 
-  /** The producer process: attach to one shard of a transport and write the benchmark records. */
-  public static void runChild(String transport, String address, long count, int recordBytes, TransportOptions options) {
+  /** What a producer process prints once attached, and what it then waits for on stdin. */
+  static final String READY = "ready", GO = "go";
+
+  /**
+   * The producer process: attach to one shard of a transport, say {@link #READY} on stdout, wait
+   * for {@link #GO} on stdin (so that the clock starts when every producer process is up, not at
+   * the first one's first record while the others' JVMs still start), then write the records.
+   */
+  public static void runChild(String transport, String address, long count, int recordBytes, TransportOptions options)
+      throws java.io.IOException {
     TransportProvider p = Transports.provider(transport);
     p.validate(options);
+    warmUp(transport, options, recordBytes, Math.min(count, 20_000));
     try (ExampleProducer producer = p.attachProducer(address, options)) {
+      System.out.println(READY);
+      System.out.flush();
+      String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)).readLine();
+      if (!GO.equals(line)) throw new IllegalStateException("producer process: expected '" + GO + "' on stdin, got " + line);
       produce(producer, count, recordBytes);
+    }
+  }
+
+  /**
+   * A fresh producer JVM would run its first records interpreted while the threads' producers of
+   * the other configurations run compiled code: it first writes {@code records} through a
+   * transport of its own (same name and options, drained by a thread here), unmeasured.
+   */
+  private static void warmUp(String transport, TransportOptions options, int recordBytes, long records) {
+    int ring = (int) Math.max(TransportConfig.DEFAULT_RING_BYTES, Transports.ringSizeFor(recordBytes));
+    TransportConfig cfg = TransportConfig.of(1, recordBytes).withRingBytes(ring).withRunId(TransportConfig.uniqueRunId("warm"));
+    try (ExampleTransport t = Transports.create(transport, cfg, options)) {
+      ExampleConsumer c = t.consumer(0);
+      Thread drain = new Thread(() -> c.drain((shard, b, off, len) -> { }, 64, TransportConfig.backoff()), "warm-up-consumer");
+      drain.start();
+      produce(t.producer(0), records, recordBytes);
+      drain.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Waits for every producer process to say {@link #READY}, then tells each {@link #GO}. */
+  private static void startTogether(List<Process> processes) throws java.io.IOException {
+    for (Process p : processes) {
+      String line = p.inputReader(java.nio.charset.StandardCharsets.UTF_8).readLine();
+      if (!READY.equals(line)) throw new IllegalStateException("producer process did not attach (exit " + (p.isAlive() ? "-" : p.exitValue()) + ")");
+    }
+    for (Process p : processes) {
+      p.getOutputStream().write((GO + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      p.getOutputStream().flush();
     }
   }
 
@@ -208,7 +267,7 @@ public final class TransportBench {
         long count = share(s, shard);
         if (s.processes()) {
           processes.add(new ProcessBuilder(children.build(s.transport(), t.address(shard), count, s.recordBytes(), s.options()))
-              .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+              .redirectError(ProcessBuilder.Redirect.INHERIT).start());
         } else {
           ExampleProducer p = t.producer(shard);
           producerThreads.add(new Thread(() -> {
@@ -245,10 +304,12 @@ public final class TransportBench {
       }
       try {
         consumerThreads.forEach(Thread::start);
+        startTogether(processes);
         producerThreads.forEach(Thread::start);
         for (Thread th : consumerThreads) th.join();
       } finally {
         for (Process p : processes) if (p.isAlive() && !errors.isEmpty()) p.destroy();
+        for (Process p : processes) p.getOutputStream().close();
       }
       for (Thread th : producerThreads) th.join();
       for (Process p : processes) p.waitFor();

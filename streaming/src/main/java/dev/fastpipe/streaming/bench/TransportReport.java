@@ -33,6 +33,7 @@ public final class TransportReport {
     public String label() {
       return switch (scenario.transport()) {
         case TransportBench.LIMIT -> "limit: copy through ring-sized working set";
+        case TransportBench.LIMIT_ZEROING -> "limit + zeroing the consumed bytes (Agrona's third pass)";
         case TransportBench.MEMCPY -> "memcpy, cache-hot (not a limit)";
         default -> scenario.transport() + ", " + scenario.mode();
       };
@@ -87,8 +88,10 @@ public final class TransportReport {
     }
   }
 
-  static boolean isLimit(Scenario s) {
-    return s.transport().equals(TransportBench.LIMIT) || s.transport().equals(TransportBench.MEMCPY);
+  /** The one-thread copies beside the transports (no latency, stall or idle; never tested). */
+  public static boolean isLimit(Scenario s) {
+    return s.transport().equals(TransportBench.LIMIT) || s.transport().equals(TransportBench.LIMIT_ZEROING)
+        || s.transport().equals(TransportBench.MEMCPY);
   }
 
   /** A configuration's shape: the comparisons are within one (producers, consumers, record size). */
