@@ -147,6 +147,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     if (repeat < 1) throw new UserError("--repeat must be >= 1");
     if (warmup < 0) throw new UserError("--warmup must be >= 0");
     List<Scenario> configs = new ArrayList<>();
+    java.util.Set<String> limitsOf = new java.util.HashSet<>();
     for (int bytes : recordBytes) {
       if (bytes < TransportBench.MIN_RECORD_BYTES) throw new UserError("--record-bytes must be >= " + TransportBench.MIN_RECORD_BYTES + ", got " + bytes);
       for (String n : names) {
@@ -164,10 +165,13 @@ public final class BenchTransportCommand implements Callable<Integer> {
         for (int m : consumers) {
           if (m < 1) throw new UserError("--consumers must be >= 1, got " + m);
           if (m > p) continue; // a consumer without a shard
-          Scenario base = new Scenario(TransportBench.LIMIT, false, p, m, bytes, k, ringSize, TransportOptions.NONE);
-          configs.add(base);
-          configs.add(base.with(TransportBench.LIMIT_ZEROING, false));
-          configs.add(base.with(TransportBench.MEMCPY, false));
+          if (!limitsOf.contains(bytes + "/" + p)) { // once per record size and producers: M changes nothing there
+            limitsOf.add(bytes + "/" + p);
+            Scenario limit = new Scenario(TransportBench.LIMIT, false, p, 1, bytes, k, ringSize, TransportOptions.NONE);
+            configs.add(limit);
+            configs.add(limit.with(TransportBench.LIMIT_ZEROING, false));
+            configs.add(limit.with(TransportBench.MEMCPY, false));
+          }
           for (String n : names) {
             Scenario s = new Scenario(n, false, p, m, bytes, k, ringSize, opts.get(n));
             configs.add(s);

@@ -63,7 +63,7 @@ public final class TransportReport {
       List<Result> rs = e.getValue();
       Scenario s = rs.get(0).scenario();
       double[] gb = col(rs, Result::gbPerSec), p99 = col(rs, Result::p99Micros);
-      List<Result> limit = by.get(e.getKey().as(TransportBench.LIMIT));
+      List<Result> limit = by.get(e.getKey().limit());
       double vsLimit = limit == null ? Double.NaN : Summary.of(gb).mean() / Summary.of(col(limit, Result::gbPerSec)).mean();
       double pt = Double.NaN, pl = Double.NaN;
       List<Result> base = by.get(e.getKey().as(baseline));
@@ -100,7 +100,12 @@ public final class TransportReport {
       return new Key(s.transport(), s.processes(), s.producers(), s.consumers(), s.recordBytes());
     }
 
-    /** The same shape for another transport, in threads (the limits and the baseline run in one thread or threads). */
+    /** The limit of this shape: one thread, whatever the consumers ({@code consumers} 1). */
+    Key limit() {
+      return new Key(TransportBench.LIMIT, false, producers, 1, recordBytes);
+    }
+
+    /** The same shape for another transport, in threads (the baseline runs in threads). */
     Key as(String name) {
       return new Key(name, false, producers, consumers, recordBytes);
     }
