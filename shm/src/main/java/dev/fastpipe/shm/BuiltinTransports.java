@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The providers of the five built-in transports, registered in
+ * The providers of the built-in transports, registered in
  * {@code META-INF/services/dev.fastpipe.shm.TransportProvider} exactly as a plug-in registers its own.
  */
 public final class BuiltinTransports {
@@ -36,6 +36,24 @@ public final class BuiltinTransports {
     }
     @Override public ExampleProducer attachProducer(String address, TransportOptions o) {
       return ShmTransport.attachProducer(Path.of(address), TransportConfig.backoff());
+    }
+  }
+
+  /** seqring: the shm files with sequence-stamped slots (no zeroing pass); producers may be other processes. */
+  public static final class SeqRing implements TransportProvider {
+    @Override public String name() { return "seqring"; }
+    @Override public String description() { return "sequence-stamped slots in /dev/shm files (lock-free, no zeroing pass; threads or processes)"; }
+    @Override public Map<String, String> options() { return opts(DIR, "directory of the ring files (default /dev/shm, or -Dfastpipe.shm.dir)"); }
+    @Override public void validate(TransportOptions o) {
+      TransportProvider.super.validate(o);
+      o.directory(name(), DIR, null);
+    }
+    @Override public Capabilities capabilities() { return new Capabilities(true, true, true); }
+    @Override public ExampleTransport create(TransportConfig cfg, TransportOptions o) {
+      return SeqRingTransport.create(cfg.withDir(o.directory(name(), DIR, cfg.dir())));
+    }
+    @Override public ExampleProducer attachProducer(String address, TransportOptions o) {
+      return SeqRingTransport.attachProducer(Path.of(address), TransportConfig.backoff());
     }
   }
 

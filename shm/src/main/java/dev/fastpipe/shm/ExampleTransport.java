@@ -3,7 +3,8 @@ package dev.fastpipe.shm;
 /**
  * One run's example streams: one producer per shard, consumed by one or more consumers, each
  * owning a subset of the shards. Built-ins: shm (Agrona over /dev/shm, cross-process),
- * disruptor, chronicle, mutex (DeepVariant-shaped baseline) and disk (TFRecord-style files); more
+ * disruptor, chronicle, mutex (DeepVariant-shaped baseline), disk (TFRecord-style files) and seqring (sequence-stamped
+ * slots, cross-process); more
  * arrive as plug-ins ({@link TransportProvider}).
  */
 public interface ExampleTransport extends AutoCloseable {

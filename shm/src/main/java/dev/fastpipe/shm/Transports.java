@@ -15,7 +15,7 @@ import org.agrona.BitUtil;
  */
 public final class Transports {
   /** The built-in transports, in the order benchmarks report them. */
-  public static final List<String> NAMES = List.of("shm", "disruptor", "chronicle", "mutex", "disk");
+  public static final List<String> NAMES = List.of("shm", "disruptor", "chronicle", "mutex", "disk", "seqring");
 
   private Transports() {}
 

@@ -55,7 +55,7 @@ public final class CallCommand implements Callable<Integer> {
   int shards = defaultKnobs(ThreadBudget.ofThisMachine(), null).shards();
 
   @Option(names = "--transport", defaultValue = DEFAULT_TRANSPORT, paramLabel = "NAME",
-      description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex (threads), disk "
+      description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex, seqring (threads), disk "
           + "(classic: files, then inference), or a plug-in's name (docs/tools.md); an unknown name lists those"
           + " on the class path. Default ${DEFAULT-VALUE}.")
   String transport;

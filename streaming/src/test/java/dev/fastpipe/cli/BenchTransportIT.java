@@ -31,9 +31,9 @@ class BenchTransportIT {
     assertEquals(0, r.exit(), r.err());
     Object doc = Json.parse(Files.readString(json));
     List<Object> summary = Json.list(doc, "summary");
-    assertEquals(9, summary.size(), "limit, limit+zero, memcpy, five transports in threads, shm in processes: " + summary);
-    assertEquals(18, Json.list(doc, "runs").size());
-    for (String t : List.of("limit", "memcpy", "shm", "disruptor", "chronicle", "mutex", "disk")) {
+    assertEquals(11, summary.size(), "limit, limit+zero, memcpy, six transports in threads, shm and seqring in processes: " + summary);
+    assertEquals(22, Json.list(doc, "runs").size());
+    for (String t : List.of("limit", "limit+zero", "memcpy", "shm", "disruptor", "chronicle", "mutex", "disk", "seqring")) {
       assertTrue(summary.stream().anyMatch(s -> t.equals(Json.at(s, "transport"))), t + " missing: " + summary);
     }
     assertTrue(summary.stream().anyMatch(s -> "processes".equals(Json.at(s, "mode"))), summary.toString());
@@ -56,7 +56,7 @@ class BenchTransportIT {
   void unknownTransportsAndOptionsAreOneLineErrors() throws Exception {
     LauncherIT.Result r = LauncherIT.run(Map.of(), "--allocator", "glibc", "bench-transport", "--transport", "nope");
     assertEquals(2, r.exit(), r.err());
-    assertEquals("fastpipe bench-transport: --transport: unknown transport 'nope' (available: shm, disruptor, chronicle, mutex, disk)",
+    assertEquals("fastpipe bench-transport: --transport: unknown transport 'nope' (available: shm, disruptor, chronicle, mutex, disk, seqring)",
         r.err().strip());
     r = LauncherIT.run(Map.of(), "--allocator", "glibc", "bench-transport", "--transport", "disk", "--transport-opt", "gzip=maybe");
     assertEquals(2, r.exit(), r.err());

@@ -92,6 +92,7 @@ class CallIT {
     assertEquals(reference, body(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
         "mutex");
     assertEquals(reference, body(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
+    assertEquals(reference, body(callSim30x("seqring-2", "--shards", "2", "--transport", "seqring", "--ring-size", "2M")), "seqring");
     assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
   }
 
