@@ -111,6 +111,9 @@ public final class BenchTransportCommand implements Callable<Integer> {
     List<Scenario> configs = configurations();
     if (json != null) OutputFiles.checkWritable(json, "--json");
     if (markdown != null) OutputFiles.checkWritable(markdown, "--markdown");
+    if (json != null && markdown != null && json.toAbsolutePath().normalize().equals(markdown.toAbsolutePath().normalize())) {
+      throw new UserError("--json and --markdown name the same file " + json);
+    }
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     System.out.println(header());
     List<TransportReport.Run> runs = new ArrayList<>();
