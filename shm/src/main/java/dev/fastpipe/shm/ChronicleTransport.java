@@ -64,6 +64,7 @@ public final class ChronicleTransport implements ExampleTransport {
   }
 
   @Override public TransportStats stats(int shard) { return shards[shard].stats(); }
+  @Override public boolean ended(int shard) { return shards[shard].ended; }
 
   @Override
   public synchronized void close() {
@@ -78,6 +79,7 @@ public final class ChronicleTransport implements ExampleTransport {
     final Path dir;
     final ChronicleQueue queue;
     Producer producer;
+    volatile boolean ended;
     final AtomicLong committed = new AtomicLong(), consumed = new AtomicLong(), bytesIn = new AtomicLong(),
         bytesOut = new AtomicLong(), idleNanos = new AtomicLong();
 
@@ -152,6 +154,7 @@ public final class ChronicleTransport implements ExampleTransport {
       try (DocumentContext dc = appender().writingDocument()) {
         dc.wire().bytes().writeInt(TYPE_END);
       }
+      shard.ended = true;
     }
 
     @Override

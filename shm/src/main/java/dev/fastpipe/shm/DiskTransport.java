@@ -51,6 +51,7 @@ public final class DiskTransport implements ExampleTransport {
   }
 
   @Override public TransportStats stats(int shard) { return shards[shard].stats(); }
+  @Override public boolean ended(int shard) { return shards[shard].written; }
 
   @Override
   public void close() {

@@ -47,6 +47,7 @@ public final class DisruptorTransport implements ExampleTransport {
   }
 
   @Override public TransportStats stats(int shard) { return shards[shard].stats(); }
+  @Override public boolean ended(int shard) { return shards[shard].ended; }
   @Override public void close() { }
 
   private static final class Shard {

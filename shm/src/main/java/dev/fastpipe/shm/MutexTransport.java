@@ -35,6 +35,17 @@ public final class MutexTransport implements ExampleTransport {
   }
 
   @Override public TransportStats stats(int shard) { return shards[shard].stats(); }
+
+  @Override
+  public boolean ended(int shard) {
+    Shard s = shards[shard];
+    s.lock.lock();
+    try {
+      return s.shardFinished;
+    } finally {
+      s.lock.unlock();
+    }
+  }
   @Override public void close() { }
 
   /** One shard's buffer; it is also the shard's producer (single-threaded use). */

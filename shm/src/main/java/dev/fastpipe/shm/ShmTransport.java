@@ -209,6 +209,11 @@ public final class ShmTransport implements ExampleTransport {
 
   @Override public TransportStats stats(int shard) { return rings[shard].stats(); }
 
+  @Override public boolean ended(int shard) { return endOfStream(shard); }
+
+  /** The ring file's path: what {@link #attachProducer} needs in another process. */
+  @Override public String address(int shard) { return rings[shard].path.toString(); }
+
   /** The producer heartbeat of one shard ({@link ShmRingDescriptor}): it counts up while the producer lives. */
   public long heartbeat(int shard) { return rings[shard].heartbeat(); }
 

@@ -1,5 +1,6 @@
 package dev.fastpipe.shm;
 
+import dev.fastpipe.shm.conformance.TestRecords;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,6 @@
 package dev.fastpipe.shm;
 
+import dev.fastpipe.shm.conformance.TestRecords;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.File;
@@ -137,45 +138,6 @@ class ShmTransportTest {
     try (ShmTransport t = ShmTransport.create(cfg(1, 4096, 64).withRunId("old"))) {
       assertFalse(Files.exists(stale));
       assertEquals(ProcessHandle.current().pid(), ShmRing.readOwnerPid(t.path(0)));
-    }
-  }
-
-  @Test
-  void producerInASeparateJvmWritesTheRingThisJvmConsumes() throws Exception {
-    int shards = 2;
-    long perShard = 20_000;
-    try (ShmTransport t = ShmTransport.create(cfg(shards, 64 * 1024, 256).withRunId("xproc"))) {
-      List<Process> children = new ArrayList<>();
-      String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      for (int s = 0; s < shards; s++) {
-        List<String> cmd = new ArrayList<>(List.of(javaBin));
-        // Agrona needs the same --add-exports/--add-opens flags as this JVM.
-        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-          if (a.startsWith("--add-")) cmd.add(a);
-        }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
-            ChildProducer.class.getName(), t.path(s).toString(), "" + s, "" + perShard, "16", "256"));
-        children.add(new ProcessBuilder(cmd)
-            .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start());
-      }
-      TestRecords.Checker c = new TestRecords.Checker(shards, 16, 256);
-      try (ExampleConsumer consumer = t.consumer(0, 1)) {
-        while (!consumer.finished()) {
-          if (consumer.poll(c, 256) == 0) {
-            for (Process p : children) {
-              if (!p.isAlive() && p.exitValue() != 0) fail("child producer failed with exit " + p.exitValue());
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-          }
-        }
-      }
-      for (Process p : children) assertEquals(0, p.waitFor(), "child exit status");
-      c.assertComplete(perShard);
-      TransportStats st = ShmTransport.stats(t.path(1));
-      assertEquals(perShard, st.recordsCommitted());
-      assertEquals(perShard, st.recordsConsumed());
-      assertEquals(0, st.fillBytes());
     }
   }
 

@@ -2,11 +2,17 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.TransportOptions;
+import dev.fastpipe.shm.TransportProvider;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.shm.bench.TransportBench;
-import dev.fastpipe.shm.bench.TransportBench.Options;
 import dev.fastpipe.shm.bench.TransportBench.Result;
-import dev.fastpipe.streaming.bench.Summary;
+import dev.fastpipe.shm.bench.TransportBench.Scenario;
+import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.bench.BenchReport;
+import dev.fastpipe.streaming.bench.MachineLoad;
+import dev.fastpipe.streaming.bench.Schedule;
+import dev.fastpipe.streaming.bench.TransportReport;
 import dev.fastpipe.streaming.pipeline.ShardProcesses;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,126 +24,207 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code fastpipe bench-transport}: every transport side by side against a memcpy baseline. */
+/** {@code fastpipe bench-transport}: the transports side by side, against the limit a ring can reach, with statistics. */
 @Command(
     name = "bench-transport",
-    header = "Benchmark the example transports against a memcpy baseline.",
+    header = "Benchmark the example transports against the working-set copy limit, with confidence intervals.",
     mixinStandardHelpOptions = true,
     description = {
-      "Move K records of N bytes from P producers to one consumer through each transport and report",
+      "Move K records of N bytes from P producers to M consumers through each transport and report",
       "GB/s, records/s, commit->consume latency p50/p99/p99.9, producer stall %% and consumer idle %%,",
-      "next to a memcpy baseline (one thread copying the same bytes) as the physical limit.",
-      "The disk transport writes to java.io.tmpdir; shm and chronicle to /dev/shm."
+      "next to the limit (one thread copying each record into a ring-sized working set and out again),",
+      "that copy plus a zeroing pass (what Agrona's ring adds) and a cache-hot memcpy (not a limit).",
+      "Every configuration runs once per round, rounds in a fresh random order;",
+      "the summary gives means with 95 %% confidence intervals and Welch's tests against --baseline",
+      "(Holm-corrected). The disk transport writes to java.io.tmpdir."
     })
 public final class BenchTransportCommand implements Callable<Integer> {
 
-  @Option(names = "--transport", defaultValue = "all", description = "all, or a comma-separated list of: shm, disruptor, chronicle, mutex, disk (default: ${DEFAULT-VALUE})")
+  @Option(names = "--transport", defaultValue = "all", paramLabel = "NAME[,NAME]",
+      description = "all (every transport on the class path), or a comma-separated list (default: ${DEFAULT-VALUE})")
   String transport;
 
-  @Option(names = "--producers", defaultValue = "1", description = "producer threads/processes, one shard each (default: ${DEFAULT-VALUE})")
-  int producers;
+  @Option(names = "--transport-opt", paramLabel = "[NAME.]KEY=VALUE",
+      description = "A transport's own option (repeatable); NAME. limits it to one transport, e.g. disk.gzip=false")
+  List<String> transportOpts = new ArrayList<>();
+
+  @Option(names = "--producers", defaultValue = "1", split = ",", paramLabel = "P",
+      description = "producers (threads or processes, one shard each); a list runs each (default: ${DEFAULT-VALUE})")
+  List<Integer> producers;
+
+  @Option(names = "--consumers", defaultValue = "1", split = ",", paramLabel = "M",
+      description = "consumer threads, shards split among them; a list runs each with P >= M (default: ${DEFAULT-VALUE})")
+  List<Integer> consumers;
 
   /** One pileup image with the insert-size channel, DeepVariant's size: 100 x 221 x 7 = 154,700 bytes. */
   static final int PILEUP_RECORD_BYTES = ImageShape.DEFAULT_HEIGHT * ImageShape.DEFAULT_WIDTH * 7;
 
-  @Option(names = "--record-bytes", defaultValue = "" + PILEUP_RECORD_BYTES,
-      description = "record size (default: ${DEFAULT-VALUE}, a " + ImageShape.DEFAULT_HEIGHT + "x" + ImageShape.DEFAULT_WIDTH
-          + "x7 pileup image)")
-  int recordBytes;
+  @Option(names = "--record-bytes", defaultValue = "" + PILEUP_RECORD_BYTES, split = ",", paramLabel = "N",
+      description = "record sizes, e.g. 48,1024," + PILEUP_RECORD_BYTES + " (default: ${DEFAULT-VALUE}, a " + ImageShape.DEFAULT_HEIGHT
+          + "x" + ImageShape.DEFAULT_WIDTH + "x7 pileup image)")
+  List<Integer> recordBytes;
 
-  @Option(names = "--records", description = "records per transport (default: 512 MiB worth, at least 1000)")
+  @Option(names = "--records", description = "records per run (default: 512 MiB worth per record size, at least 1000)")
   Long records;
 
   @Option(names = "--ring-size", defaultValue = "16777216", description = "ring bytes per shard, power of two (default: ${DEFAULT-VALUE} = 16 MiB)")
   int ringSize;
 
-  @Option(names = "--processes", description = "also run shm with each producer in its own JVM process")
+  @Option(names = "--processes", description = "also run each transport that can (shm) with every producer in its own JVM process")
   boolean processes;
 
-  @Option(names = "--repeat", defaultValue = "1", description = "run the whole set this many times (default: ${DEFAULT-VALUE})")
+  @Option(names = "--repeat", defaultValue = "5", description = "measured rounds; every configuration runs once per round (default: ${DEFAULT-VALUE})")
   int repeat;
 
   @Option(names = "--warmup", defaultValue = "1",
-      description = "unreported runs of the whole set first, so JIT compilation is not measured (default: ${DEFAULT-VALUE})")
+      description = "unreported rounds first, so JIT compilation is not measured (default: ${DEFAULT-VALUE})")
   int warmup;
 
-  @Option(names = "--json", description = "one JSON object per line instead of the table")
-  boolean json;
+  @Option(names = "--baseline", defaultValue = "mutex", paramLabel = "NAME",
+      description = "the transport every other one is tested against, shape by shape (default: ${DEFAULT-VALUE})")
+  String baseline;
 
-  @Option(names = "--child-ring", hidden = true)
-  Path childRing;
+  @Option(names = "--seed", defaultValue = "1", description = "seed of the rounds' random order (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "also write every run and the summary as JSON")
+  Path json;
+
+  @Option(names = "--markdown", paramLabel = "FILE", description = "also write the summary table as Markdown")
+  Path markdown;
+
+  @Option(names = "--child-transport", hidden = true)
+  String childTransport;
+
+  @Option(names = "--child-address", hidden = true)
+  String childAddress;
 
   @Option(names = "--child-count", hidden = true)
   long childCount;
 
   @Override
   public Integer call() throws Exception {
-    if (childRing != null) { // a producer process started by --processes
-      TransportBench.runChild(childRing, childCount, recordBytes);
+    if (childTransport != null) { // a producer process started by --processes
+      TransportBench.runChild(childTransport, childAddress, childCount, recordBytes.get(0), TransportOptions.parse(transportOpts));
       return 0;
     }
-    if (producers < 1) throw new UserError("--producers must be >= 1, got " + producers);
-    if (recordBytes < TransportBench.MIN_RECORD_BYTES) throw new UserError("--record-bytes must be >= " + TransportBench.MIN_RECORD_BYTES);
-    if (repeat < 1) throw new UserError("--repeat must be >= 1");
-    if (warmup < 0) throw new UserError("--warmup must be >= 0");
-    List<String> names = transport.equals("all") ? Transports.NAMES : List.of(transport.split(","));
-    for (String n : names) {
-      if (!Transports.NAMES.contains(n)) throw new UserError("--transport: unknown '" + n + "' (choose all, " + String.join(", ", Transports.NAMES) + ")");
-      try {
-        Transports.checkRecordFits(n, ringSize, recordBytes);
-        if (n.equals("shm")) dev.fastpipe.shm.ShmRingDescriptor.checkCapacity(ringSize);
-      } catch (IllegalArgumentException e) {
-        throw new UserError(e.getMessage());
-      }
+    List<Scenario> configs = configurations();
+    if (json != null) OutputFiles.checkWritable(json, "--json");
+    if (markdown != null) OutputFiles.checkWritable(markdown, "--markdown");
+    if (json != null && markdown != null && json.toAbsolutePath().normalize().equals(markdown.toAbsolutePath().normalize())) {
+      throw new UserError("--json and --markdown name the same file " + json);
     }
-    long k = records != null ? records : Math.max(1000, (512L << 20) / recordBytes);
-    if (k < producers) throw new UserError("--records must be >= --producers");
-    Options o = new Options(producers, recordBytes, k, ringSize);
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-
-    if (!json) System.out.println(TransportBench.row(null, 1));
-    Map<String, List<double[]>> byTransport = new LinkedHashMap<>();
-    for (int rep = -warmup; rep < repeat; rep++) {
-      boolean measured = rep >= 0;
-      Result base = TransportBench.memcpy(o);
-      print(base, base, measured, byTransport);
-      for (String n : names) {
-        print(TransportBench.run(n, o, n.equals("disk") ? tmp : TransportConfig.defaultDir()), base, measured, byTransport);
-        if (n.equals("shm") && processes) print(TransportBench.runProcesses(o, childCommand()), base, measured, byTransport);
-      }
+    System.out.println(header());
+    List<TransportReport.Run> runs = new ArrayList<>();
+    for (Schedule.Slot slot : Schedule.interleaved(configs.size(), warmup, repeat, seed)) {
+      Scenario s = configs.get(slot.config());
+      double load = MachineLoad.oneMinute();
+      Result r = switch (s.transport()) {
+        case TransportBench.LIMIT -> TransportBench.workingSetLimit(s);
+        case TransportBench.LIMIT_ZEROING -> TransportBench.workingSetLimitZeroing(s);
+        case TransportBench.MEMCPY -> TransportBench.cacheHotMemcpy(s);
+        default -> TransportBench.run(s, s.transport().equals("disk") ? tmp : TransportConfig.defaultDir(), childCommand());
+      };
+      if (slot.warmup()) continue;
+      runs.add(new TransportReport.Run(slot.round() - warmup, r, load));
+      System.out.println(row(r));
+      System.out.flush();
     }
-    if (!json && repeat > 1) {
-      System.out.printf("%nmedian (min-max) over %d repetitions, after %d warm-up:%n", repeat, warmup);
-      System.out.printf("%-10s %-10s %22s %24s %22s %26s%n", "transport", "mode", "GB/s", "M records/s", "xmemcpy", "p99 us");
-      for (var e : byTransport.entrySet()) {
-        List<double[]> runs = e.getValue();
-        System.out.printf("%-21s %22s %24s %22s %26s%n", e.getKey(), spread(runs, 0, "%.2f"), spread(runs, 3, "%.3f"),
-            spread(runs, 1, "%.3f"), spread(runs, 2, "%.0f"));
-      }
-    }
+    TransportReport report = new TransportReport(runs, baseline, configs);
+    String table = report.markdown();
+    System.out.printf("%nmean (95 %% CI) over %d rounds in interleaved order, after %d warm-up; %s%n%n%s", repeat, warmup,
+        BenchReport.machine(), table);
+    if (markdown != null) OutputFiles.writeString(markdown, ".tmp", table, "Markdown table");
+    if (json != null) OutputFiles.writeString(json, ".tmp", report.json(BenchReport.machine(), settings()), "JSON");
     return 0;
   }
 
-  /** "median (min-max)" of column {@code col}. */
-  static String spread(List<double[]> runs, int col, String fmt) {
-    Summary s = Summary.of(runs.stream().mapToDouble(r -> r[col]).toArray());
-    return String.format(Locale.ROOT, fmt + " (" + fmt + "-" + fmt + ")", s.median(), s.min(), s.max());
+  /** Every configuration: per record size and (P, M), the two limits, then each transport in threads (and processes). */
+  List<Scenario> configurations() {
+    List<String> names = transport.equals("all") ? Transports.names() : List.of(transport.split(","));
+    TransportOptions all = TransportOptionsArg.parse(names, transportOpts);
+    Map<String, TransportOptions> opts = new LinkedHashMap<>();
+    for (String n : names) opts.put(n, TransportOptionsArg.validated(n, all));
+    if (!names.contains(baseline)) TransportOptionsArg.provider(baseline); // an unknown baseline is named now
+    if (repeat < 1) throw new UserError("--repeat must be >= 1");
+    if (warmup < 0) throw new UserError("--warmup must be >= 0");
+    List<Scenario> configs = new ArrayList<>();
+    java.util.Set<String> limitsOf = new java.util.HashSet<>();
+    for (int bytes : recordBytes) {
+      if (bytes < TransportBench.MIN_RECORD_BYTES) throw new UserError("--record-bytes must be >= " + TransportBench.MIN_RECORD_BYTES + ", got " + bytes);
+      for (String n : names) {
+        try {
+          Transports.checkRecordFits(n, ringSize, bytes);
+          if (n.equals("shm")) dev.fastpipe.shm.ShmRingDescriptor.checkCapacity(ringSize);
+        } catch (IllegalArgumentException e) {
+          throw new UserError(e.getMessage());
+        }
+      }
+      long k = records != null ? records : Math.max(1000, (512L << 20) / bytes);
+      for (int p : producers) {
+        if (p < 1) throw new UserError("--producers must be >= 1, got " + p);
+        if (k < p) throw new UserError("--records must be >= --producers");
+        for (int m : consumers) {
+          if (m < 1) throw new UserError("--consumers must be >= 1, got " + m);
+          if (m > p) continue; // a consumer without a shard
+          if (!limitsOf.contains(bytes + "/" + p)) { // once per record size and producers: M changes nothing there
+            limitsOf.add(bytes + "/" + p);
+            Scenario limit = new Scenario(TransportBench.LIMIT, false, p, 1, bytes, k, ringSize, TransportOptions.NONE);
+            configs.add(limit);
+            configs.add(limit.with(TransportBench.LIMIT_ZEROING, false));
+            configs.add(limit.with(TransportBench.MEMCPY, false));
+          }
+          for (String n : names) {
+            Scenario s = new Scenario(n, false, p, m, bytes, k, ringSize, opts.get(n));
+            configs.add(s);
+            TransportProvider provider = TransportOptionsArg.provider(n);
+            if (processes && provider.capabilities().crossProcess()) configs.add(new Scenario(n, true, p, m, bytes, k, ringSize, opts.get(n)));
+          }
+        }
+      }
+    }
+    if (configs.stream().noneMatch(s -> s.producers() >= s.consumers())) throw new UserError("no --consumers value is <= a --producers value");
+    return configs;
   }
 
-  private void print(Result r, Result base, boolean measured, Map<String, List<double[]>> byTransport) {
-    if (!measured) return;
-    byTransport.computeIfAbsent(String.format("%-10s %-10s", r.transport(), r.mode()), k -> new ArrayList<>())
-        .add(new double[] {r.gbPerSec(), r.gbPerSec() / base.gbPerSec(), r.p99Micros(), r.recordsPerSec() / 1e6});
-    System.out.println(json ? r.json(base.gbPerSec()) : TransportBench.row(r, base.gbPerSec()));
-    System.out.flush();
+  private Map<String, Object> settings() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("transports", transport);
+    m.put("transportOptions", String.join(" ", transportOpts));
+    m.put("producers", producers.toString());
+    m.put("consumers", consumers.toString());
+    m.put("recordBytes", recordBytes.toString());
+    m.put("ringBytes", ringSize);
+    m.put("processes", processes);
+    m.put("rounds", repeat);
+    m.put("warmupRounds", warmup);
+    m.put("seed", seed);
+    m.put("cpus", Runtime.getRuntime().availableProcessors());
+    return m;
+  }
+
+  static String header() {
+    return String.format(Locale.ROOT, "%-10s %-10s %3s %3s %8s %9s %8s %11s %10s %10s %10s %7s %7s",
+        "transport", "mode", "P", "M", "bytes", "records", "GB/s", "records/s", "p50 us", "p99 us", "p99.9 us", "stall%", "idle%");
+  }
+
+  /** One run as a fixed-width row. */
+  static String row(Result r) {
+    Scenario s = r.scenario();
+    boolean lim = TransportReport.isLimit(s);
+    return String.format(Locale.ROOT, "%-10s %-10s %3d %3s %8d %9d %8.3f %11.0f %10.1f %10.1f %10.1f %7.1f %7.1f",
+        s.transport(), lim ? "1 thread" : s.mode(), s.producers(), lim ? "-" : Integer.toString(s.consumers()), s.recordBytes(),
+        s.records(), r.gbPerSec(), r.recordsPerSec(), r.p50Micros(), r.p99Micros(), r.p999Micros(), r.stallPct(), r.idlePct());
   }
 
   /** Producer processes start like shard workers: through the launcher (same allocator and flags) when there is one. */
   private static TransportBench.ChildCommand childCommand() {
-    return (ring, shard, count, bytes) -> {
+    return (name, address, count, bytes, options) -> {
       List<String> cmd = ShardProcesses.launcherCommand("");
-      cmd.addAll(List.of("bench-transport", "--child-ring", ring.toString(), "--child-count", Long.toString(count),
-          "--record-bytes", Integer.toString(bytes)));
+      cmd.addAll(List.of("bench-transport", "--child-transport", name, "--child-address", address, "--child-count",
+          Long.toString(count), "--record-bytes", Integer.toString(bytes)));
+      for (String w : options.words()) cmd.addAll(List.of("--transport-opt", w));
       return cmd;
     };
   }

@@ -55,9 +55,14 @@ public final class CallCommand implements Callable<Integer> {
   int shards = defaultKnobs(ThreadBudget.ofThisMachine(), null).shards();
 
   @Option(names = "--transport", defaultValue = DEFAULT_TRANSPORT, paramLabel = "NAME",
-      description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex (threads), or disk "
-          + "(classic: files, then inference). Default ${DEFAULT-VALUE}.")
+      description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex, seqring (threads), disk "
+          + "(classic: files, then inference), or a plug-in's name (docs/tools.md); an unknown name lists those"
+          + " on the class path. Default ${DEFAULT-VALUE}.")
   String transport;
+
+  @Option(names = "--transport-opt", paramLabel = "KEY=VALUE",
+      description = "An option of the transport, checked by it (repeatable), e.g. shm's dir=/dev/shm, disk's gzip=false.")
+  java.util.List<String> transportOpts = new java.util.ArrayList<>();
 
   @Option(names = "--ring-size", defaultValue = DEFAULT_RING_SIZE, paramLabel = "BYTES",
       description = "Ring capacity per shard, e.g. 4M, 16M, 1G (power of two for shm; default ${DEFAULT-VALUE}).")
@@ -147,6 +152,7 @@ public final class CallCommand implements Callable<Integer> {
     s.output = output;
     s.gvcf = gvcf;
     s.transport = transport;
+    s.transportOptions = TransportOptionsArg.forOne(transport, transportOpts);
     s.ringBytes = parseSize("--ring-size", ringSize);
     s.batchSize = modelOptions.batchSize();
     s.channels = modelOptions.channels();

@@ -6,7 +6,7 @@ import dev.fastpipe.streaming.bench.Summary;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** bench, bench-inference and bench-transport report the same median: the middle, or the mean of the two middles. */
+/** bench and bench-inference report the same median: the middle, or the mean of the two middles. */
 class BenchMediansTest {
 
   @Test
@@ -23,11 +23,5 @@ class BenchMediansTest {
     assertEquals(7.0, Summary.median(new double[] {7}));
     assertEquals(2.0, Summary.median(new double[] {3, Double.NaN, 1, 2}), "NaN (a figure a run lacks) is left out");
     assertEquals(Double.NaN, Summary.median(new double[0]));
-  }
-
-  @Test
-  void benchTransportsSpreadIsMedianMinMax() {
-    List<double[]> runs = List.of(new double[] {4}, new double[] {1}, new double[] {3}, new double[] {2});
-    assertEquals("2.50 (1.00-4.00)", BenchTransportCommand.spread(runs, 0, "%.2f"));
   }
 }

@@ -92,7 +92,27 @@ class CallIT {
     assertEquals(reference, body(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
         "mutex");
     assertEquals(reference, body(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
+    assertEquals(reference, body(callSim30x("seqring-2", "--shards", "2", "--transport", "seqring", "--ring-size", "2M")), "seqring");
     assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
+  }
+
+  @Test
+  void aPlugInTransportOnTheLaunchersClassPathAndTransportOptionsWriteTheSameRecords() throws Exception {
+    String reference = body(callSim30x("shm-ref", "--shards", "2"));
+    Path jar = BenchTransportIT.examplePlugInJar(dir);
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path out = dir.resolve("example-queue.vcf.gz");
+    LauncherIT.Result r = LauncherIT.run(Map.of("FASTPIPE_CLASSPATH", jar.toString()), "call", "--ref", ref.toString(),
+        "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--regions", REGION, "--output", out.toString(),
+        "--no-progress", "--shards", "2", "--transport", "example-queue", "--transport-opt", "capacity=4");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(reference, body(out), "the example plug-in");
+    assertEquals(reference, body(callSim30x("disk-plain", "--shards", "2", "--transport", "disk", "--transport-opt", "gzip=false")),
+        "disk with gzip=false");
+    LauncherIT.Result bad = fastpipe("call", "--ref", ref.toString(), "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--output", dir.resolve("x.vcf.gz").toString(),
+        "--transport", "shm", "--transport-opt", "gzip=false");
+    assertEquals(2, bad.exit(), bad.err());
+    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir)", bad.err().strip());
   }
 
   @Test

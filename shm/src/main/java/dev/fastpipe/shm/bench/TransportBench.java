@@ -5,15 +5,14 @@ import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.RecordHandler;
-import dev.fastpipe.shm.ShmProducer;
-import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.TransportOptions;
+import dev.fastpipe.shm.TransportProvider;
 import dev.fastpipe.shm.Transports;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
@@ -22,34 +21,55 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Moves K records of N bytes from P producers to one consumer through a transport and measures
- * throughput, commit-to-consume latency (HdrHistogram, from a nanoTime stamp written into each
- * record just before commit), producer stall and consumer idle. The producer copies N bytes from
- * a source buffer into the claimed slot; the consumer copies each record out into a 16 MiB
- * destination (as it would into an input tensor). The memcpy baseline copies the same bytes
- * source -> 16 MiB destination on one thread: the physical one-copy limit every transport is a
- * ratio to.
+ * One measurement of {@code bench-transport}: K records of N bytes from P producers (threads, or
+ * processes for a transport that can attach producers elsewhere) to M consumer threads, shard i
+ * read by consumer i mod M. It measures throughput, commit-to-consume latency (HdrHistogram, from a
+ * nanoTime stamp written into each record just before commit), producer stall and consumer idle.
+ * The producer copies N bytes from a source buffer into the claimed slot; each consumer copies
+ * every record out into a 16 MiB destination (as it would into an input tensor).
+ *
+ * <p>The two limits beside them, on one thread: {@link #workingSetLimit} copies each record into a
+ * working set the size of the rings and back out into the 16 MiB destination, so that it streams
+ * through as much memory as the transports do (what a ring could reach at best); {@link #cacheHotMemcpy}
+ * copies one record between two record-sized buffers that stay in cache (the figure earlier
+ * versions called the physical limit: far above what any ring can reach once the rings exceed the cache).
  */
 public final class TransportBench {
   /** Record layout: [0,8) sequence, [8,16) commit stamp (System.nanoTime), [16,N) payload. */
   public static final int MIN_RECORD_BYTES = 16;
   private static final int DEST_BYTES = 16 << 20;
+  /** The labels of the two limits in tables and JSON. */
+  public static final String LIMIT = "limit", LIMIT_ZEROING = "limit+zero", MEMCPY = "memcpy";
 
-  public record Options(int producers, int recordBytes, long records, int ringBytes) {}
+  /**
+   * One configuration.
+   *
+   * @param transport a transport name ({@link Transports})
+   * @param processes producers in their own processes (the transport must claim cross-process)
+   */
+  public record Scenario(String transport, boolean processes, int producers, int consumers, int recordBytes, long records,
+      int ringBytes, TransportOptions options) {
+    public Scenario {
+      if (producers < 1 || consumers < 1 || consumers > producers) {
+        throw new IllegalArgumentException("need 1 <= consumers <= producers, got " + consumers + " consumers, " + producers + " producers");
+      }
+      if (recordBytes < MIN_RECORD_BYTES) throw new IllegalArgumentException("records must be >= " + MIN_RECORD_BYTES + " bytes");
+      if (records < producers) throw new IllegalArgumentException("need at least one record per producer");
+    }
 
-  public record Result(String transport, String mode, int producers, int recordBytes, long records, double seconds,
-      double gbPerSec, double recordsPerSec, double p50Micros, double p99Micros, double p999Micros,
-      double stallPct, double idlePct) {
+    public String mode() {
+      return processes ? "processes" : "threads";
+    }
 
-    public String json(double memcpyGbPerSec) {
-      return String.format(Locale.ROOT,
-          "{\"transport\":\"%s\",\"mode\":\"%s\",\"producers\":%d,\"recordBytes\":%d,\"records\":%d,\"seconds\":%.4f,"
-              + "\"gbPerSec\":%.4f,\"recordsPerSec\":%.1f,\"p50Micros\":%.2f,\"p99Micros\":%.2f,\"p999Micros\":%.2f,"
-              + "\"producerStallPct\":%.2f,\"consumerIdlePct\":%.2f,\"vsMemcpy\":%.4f}",
-          transport, mode, producers, recordBytes, records, seconds, gbPerSec, recordsPerSec, p50Micros, p99Micros,
-          p999Micros, stallPct, idlePct, gbPerSec / memcpyGbPerSec);
+    /** The same shape with another transport (the limits use {@link #LIMIT} and {@link #MEMCPY}). */
+    public Scenario with(String name, boolean procs) {
+      return new Scenario(name, procs, producers, consumers, recordBytes, records, ringBytes, options);
     }
   }
+
+  /** What one run measured. Latencies in microseconds; stall: % of the producers' time; idle: % of the consumers'. */
+  public record Result(Scenario scenario, double seconds, double gbPerSec, double recordsPerSec, double p50Micros,
+      double p99Micros, double p999Micros, double stallPct, double idlePct) {}
 
   private TransportBench() {}
 
@@ -61,26 +81,71 @@ public final class TransportBench {
     return src;
   }
 
-  /** One thread copying N bytes, K times, from a source buffer into a 16 MiB destination. */
-  public static Result memcpy(Options o) {
-    UnsafeBuffer src = source(o.recordBytes());
-    UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(DEST_BYTES, o.recordBytes())));
-    int slots = Math.max(1, dst.capacity() / o.recordBytes());
-    for (int w = 0; w < Math.min(o.records(), 1000); w++) dst.putBytes((w % slots) * o.recordBytes(), src, 0, o.recordBytes());
+  /**
+   * The limit a ring can reach, on one thread: each record copied from the source into the next
+   * slot of a working set of {@code producers x ringBytes} (as a producer writes its ring), then
+   * from there into the 16 MiB destination (as a consumer reads it out).
+   */
+  public static Result workingSetLimit(Scenario s) {
+    return workingSetCopy(s, false);
+  }
+
+  /**
+   * {@link #workingSetLimit} plus the third pass Agrona's one-to-one ring makes: the consumed
+   * bytes zeroed after they are read ({@code OneToOneRingBuffer.read} clears what it consumed, so
+   * that the next lap's record headers start from zero). The difference to the limit is what that
+   * pass costs at memory speed.
+   */
+  public static Result workingSetLimitZeroing(Scenario s) {
+    return workingSetCopy(s, true);
+  }
+
+  private static Result workingSetCopy(Scenario s, boolean zero) {
+    int n = s.recordBytes();
+    UnsafeBuffer src = source(n);
+    long wsBytes = Math.max((long) s.ringBytes() * s.producers(), n);
+    UnsafeBuffer ws = new UnsafeBuffer(ByteBuffer.allocateDirect((int) Math.min(wsBytes, Integer.MAX_VALUE - 8)));
+    UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(DEST_BYTES, n)));
+    int wsSlots = Math.max(1, ws.capacity() / n);
+    int dstSlots = Math.max(1, dst.capacity() / n);
+    for (int i = 0; i < wsSlots; i++) ws.putBytes(i * n, src, 0, n); // touch every page once
     long t0 = System.nanoTime();
-    for (long i = 0; i < o.records(); i++) dst.putBytes((int) (i % slots) * o.recordBytes(), src, 0, o.recordBytes());
-    double s = (System.nanoTime() - t0) / 1e9;
-    return new Result("memcpy", "1 thread", 1, o.recordBytes(), o.records(), s, o.records() * (double) o.recordBytes() / s / 1e9,
-        o.records() / s, 0, 0, 0, 0, 0);
+    for (long i = 0; i < s.records(); i++) {
+      int at = (int) (i % wsSlots) * n;
+      ws.putBytes(at, src, 0, n);
+      dst.putBytes((int) (i % dstSlots) * n, ws, at, n);
+      if (zero) ws.setMemory(at, n, (byte) 0);
+    }
+    double sec = (System.nanoTime() - t0) / 1e9;
+    return copyResult(s.with(zero ? LIMIT_ZEROING : LIMIT, false), sec);
+  }
+
+  /** One thread copying one record between two record-sized buffers, both cache-hot: not a limit for rings. */
+  public static Result cacheHotMemcpy(Scenario s) {
+    int n = s.recordBytes();
+    UnsafeBuffer src = source(n);
+    UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(n));
+    for (int w = 0; w < 1000; w++) dst.putBytes(0, src, 0, n);
+    long t0 = System.nanoTime();
+    for (long i = 0; i < s.records(); i++) {
+      dst.putBytes(0, src, 0, n);
+      src.putByte(0, dst.getByte(n - 1)); // a dependency, so the loop is not folded away
+    }
+    double sec = (System.nanoTime() - t0) / 1e9;
+    return copyResult(s.with(MEMCPY, false), sec);
+  }
+
+  private static Result copyResult(Scenario s, double sec) {
+    return new Result(s, sec, s.records() * (double) s.recordBytes() / sec / 1e9, s.records() / sec,
+        Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
   /** Writes {@code count} records through {@code p}, then ends its stream. */
   public static void produce(ExampleProducer p, long count, int recordBytes) {
     UnsafeBuffer src = source(recordBytes);
-    MutableDirectBuffer b = null;
     for (long seq = 0; seq < count; seq++) {
       int at = p.claim(recordBytes);
-      b = p.buffer();
+      MutableDirectBuffer b = p.buffer();
       b.putBytes(at + MIN_RECORD_BYTES, src, MIN_RECORD_BYTES, recordBytes - MIN_RECORD_BYTES);
       b.putLong(at, seq);
       b.putLong(at + 8, System.nanoTime());
@@ -89,21 +154,20 @@ public final class TransportBench {
     p.endOfStream();
   }
 
-  /** Consumes everything, copying each record out and recording its latency. */
+  /** One consumer thread's sink: checks order per shard, copies each record out, records its latency. */
   private static final class Sink implements RecordHandler {
     final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     final UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(DEST_BYTES));
     final long[] next;
+    final int batch;
     long minStamp = Long.MAX_VALUE;
-    long count, idleNanos;
+    long count, idleNanos, endNanos;
     int dstAt;
 
-    final int batch;
-
     /** Batches of about an eighth of the ring, so the producer refills while the consumer copies. */
-    Sink(int shards, Options o) {
+    Sink(int shards, Scenario s) {
       next = new long[shards];
-      batch = (int) Math.max(1, Math.min(256, (long) o.ringBytes() / o.recordBytes() / 8));
+      batch = (int) Math.max(1, Math.min(256, (long) s.ringBytes() / s.recordBytes() / 8));
     }
 
     @Override
@@ -120,84 +184,142 @@ public final class TransportBench {
     }
   }
 
-  /** Runs one transport with P producer threads in this JVM. */
-  public static Result run(String name, Options o, Path dir) throws InterruptedException {
-    TransportConfig cfg = TransportConfig.of(o.producers(), o.recordBytes()).withRingBytes(o.ringBytes()).withDir(dir);
-    try (ExampleTransport t = Transports.create(name, cfg)) {
-      List<Thread> threads = new ArrayList<>();
-      List<Throwable> errors = new CopyOnWriteArrayList<>();
-      long per = o.records() / o.producers();
-      for (int s = 0; s < o.producers(); s++) {
-        ExampleProducer p = t.producer(s);
-        long count = s == 0 ? o.records() - per * (o.producers() - 1) : per;
-        Thread th = new Thread(() -> {
-          try {
-            produce(p, count, o.recordBytes());
-          } catch (Throwable e) {
-            errors.add(e);
-          }
-        }, "bench-producer-" + s);
-        threads.add(th);
-      }
-      Sink sink = new Sink(o.producers(), o);
-      ExampleConsumer c = t.consumer(allShards(o.producers()));
-      threads.forEach(Thread::start);
-      drain(c, sink, () -> errors.isEmpty() ? null : errors.get(0));
-      long end = System.nanoTime();
-      for (Thread th : threads) th.join();
-      return result(name, "threads", o, t, sink, end);
-    }
-  }
-
-  /** Runs the shm transport with each producer in its own JVM, started by {@code command(ringFile, shard, count)}. */
-  public static Result runProcesses(Options o, ChildCommand command) throws Exception {
-    TransportConfig cfg = TransportConfig.of(o.producers(), o.recordBytes()).withRingBytes(o.ringBytes());
-    try (ShmTransport t = ShmTransport.create(cfg)) {
-      List<Process> children = new ArrayList<>();
-      long per = o.records() / o.producers();
-      for (int s = 0; s < o.producers(); s++) {
-        long count = s == 0 ? o.records() - per * (o.producers() - 1) : per;
-        children.add(new ProcessBuilder(command.build(t.path(s), s, count, o.recordBytes()))
-            .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start());
-      }
-      Sink sink = new Sink(o.producers(), o);
-      try {
-        drain(t.consumer(allShards(o.producers())), sink, () -> {
-          for (Process p : children) {
-            if (!p.isAlive() && p.exitValue() != 0) return new IllegalStateException("producer process exited with " + p.exitValue());
-          }
-          return null;
-        });
-      } finally {
-        for (Process p : children) if (p.isAlive() && sink.count == 0) p.destroy();
-      }
-      long end = System.nanoTime();
-      for (Process p : children) p.waitFor();
-      return result("shm", "processes", o, t, sink, end);
-    }
-  }
-
-  /** Builds the command line of one producer process. */
+  /** Builds the command line of one producer process: attach to {@code address} of {@code transport}. */
   @FunctionalInterface
   public interface ChildCommand {
-    List<String> build(Path ringFile, int shard, long count, int recordBytes);
+    List<String> build(String transport, String address, long count, int recordBytes, TransportOptions options);
   }
 
-  /** The producer process: attach to a ring file and write the benchmark records. */
-  public static void runChild(Path ring, long count, int recordBytes) {
-    try (ShmProducer p = ShmTransport.attachProducer(ring, TransportConfig.backoff())) {
-      produce(p, count, recordBytes);
+  /** What a producer process prints once attached, and what it then waits for on stdin. */
+  static final String READY = "ready", GO = "go";
+
+  /**
+   * The producer process: attach to one shard of a transport, say {@link #READY} on stdout, wait
+   * for {@link #GO} on stdin (so that the clock starts when every producer process is up, not at
+   * the first one's first record while the others' JVMs still start), then write the records.
+   */
+  public static void runChild(String transport, String address, long count, int recordBytes, TransportOptions options)
+      throws java.io.IOException {
+    TransportProvider p = Transports.provider(transport);
+    p.validate(options);
+    warmUp(transport, options, recordBytes, Math.min(count, 20_000));
+    try (ExampleProducer producer = p.attachProducer(address, options)) {
+      System.out.println(READY);
+      System.out.flush();
+      String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)).readLine();
+      if (!GO.equals(line)) throw new IllegalStateException("producer process: expected '" + GO + "' on stdin, got " + line);
+      produce(producer, count, recordBytes);
     }
-  }
-
-  private static int[] allShards(int n) {
-    int[] all = new int[n];
-    for (int i = 0; i < n; i++) all[i] = i;
-    return all;
   }
 
   /**
-   * Drains the consumer through the one {@link ConsumerLoop}; its idle time counts from the first
+   * A fresh producer JVM would run its first records interpreted while the threads' producers of
+   * the other configurations run compiled code: it first writes {@code records} through a
+   * transport of its own (same name and options, drained by a thread here), unmeasured.
+   */
+  private static void warmUp(String transport, TransportOptions options, int recordBytes, long records) {
+    int ring = (int) Math.max(TransportConfig.DEFAULT_RING_BYTES, Transports.ringSizeFor(recordBytes));
+    TransportConfig cfg = TransportConfig.of(1, recordBytes).withRingBytes(ring).withRunId(TransportConfig.uniqueRunId("warm"));
+    try (ExampleTransport t = Transports.create(transport, cfg, options)) {
+      ExampleConsumer c = t.consumer(0);
+      Thread drain = new Thread(() -> c.drain((shard, b, off, len) -> { }, 64, TransportConfig.backoff()), "warm-up-consumer");
+      drain.start();
+      produce(t.producer(0), records, recordBytes);
+      drain.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Waits for every producer process to say {@link #READY}, then tells each {@link #GO}. */
+  private static void startTogether(List<Process> processes) throws java.io.IOException {
+    for (Process p : processes) {
+      String line = p.inputReader(java.nio.charset.StandardCharsets.UTF_8).readLine();
+      if (!READY.equals(line)) throw new IllegalStateException("producer process did not attach (exit " + (p.isAlive() ? "-" : p.exitValue()) + ")");
+    }
+    for (Process p : processes) {
+      p.getOutputStream().write((GO + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      p.getOutputStream().flush();
+    }
+  }
+
+  /** Records of shard {@code s}: an equal share, the remainder to shard 0. */
+  private static long share(Scenario s, int shard) {
+    long per = s.records() / s.producers();
+    return shard == 0 ? s.records() - per * (s.producers() - 1) : per;
+  }
+
+  /**
+   * Runs one scenario of a transport: producers as threads, or as processes started by
+   * {@code children} when {@link Scenario#processes()} (null otherwise); files in {@code dir}.
+   */
+  public static Result run(Scenario s, Path dir, ChildCommand children) throws Exception {
+    TransportProvider provider = Transports.provider(s.transport());
+    if (s.processes() && !provider.capabilities().crossProcess()) {
+      throw new IllegalArgumentException("transport " + s.transport() + " has no producers in other processes");
+    }
+    TransportConfig cfg = TransportConfig.of(s.producers(), s.recordBytes()).withRingBytes(s.ringBytes()).withDir(dir);
+    try (ExampleTransport t = Transports.create(s.transport(), cfg, s.options())) {
+      List<Throwable> errors = new CopyOnWriteArrayList<>();
+      List<Thread> producerThreads = new ArrayList<>();
+      List<Process> processes = new ArrayList<>();
+      for (int shard = 0; shard < s.producers(); shard++) {
+        long count = share(s, shard);
+        if (s.processes()) {
+          processes.add(new ProcessBuilder(children.build(s.transport(), t.address(shard), count, s.recordBytes(), s.options()))
+              .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        } else {
+          ExampleProducer p = t.producer(shard);
+          producerThreads.add(new Thread(() -> {
+            try {
+              produce(p, count, s.recordBytes());
+            } catch (Throwable e) {
+              errors.add(e);
+            }
+          }, "bench-producer-" + shard));
+        }
+      }
+      java.util.function.Supplier<Throwable> failure = () -> {
+        if (!errors.isEmpty()) return errors.get(0);
+        for (Process p : processes) {
+          if (!p.isAlive() && p.exitValue() != 0) return new IllegalStateException("producer process exited with " + p.exitValue());
+        }
+        return null;
+      };
+      List<Sink> sinks = new ArrayList<>();
+      List<Thread> consumerThreads = new ArrayList<>();
+      for (int c = 0; c < s.consumers(); c++) {
+        List<Integer> mine = new ArrayList<>();
+        for (int shard = c; shard < s.producers(); shard += s.consumers()) mine.add(shard);
+        Sink sink = new Sink(s.producers(), s);
+        sinks.add(sink);
+        ExampleConsumer consumer = t.consumer(mine.stream().mapToInt(Integer::intValue).toArray());
+        consumerThreads.add(new Thread(() -> {
+          try {
+            drain(consumer, sink, failure);
+          } catch (Throwable e) {
+            errors.add(e);
+          }
+        }, "bench-consumer-" + c));
+      }
+      try {
+        consumerThreads.forEach(Thread::start);
+        startTogether(processes);
+        producerThreads.forEach(Thread::start);
+        for (Thread th : consumerThreads) th.join();
+      } finally {
+        for (Process p : processes) if (p.isAlive() && !errors.isEmpty()) p.destroy();
+        for (Process p : processes) p.getOutputStream().close();
+      }
+      for (Thread th : producerThreads) th.join();
+      for (Process p : processes) p.waitFor();
+      if (!errors.isEmpty()) throw new IllegalStateException(s.transport() + ": " + errors.get(0).getMessage(), errors.get(0));
+      return result(s, t, sinks);
+    }
+  }
+
+  /**
+   * Drains one consumer through the one {@link ConsumerLoop}; its idle time counts from the first
    * record on (not while producers start up). {@code failure} is asked every 1024 polls.
    */
   private static void drain(ExampleConsumer c, Sink sink, java.util.function.Supplier<Throwable> failure) {
@@ -208,30 +330,26 @@ public final class TransportBench {
     try (c) {
       if (!loop.run(c, sink)) throw new IllegalStateException("producer failed: " + failed[0].getMessage(), failed[0]);
     }
+    sink.endNanos = System.nanoTime();
     sink.idleNanos = loop.idleNanos();
   }
 
-  private static Result result(String name, String mode, Options o, ExampleTransport t, Sink sink, long end) {
-    if (sink.count != o.records()) throw new IllegalStateException(name + ": consumed " + sink.count + " of " + o.records() + " records");
-    double s = (end - sink.minStamp) / 1e9;
+  private static Result result(Scenario s, ExampleTransport t, List<Sink> sinks) {
+    long count = 0, minStamp = Long.MAX_VALUE, end = 0, idle = 0;
+    Histogram h = new Histogram(3_600_000_000_000L, 3);
+    for (Sink k : sinks) {
+      count += k.count;
+      minStamp = Math.min(minStamp, k.minStamp);
+      end = Math.max(end, k.endNanos);
+      idle += k.idleNanos;
+      h.add(k.latency);
+    }
+    if (count != s.records()) throw new IllegalStateException(s.transport() + ": consumed " + count + " of " + s.records() + " records");
+    double sec = (end - minStamp) / 1e9;
     long stall = 0;
     for (int i = 0; i < t.shards(); i++) stall += t.stats(i).producerStallNanos();
-    long idle = sink.idleNanos;
-    Histogram h = sink.latency;
-    return new Result(name, mode, o.producers(), o.recordBytes(), o.records(), s,
-        o.records() * (double) o.recordBytes() / s / 1e9, o.records() / s,
+    return new Result(s, sec, s.records() * (double) s.recordBytes() / sec / 1e9, s.records() / sec,
         h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
-        100.0 * stall / (s * 1e9 * o.producers()), 100.0 * idle / (s * 1e9));
-  }
-
-  /** A fixed-width table row, or the header when {@code r} is null. */
-  public static String row(Result r, double memcpyGbPerSec) {
-    if (r == null) {
-      return String.format(Locale.ROOT, "%-10s %-10s %3s %8s %9s %8s %11s %10s %10s %10s %7s %7s %8s",
-          "transport", "mode", "P", "bytes", "records", "GB/s", "records/s", "p50 us", "p99 us", "p99.9 us", "stall%", "idle%", "xmemcpy");
-    }
-    return String.format(Locale.ROOT, "%-10s %-10s %3d %8d %9d %8.3f %11.0f %10.1f %10.1f %10.1f %7.1f %7.1f %8.3f",
-        r.transport(), r.mode(), r.producers(), r.recordBytes(), r.records(), r.gbPerSec(), r.recordsPerSec(),
-        r.p50Micros(), r.p99Micros(), r.p999Micros(), r.stallPct(), r.idlePct(), r.gbPerSec() / memcpyGbPerSec);
+        100.0 * stall / (sec * 1e9 * s.producers()), 100.0 * idle / (sec * 1e9 * s.consumers()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.shm.TransportOptions;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
@@ -21,6 +22,8 @@ public final class CallSettings {
   /** Also write a gVCF here (bgzipped, tabix-indexed) in the same pass; null: none. */
   public Path gvcf;
   public String transport = "shm";
+  /** The transport's own options ({@code --transport-opt key=value}), validated by its provider. */
+  public TransportOptions transportOptions = TransportOptions.NONE;
   public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
   public int batchSize = 256;
   public int consumers = 1;

@@ -100,6 +100,7 @@ public final class StreamingCall {
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan, work);
     RunMetrics metrics = new RunMetrics();
     metrics.settings.put("transport", s.transport);
+    if (!s.transportOptions.isEmpty()) metrics.settings.put("transportOptions", s.transportOptions.toString());
     metrics.settings.put("shards", shards);
     metrics.settings.put("consumers", s.consumers);
     metrics.settings.put("cores", Runtime.getRuntime().availableProcessors());
@@ -236,7 +237,7 @@ public final class StreamingCall {
     TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
     try {
       if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
-      return Transports.create(s.transport, cfg);
+      return Transports.create(s.transport, cfg, s.transportOptions);
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new InputException(e.getMessage());
     }

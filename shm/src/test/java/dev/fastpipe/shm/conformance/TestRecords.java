@@ -1,4 +1,10 @@
-package dev.fastpipe.shm;
+package dev.fastpipe.shm.conformance;
+
+import dev.fastpipe.shm.ExampleConsumer;
+import dev.fastpipe.shm.ExampleProducer;
+import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.shm.RecordHandler;
+import dev.fastpipe.shm.TransportConfig;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -13,17 +19,17 @@ import org.agrona.MutableDirectBuffer;
  * Self-checking test records: shard (int), sequence (long), CRC32C of the payload (int), then a
  * payload derived from (shard, sequence) whose length varies with the sequence.
  */
-final class TestRecords {
-  static final int HEADER = 16;
+public final class TestRecords {
+  public static final int HEADER = 16;
 
   private TestRecords() {}
 
-  static int length(long seq, int minLen, int maxLen) {
+  public static int length(long seq, int minLen, int maxLen) {
     return minLen + (int) ((seq * 2654435761L & 0x7fffffffL) % (maxLen - minLen + 1));
   }
 
   /** Writes one record of {@code len} bytes (>= HEADER) at {@code at}. */
-  static void write(MutableDirectBuffer b, int at, int len, int shard, long seq) {
+  public static void write(MutableDirectBuffer b, int at, int len, int shard, long seq) {
     b.putInt(at, shard);
     b.putLong(at + 4, seq);
     CRC32C crc = new CRC32C();
@@ -36,7 +42,7 @@ final class TestRecords {
   }
 
   /** Produces {@code count} records through {@code p}, then ends the stream. */
-  static void produce(ExampleProducer p, int shard, long count, int minLen, int maxLen) {
+  public static void produce(ExampleProducer p, int shard, long count, int minLen, int maxLen) {
     for (long s = 0; s < count; s++) {
       int len = length(s, minLen, maxLen);
       int at = p.claim(len);
@@ -47,12 +53,12 @@ final class TestRecords {
   }
 
   /** Checks each record: checksum, shard, and sequence strictly next per shard (no loss, no dup, in order). */
-  static final class Checker implements RecordHandler {
-    final long[] next;
-    long total;
+  public static final class Checker implements RecordHandler {
+    public final long[] next;
+    public long total;
     final int minLen, maxLen;
 
-    Checker(int shards, int minLen, int maxLen) {
+    public Checker(int shards, int minLen, int maxLen) {
       this.next = new long[shards];
       this.minLen = minLen;
       this.maxLen = maxLen;
@@ -72,13 +78,13 @@ final class TestRecords {
       total++;
     }
 
-    void assertComplete(long perShard) {
+    public void assertComplete(long perShard) {
       for (int s = 0; s < next.length; s++) assertEquals(perShard, next[s], "records of shard " + s);
     }
   }
 
   /** Runs one producer thread per shard and consumes everything on the calling thread. */
-  static Checker runThreads(ExampleTransport t, long perShard, int minLen, int maxLen) throws Exception {
+  public static Checker runThreads(ExampleTransport t, long perShard, int minLen, int maxLen) throws Exception {
     int shards = t.shards();
     List<Thread> threads = new ArrayList<>();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
