@@ -44,6 +44,7 @@ class SubcommandInputFaultsTest {
   static Path unknownBed;
   static Path bed;
   static Path vcf;
+  static Path offReferenceVcf;
   static Path calls;
   static Path nanCalls;
   static Path infCalls;
@@ -77,6 +78,7 @@ class SubcommandInputFaultsTest {
     vcf = Files.writeString(dir.resolve("calls.vcf"), "##fileformat=VCFv4.2\n##contig=<ID=chrT,length=12000>\n"
         + "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS\nchrT\t" + (pos + 1) + "\t.\t" + base + "\t" + alt
         + "\t30\tPASS\t.\tGT\t0/1\n");
+    offReferenceVcf = Files.writeString(dir.resolve("chrQ.vcf"), Files.readString(vcf).replace("chrT", "chrQ"));
     String head = "##fastpipe-calls=1\n#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\n";
     String row = "0\t" + pos + "\t" + base + "\t" + alt + "\t0\t1\t30\t15,15\t";
     calls = gzip(dir.resolve("calls.gz"), head + row + "0.01\t0.98\t0.01\n");
@@ -151,6 +153,8 @@ class SubcommandInputFaultsTest {
             unknownBed + ":1: contig chrX is not in the reference"),
         Arguments.of(List.of("make-examples", "--ref", r, "--reads", b, "--truth-vcf", ref, "--confident-bed", bed,
             "--output", out.resolve("e.tfrecord.gz")), ref + ": cannot read the truth VCF"),
+        Arguments.of(List.of("make-examples", "--ref", r, "--reads", b, "--truth-vcf", offReferenceVcf, "--confident-bed", bed,
+            "--output", out.resolve("e.tfrecord.gz")), offReferenceVcf + ": no record lies on a contig of the reference"),
         Arguments.of(List.of("make-examples", "--ref", r, "--reads", empty, "--output", out.resolve("e.tfrecord.gz")),
             empty + ": empty file (0 bytes), not a BAM or CRAM"),
         // tune: its inputs are checked before any run
