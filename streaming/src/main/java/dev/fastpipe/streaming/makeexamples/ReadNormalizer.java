@@ -21,8 +21,9 @@ import java.util.List;
  *       go, and neighbours of one operation merge ({@code 10M1P47M} is {@code 57M});
  *   <li>MAPQ 255 (not available) becomes 60, the cap of the mapping-quality channel, where
  *       DeepVariant's images put it too;
- *   <li>a read without base qualities (QUAL {@code *}) is refused with one line naming it, as GATK
- *       refuses it and DeepVariant stops on it, unless {@code --default-base-quality Q} gives its bases Q.
+ *   <li>a read without base qualities (QUAL {@code *}) is refused with one line naming it (DeepVariant
+ *       stops on a failed check there; bcftools trusts every base), unless {@code --default-base-quality Q}
+ *       gives its bases Q.
  * </ul>
  * Reads come in coordinate order, so the reference bases for {@code =} are read in windows of
  * {@link #WINDOW} bases, not once per read.
