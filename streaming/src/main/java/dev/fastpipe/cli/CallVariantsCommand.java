@@ -5,6 +5,7 @@ import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
+import dev.fastpipe.streaming.genome.FileFormat;
 import dev.fastpipe.streaming.genome.SampleNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +53,14 @@ public final class CallVariantsCommand implements Callable<Integer> {
     SampleNames.requireVcfName("--sample", sample);
     RunFiles.builder().inputs("--examples", examples).reads("--reads", reads)
         .modelDirectory("--model", modelOptions.modelDir()).output("--output", output).check();
+    for (Path p : examples) {
+      // named before the model loads: an empty or plain file cannot be make-examples' gzipped TFRecords
+      if (FileFormat.size(p) == 0) throw new UserError(p + ": empty file (0 bytes), not examples (make-examples' .tfrecord.gz)");
+      if (FileFormat.compression(p) == FileFormat.Compression.PLAIN) {
+        throw new UserError(p + ": not gzipped, not examples (make-examples' .tfrecord.gz; it starts with \""
+            + FileFormat.printable(FileFormat.head(p, 16), 16) + "\")");
+      }
+    }
     int batchSize = modelOptions.batchSize();
     String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
     long t0 = System.nanoTime();

@@ -2,6 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.bench.Json;
 import dev.fastpipe.streaming.evaluate.Calibration;
 import dev.fastpipe.streaming.evaluate.ComparisonManifest;
@@ -98,7 +99,13 @@ public final class CompareCommand implements Callable<Integer> {
     List<Evaluation> evaluations = new ArrayList<>();
     try {
       pairs = pairs();
-      if (json != null) OutputFiles.checkWritable(json, "--json");
+      RunFiles.Builder files = RunFiles.builder().input("--manifest", manifest);
+      for (Pair p : pairs) {
+        String of = manifest == null ? "" : " of " + p.name();
+        files.reference("--ref" + of, p.ref()).input("--truth" + of, p.truth()).input("--calls" + of, p.calls())
+            .input("--bed" + of, p.bed()).reads("--reads" + of, p.reads());
+      }
+      files.output("--json", json).check();
       for (Pair p : pairs) {
         evaluations.add(VcfComparison.evaluate(p.ref(), p.truth(), p.calls(), p.bed(), p.reads(), allelesOnly));
       }

@@ -52,6 +52,11 @@ public final class ExampleInputOptions {
   @Option(names = "--min-base-quality", defaultValue = "10", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
   int minBaseQuality;
 
+  @Option(names = "--default-base-quality", paramLabel = "Q",
+      description = "Call reads stored without base qualities (QUAL '*') as if each base had quality Q (0-93); without"
+          + " it such reads stop the run with one line naming the first.")
+  Integer defaultBaseQuality;
+
   @Option(names = "--keep-duplicates", description = "Keep reads flagged as duplicates.")
   boolean keepDuplicates;
 
@@ -101,6 +106,9 @@ public final class ExampleInputOptions {
     if (partitionSize != null) o.partitionSize = partitionSize;
     o.minMappingQuality = minMapq;
     o.minBaseQuality = minBaseQuality;
+    if (defaultBaseQuality != null) {
+      o.defaultBaseQuality = (int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);
+    }
     o.keepDuplicates = keepDuplicates;
     o.keepSecondary = keepSecondary;
     o.keepSupplementary = keepSupplementary;

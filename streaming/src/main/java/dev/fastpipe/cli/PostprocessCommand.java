@@ -12,6 +12,7 @@ import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import dev.fastpipe.streaming.postprocess.RefBlockFile;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,7 +107,11 @@ public final class PostprocessCommand implements Callable<Integer> {
     }
     String sampleName = sample;
     if (sampleName == null) sampleName = contents.meta().get("sample");
-    if (sampleName == null && reads != null) sampleName = SampleNames.fromReads(reads, ref);
+    if (reads != null) { // the sample's reads must be aligned to this reference
+      SAMFileHeader header = SampleNames.header(reads, ref);
+      ReferenceIndex.requireSameContigs(reads, header.getSequenceDictionary(), ref, dict);
+      if (sampleName == null) sampleName = SampleNames.resolve(reads, header, null);
+    }
     if (sampleName == null) sampleName = "SAMPLE";
 
     files.requireInputsUnchanged();

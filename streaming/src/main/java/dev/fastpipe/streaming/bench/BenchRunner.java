@@ -24,6 +24,9 @@ import java.util.stream.Stream;
  * differ from it).
  */
 public final class BenchRunner implements AutoCloseable {
+  /** The exit status of {@code call} for bad input (a file, a setting): the same for every configuration. */
+  public static final int BAD_INPUT_STATUS = 2;
+
 
   /** Options of bin/fastpipe itself: they need the launcher. */
   static final List<String> LAUNCHER_OPTIONS = List.of("--allocator", "--shard-allocator", "--malloc-conf", "--shard-malloc-conf");
@@ -100,6 +103,7 @@ public final class BenchRunner implements AutoCloseable {
       BenchRun r = run(c, slot.round(), slot.warmup(), runs.size() + 1, slots.size());
       runs.add(r);
       if (!r.ok()) {
+        if (r.exitStatus() == BAD_INPUT_STATUS) throw badInput(r);
         throw new BenchFailedException(r.label() + " exited with status " + r.exitStatus()
             + (r.errorTail().isBlank() ? "" : ": " + r.errorTail().lines().reduce((a, b) -> b).orElse(""))
             + (workDirStays() ? " (its output: " + workDir.resolve("run-" + r.seq() + ".log")
@@ -281,5 +285,14 @@ public final class BenchRunner implements AutoCloseable {
     } catch (IOException ignored) {
       // best effort: a temporary directory
     }
+  }
+
+  /**
+   * A run that {@code call} refused for bad input: its one error line, which every other run would
+   * print too, as the bench's own bad-input error (exit status 2), not as a failed run.
+   */
+  public static InputException badInput(BenchRun r) {
+    String line = r.errorTail().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("exit status " + r.exitStatus());
+    return new InputException(r.label() + " refused its input: " + line);
   }
 }

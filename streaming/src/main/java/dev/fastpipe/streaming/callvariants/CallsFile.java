@@ -162,9 +162,18 @@ public final class CallsFile {
     List<String> alts = List.of(f[3].split(","));
     int[] subset = ints(f[4]);
     int[] ad = f[7].equals(".") ? new int[0] : ints(f[7]);
-    float[] p = {Float.parseFloat(f[8]), Float.parseFloat(f[9]), Float.parseFloat(f[10])};
+    float[] p = {probability("p_hom_ref", f[8]), probability("p_het", f[9]), probability("p_hom_alt", f[10])};
     return new CallResult(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[2], alts, subset, p,
         Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad);
+  }
+
+  /** A genotype probability: a finite number in [0, 1] (NaN or Infinity would make every genotype after it NaN). */
+  private static float probability(String column, String text) {
+    float p = Float.parseFloat(text);
+    if (!(p >= 0 && p <= 1)) { // NaN fails both
+      throw new IllegalArgumentException(column + " " + text + ": a genotype probability must be a number between 0 and 1");
+    }
+    return p;
   }
 
   private static int[] ints(String s) {

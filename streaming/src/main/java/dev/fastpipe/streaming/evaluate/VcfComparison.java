@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.evaluate;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.BedFile;
 import dev.fastpipe.streaming.genome.BedInterval;
+import dev.fastpipe.streaming.genome.FileFormat;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.TextInput;
 import htsjdk.samtools.SAMSequenceDictionary;
@@ -191,7 +192,7 @@ public final class VcfComparison {
     Map<Key, Site> q;
     try (ReferenceSequenceFile file = openReference(reference)) {
       Reference ref = new Reference(file, contigs);
-      Map<String, List<BedInterval>> regions = bed == null ? null : readBed(bed);
+      Map<String, List<BedInterval>> regions = bed == null ? null : readBed(bed, contigs, reference);
       t = load(ref, reference, truth, regions);
       q = load(ref, reference, calls, regions);
     } catch (IOException e) {
@@ -253,10 +254,13 @@ public final class VcfComparison {
     }
   }
 
-  /** BED intervals by contig. */
-  private static Map<String, List<BedInterval>> readBed(Path bed) {
+  /** BED intervals by contig; each must lie on a contig of the reference (a BED of another one is an error). */
+  private static Map<String, List<BedInterval>> readBed(Path bed, SAMSequenceDictionary contigs, Path reference) {
     Map<String, List<BedInterval>> out = new HashMap<>();
-    for (BedInterval iv : BedFile.read(bed)) out.computeIfAbsent(iv.contig(), c -> new ArrayList<>()).add(iv);
+    for (BedInterval iv : BedFile.read(bed)) {
+      iv.contigIn(contigs, reference.toString());
+      out.computeIfAbsent(iv.contig(), c -> new ArrayList<>()).add(iv);
+    }
     return out;
   }
 
@@ -272,10 +276,20 @@ public final class VcfComparison {
   /** Reads, filters, atomises, splits and normalises one VCF: normalised record -> allele copies, GQ and depth. */
   static Map<Key, Site> load(Reference ref, Path refPath, Path vcf, Map<String, List<BedInterval>> regions) {
     List<Loaded> recs = new ArrayList<>();
+    boolean[] header = new boolean[2]; // ##fileformat=VCF seen first; #CHROM seen
     TextInput.forEachLine(vcf, "VCF", (n, line) -> {
+      if (n == 1 && !line.startsWith("##fileformat=VCF")) {
+        throw new InputException(vcf + ": not a VCF: its first line is not ##fileformat=VCFv4.x (it starts with \""
+            + FileFormat.printable(FileFormat.head(vcf, 16), 16) + "\")");
+      }
+      header[0] = true;
+      if (line.startsWith("#CHROM")) header[1] = true;
       if (line.startsWith("#") || line.isEmpty()) return;
+      if (!header[1]) throw new InputException(vcf + ": line " + n + ": a record before the #CHROM header line: not a VCF");
       String[] f = line.split("\t", -1);
-      if (f.length < 8) return;
+      if (f.length < 8) {
+        throw new InputException(vcf + ": line " + n + ": " + f.length + " tab-separated columns, a VCF record has at least 8");
+      }
       if (!f[6].equals("PASS") && !f[6].equals(".")) return;
       String gt = "0/1";
       int gq = -1;
@@ -304,6 +318,8 @@ public final class VcfComparison {
         recs.add(new Loaded(realign(ref, vcf, rec), gq, depth));
       }
     });
+    if (!header[0]) throw new InputException(vcf + ": empty file, not a VCF");
+    if (!header[1]) throw new InputException(vcf + ": no #CHROM header line: not a VCF");
     // bcftools keeps records sorted by position (stable), then norm -d exact keeps the first
     recs.sort(Comparator.comparingInt(l -> l.rec().pos0())); // List.sort is stable
     Map<Key, Site> out = new LinkedHashMap<>();

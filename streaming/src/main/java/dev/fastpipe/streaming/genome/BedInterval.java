@@ -1,6 +1,8 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.samtools.SAMSequenceRecord;
 import java.nio.file.Path;
 
 /**
@@ -12,5 +14,19 @@ public record BedInterval(String contig, int start, int end, Path file, int line
   /** A one-line error {@code FILE:LINE: problem} about this interval. */
   public InputException problem(String problem) {
     return BedFile.problem(file, line, problem);
+  }
+
+  /**
+   * This interval's contig in {@code dict} ({@code reference} names it in errors), which must hold the
+   * interval whole: a contig it lacks, or an end past the contig's, is a one-line error naming the line.
+   */
+  public SAMSequenceRecord contigIn(SAMSequenceDictionary dict, String reference) {
+    SAMSequenceRecord rec = dict.getSequence(contig);
+    if (rec == null) throw problem("contig " + contig + " is not in " + reference);
+    if (end > rec.getSequenceLength()) {
+      throw problem("the end " + end + " is past the end of contig " + contig + " (length " + rec.getSequenceLength()
+          + "): a BED of another reference?");
+    }
+    return rec;
   }
 }

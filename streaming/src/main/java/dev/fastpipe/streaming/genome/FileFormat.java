@@ -1,10 +1,12 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import htsjdk.samtools.cram.build.CramIO;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -88,5 +90,43 @@ public final class FileFormat {
       s.append(c >= 32 && c < 127 ? String.valueOf((char) c) : String.format("\\x%02x", c));
     }
     return s.toString();
+  }
+
+  /**
+   * True for a CRAM, false for a BAM; anything else (no file, an empty, truncated or other kind of
+   * file) is an error saying what the file is.
+   */
+  public static boolean readsFormat(Path reads) {
+    if (!Files.exists(reads)) throw new InputException(reads + ": no such reads file");
+    if (Files.isDirectory(reads)) throw new InputException(reads + ": is a directory, not a BAM or CRAM file");
+    if (!Files.isReadable(reads)) throw new InputException(reads + ": cannot read the reads file (permission denied)");
+    if (size(reads) == 0) throw new InputException(reads + ": empty file (0 bytes), not a BAM or CRAM");
+    byte[] raw = raw(reads, 0, 4);
+    if (Arrays.equals(raw, "CRAM".getBytes(StandardCharsets.US_ASCII))) {
+      if (!endsWith(reads, CramIO.ZERO_F_EOF_MARKER) && !endsWith(reads, CramIO.ZERO_B_EOF_MARKER)) {
+        throw new InputException(reads + ": truncated: it does not end with the CRAM end-of-file container"
+            + " (an interrupted copy, or a file still being written)");
+      }
+      return true;
+    }
+    Compression c = compression(reads);
+    byte[] head = head(reads, 64);
+    if (c == Compression.BGZF && Arrays.equals(Arrays.copyOf(head, 4), new byte[] {'B', 'A', 'M', 1})) {
+      if (!hasBgzfEof(reads)) {
+        throw new InputException(reads + ": truncated: it does not end with the BGZF end-of-file block"
+            + " (an interrupted copy, or a file still being written)");
+      }
+      return false;
+    }
+    String text = new String(head, StandardCharsets.US_ASCII);
+    if (c == Compression.PLAIN && (text.startsWith("@") || text.split("\n", 2)[0].split("\t").length >= 11)) {
+      throw new InputException(reads + ": SAM text, not BAM or CRAM; sort, compress and index it: samtools sort -o OUT.bam "
+          + reads + " && samtools index OUT.bam");
+    }
+    String what = c == Compression.BGZF ? "bgzipped data that is not BAM"
+        : c == Compression.GZIP ? "gzipped data"
+        : text.startsWith(">") ? "a FASTA file" : "neither BAM nor CRAM";
+    throw new InputException(reads + ": not a BAM or CRAM file: " + what + " (it starts with \""
+        + printable(head, 16) + "\")");
   }
 }

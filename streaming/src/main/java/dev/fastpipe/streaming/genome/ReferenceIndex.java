@@ -183,4 +183,28 @@ public final class ReferenceIndex {
   private static String describe(SAMSequenceRecord r) {
     return r == null ? "absent" : r.getSequenceName() + " (length " + r.getSequenceLength() + ")";
   }
+
+  /**
+   * The reads' contigs ({@code readsDict}, from their header) fit the reference's: every contig both
+   * name has one length, and they share at least one (else they were aligned to another reference).
+   */
+  public static void requireSameContigs(Path reads, SAMSequenceDictionary readsDict, Path reference,
+      SAMSequenceDictionary refDict) {
+    int shared = 0;
+    for (SAMSequenceRecord r : readsDict.getSequences()) {
+      SAMSequenceRecord ref = refDict.getSequence(r.getSequenceName());
+      if (ref == null) continue;
+      shared++;
+      if (ref.getSequenceLength() != r.getSequenceLength()) {
+        throw new InputException(reads + " and " + reference + " disagree: contig "
+            + r.getSequenceName() + " has length " + r.getSequenceLength() + " in the reads but "
+            + ref.getSequenceLength() + " in the reference");
+      }
+    }
+    if (shared == 0) {
+      throw new InputException(reads + " and " + reference + " share no contig name (reads: "
+          + String.join(",", readsDict.getSequences().stream().limit(3).map(SAMSequenceRecord::getSequenceName).toList())
+          + "...; reference: " + refDict.getSequence(0).getSequenceName() + "...)");
+    }
+  }
 }

@@ -4,7 +4,6 @@ import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMReadGroupRecord;
 import htsjdk.samtools.SamReaderFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -45,16 +44,19 @@ public final class SampleNames {
 
   /** The sample to call in {@code reads} (CRAM decoded with {@code ref}, may be null): see {@link #resolve}. */
   public static String fromReads(Path reads, Path ref, String requested) {
-    if (!Files.isRegularFile(reads)) throw new InputException(reads + ": reads file not found");
-    SAMFileHeader header;
+    return resolve(reads, header(reads, ref), requested);
+  }
+
+  /** The header of {@code reads} (a BAM or CRAM, decoded with {@code ref}, may be null). */
+  public static SAMFileHeader header(Path reads, Path ref) {
+    FileFormat.readsFormat(reads); // a missing, empty or other kind of file is named as such
     try {
       SamReaderFactory f = SamReaderFactory.makeDefault();
       if (ref != null) f = f.referenceSequence(ref);
-      header = f.getFileHeader(reads);
+      return f.getFileHeader(reads);
     } catch (RuntimeException e) {
       throw InputException.reading(reads, "cannot read the header", e);
     }
-    return resolve(reads, header, requested);
   }
 
   /** The one sample name in the read groups of {@code reads} (CRAM decoded with {@code ref}, may be null). */

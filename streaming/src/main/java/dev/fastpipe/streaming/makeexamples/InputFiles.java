@@ -11,14 +11,10 @@ import htsjdk.samtools.SamFiles;
 import htsjdk.samtools.SamReader;
 import htsjdk.samtools.SamReaderFactory;
 import htsjdk.samtools.ValidationStringency;
-import htsjdk.samtools.cram.build.CramIO;
 import htsjdk.samtools.reference.ReferenceSequenceFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,7 +61,7 @@ public final class InputFiles implements AutoCloseable {
     this.referencePath = referencePath;
     this.readsPath = readsPath;
     this.dictionary = check ? ReferenceIndex.verified(referencePath) : ReferenceIndex.dictionary(referencePath);
-    boolean cram = readsFormat(readsPath);
+    boolean cram = FileFormat.readsFormat(readsPath);
     this.reference = ReferenceIndex.open(referencePath);
     SAMFileHeader header;
     try {
@@ -102,62 +98,8 @@ public final class InputFiles implements AutoCloseable {
       this.readsIndex = null;
       if (!reads.hasIndex()) ReadsIndex.find(readsPath); // says which index is missing
     }
-    SAMSequenceDictionary readsDict = header.getSequenceDictionary();
-    int shared = 0;
-    for (SAMSequenceRecord r : readsDict.getSequences()) {
-      readContigs.add(r.getSequenceName());
-      SAMSequenceRecord ref = dictionary.getSequence(r.getSequenceName());
-      if (ref == null) continue;
-      shared++;
-      if (ref.getSequenceLength() != r.getSequenceLength()) {
-        throw new InputException(readsPath + " and " + referencePath + " disagree: contig "
-            + r.getSequenceName() + " has length " + r.getSequenceLength() + " in the reads but "
-            + ref.getSequenceLength() + " in the reference");
-      }
-    }
-    if (shared == 0) {
-      throw new InputException(readsPath + " and " + referencePath + " share no contig name (reads: "
-          + String.join(",", readContigs.stream().limit(3).toList()) + "...; reference: "
-          + dictionary.getSequence(0).getSequenceName() + "...)");
-    }
-  }
-
-  /**
-   * True for a CRAM, false for a BAM; anything else (no file, an empty, truncated or other kind of
-   * file) is an error saying what the file is.
-   */
-  private static boolean readsFormat(Path reads) {
-    if (!Files.exists(reads)) throw new InputException(reads + ": no such reads file");
-    if (Files.isDirectory(reads)) throw new InputException(reads + ": is a directory, not a BAM or CRAM file");
-    if (!Files.isReadable(reads)) throw new InputException(reads + ": cannot read the reads file (permission denied)");
-    if (FileFormat.size(reads) == 0) throw new InputException(reads + ": empty file (0 bytes), not a BAM or CRAM");
-    byte[] raw = FileFormat.raw(reads, 0, 4);
-    if (Arrays.equals(raw, "CRAM".getBytes(StandardCharsets.US_ASCII))) {
-      if (!FileFormat.endsWith(reads, CramIO.ZERO_F_EOF_MARKER) && !FileFormat.endsWith(reads, CramIO.ZERO_B_EOF_MARKER)) {
-        throw new InputException(reads + ": truncated: it does not end with the CRAM end-of-file container"
-            + " (an interrupted copy, or a file still being written)");
-      }
-      return true;
-    }
-    FileFormat.Compression c = FileFormat.compression(reads);
-    byte[] head = FileFormat.head(reads, 64);
-    if (c == FileFormat.Compression.BGZF && Arrays.equals(Arrays.copyOf(head, 4), new byte[] {'B', 'A', 'M', 1})) {
-      if (!FileFormat.hasBgzfEof(reads)) {
-        throw new InputException(reads + ": truncated: it does not end with the BGZF end-of-file block"
-            + " (an interrupted copy, or a file still being written)");
-      }
-      return false;
-    }
-    String text = new String(head, StandardCharsets.US_ASCII);
-    if (c == FileFormat.Compression.PLAIN && (text.startsWith("@") || text.split("\n", 2)[0].split("\t").length >= 11)) {
-      throw new InputException(reads + ": SAM text, not BAM or CRAM; sort, compress and index it: samtools sort -o OUT.bam "
-          + reads + " && samtools index OUT.bam");
-    }
-    String what = c == FileFormat.Compression.BGZF ? "bgzipped data that is not BAM"
-        : c == FileFormat.Compression.GZIP ? "gzipped data"
-        : text.startsWith(">") ? "a FASTA file" : "neither BAM nor CRAM";
-    throw new InputException(reads + ": not a BAM or CRAM file: " + what + " (it starts with \""
-        + FileFormat.printable(head, 16) + "\")");
+    for (SAMSequenceRecord r : header.getSequenceDictionary().getSequences()) readContigs.add(r.getSequenceName());
+    ReferenceIndex.requireSameContigs(readsPath, header.getSequenceDictionary(), referencePath, dictionary);
   }
 
   /**

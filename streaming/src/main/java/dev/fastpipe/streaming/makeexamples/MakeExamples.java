@@ -41,6 +41,7 @@ public final class MakeExamples {
   private final ExampleProducer out;
   private final MakeExamplesStats stats = new MakeExamplesStats();
   private final ReadFilter filter;
+  private final ReadNormalizer normalizer;
   private final AlleleCounter counter;
   private final PileupImageEncoder encoder;
   private final TruthLabeler labeler;
@@ -102,6 +103,8 @@ public final class MakeExamples {
     this.in = in;
     this.out = out;
     this.filter = new ReadFilter(o, in.reads.getFileHeader());
+    this.normalizer = new ReadNormalizer((contig, start, end) -> in.bases(contig, start,
+        Math.min(end, in.dictionary.getSequence(contig).getSequenceLength())), in.readsPath, o.defaultBaseQuality);
     this.counter = new AlleleCounter(o);
     this.edgeCounter = new AlleleCounter(o);
     this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
@@ -202,6 +205,7 @@ public final class MakeExamples {
     }
     out.endOfStream();
     stats.nanos = System.nanoTime() - t0;
+    stats.readsWithoutQualities = normalizer.readsWithoutQualities;
     if (realigner != null) {
       stats.realignedWindows = realigner.windowsRealigned();
       stats.realignFallbackWindows = realigner.windowsFallenBack();
@@ -234,7 +238,10 @@ public final class MakeExamples {
         if (s >= p.start() && s < p.end()) {
           if (accepted) stats.reads++; else stats.readsFiltered++;
         }
-        if (accepted) fetched.add(r);
+        if (accepted) {
+          normalizer.normalize(r);
+          fetched.add(r);
+        }
       }
     } catch (RuntimeException e) {
       throw in.readsProblem(p.contig() + ":" + qStart + "-" + qEnd, e);
@@ -303,7 +310,10 @@ public final class MakeExamples {
       if (countedPartition < run.size() && s >= run.get(countedPartition).start()) {
         if (accepted) stats.reads++; else stats.readsFiltered++;
       }
-      if (accepted) window.add(r);
+      if (accepted) {
+        normalizer.normalize(r);
+        window.add(r);
+      }
     }
     window.removeIf(r -> r.getAlignmentEnd() < qStart);
     fetched.clear();

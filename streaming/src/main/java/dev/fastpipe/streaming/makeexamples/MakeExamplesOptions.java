@@ -83,6 +83,11 @@ public final class MakeExamplesOptions implements Cloneable {
   public boolean keepSecondary = false;
   public boolean keepSupplementary = false;
   public boolean keepQcFail = false;
+  /**
+   * The base quality given to every base of a read stored without qualities (QUAL {@code *};
+   * {@code --default-base-quality}); -1: such reads are refused ({@link ReadNormalizer}).
+   */
+  public int defaultBaseQuality = -1;
 
   // Candidate thresholds (DeepVariant's very sensitive caller)
   public int snpMinCount = 2;
@@ -118,6 +123,7 @@ public final class MakeExamplesOptions implements Cloneable {
     if (height <= PileupConstants.REFERENCE_ROWS) throw new IllegalArgumentException("height too small");
     OptionRange.between("--min-mapq", minMappingQuality, 0, 255);
     OptionRange.between("--min-base-quality", minBaseQuality, 0, 255);
+    if (defaultBaseQuality != -1) OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);
     OptionRange.atLeast("--snp-min-count", snpMinCount, 1);
     OptionRange.fraction("--snp-min-fraction", snpMinFraction);
     OptionRange.atLeast("--indel-min-count", indelMinCount, 1);

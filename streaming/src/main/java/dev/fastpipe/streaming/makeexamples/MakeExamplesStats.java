@@ -7,6 +7,8 @@ public final class MakeExamplesStats {
   public long reads;
   /** Reads that start inside this task's partitions and were dropped by the filters. */
   public long readsFiltered;
+  /** Reads stored without base qualities, given {@code --default-base-quality} (each counted where it was fetched). */
+  public long readsWithoutQualities;
   /** Candidate sites (one per position with at least one alt allele passing the thresholds). */
   public long candidates;
   /** Candidate alt alleles (one per candidates-VCF record). */
@@ -46,7 +48,8 @@ public final class MakeExamplesStats {
             + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
         partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
-        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
+        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "")
+        + (readsWithoutQualities > 0 ? " reads_without_qualities=" + readsWithoutQualities : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
         + String.format(" realigned_windows=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
             realignedWindows, realignFallbackWindows, realignedReads, realignNanos / 1e9);
   }

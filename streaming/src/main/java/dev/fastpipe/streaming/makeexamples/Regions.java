@@ -113,13 +113,8 @@ public final class Regions {
   private static List<Region> readBed(SAMSequenceDictionary dict, Set<String> inReads, Path reads, Path bed) {
     List<Region> out = new ArrayList<>();
     for (BedInterval iv : BedFile.read(bed)) {
-      SAMSequenceRecord rec = dict.getSequence(iv.contig());
-      if (rec == null) throw iv.problem("contig " + iv.contig() + " is not in the reference");
+      SAMSequenceRecord rec = iv.contigIn(dict, "the reference");
       if (inReads != null && !inReads.contains(iv.contig())) throw iv.problem(notInReads(iv.contig(), reads));
-      if (iv.end() > rec.getSequenceLength()) {
-        throw iv.problem("the end " + iv.end() + " is past the end of contig " + iv.contig() + " (length "
-            + rec.getSequenceLength() + "): a BED of another reference?");
-      }
       if (iv.start() < iv.end()) out.add(new Region(rec.getSequenceIndex(), iv.contig(), iv.start(), iv.end()));
     }
     return out;

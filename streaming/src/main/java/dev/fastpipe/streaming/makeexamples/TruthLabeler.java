@@ -38,9 +38,16 @@ public final class TruthLabeler {
       }
       confident.put(k, a);
     });
+    long onReference = 0;
+    String offReference = null;
     try (VCFFileReader reader = new VCFFileReader(truthVcf, false)) {
       for (VariantContext vc : reader) {
-        if (vc.isFiltered() || dict.getSequence(vc.getContig()) == null) continue;
+        if (dict.getSequence(vc.getContig()) == null) {
+          if (offReference == null) offReference = vc.getContig();
+          continue;
+        }
+        onReference++;
+        if (vc.isFiltered()) continue;
         Genotype g = vc.getGenotypes().isEmpty() ? null : vc.getGenotype(0);
         if (g == null || g.isNoCall()) continue;
         List<Allele> alts = vc.getAlternateAlleles();
@@ -53,6 +60,10 @@ public final class TruthLabeler {
       }
     } catch (htsjdk.tribble.TribbleException | htsjdk.samtools.SAMException e) {
       throw new InputException(truthVcf + ": cannot read the truth VCF (" + e.getMessage() + ")");
+    }
+    if (onReference == 0 && offReference != null) { // every example would be labelled hom-ref
+      throw new InputException(truthVcf + ": no record lies on a contig of the reference (the first is on "
+          + offReference + "): a truth VCF of another reference");
     }
   }
 

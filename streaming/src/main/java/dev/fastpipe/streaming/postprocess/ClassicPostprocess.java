@@ -3,6 +3,10 @@ package dev.fastpipe.streaming.postprocess;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import htsjdk.samtools.SAMSequenceDictionary;
+import htsjdk.samtools.SAMSequenceRecord;
+import htsjdk.samtools.reference.ReferenceSequenceFile;
+import htsjdk.samtools.reference.ReferenceSequenceFileFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -27,6 +31,38 @@ public final class ClassicPostprocess {
   }
 
   /**
+   * Every result's site lies on a contig of {@code reference} and its REF is the reference's bases
+   * there: calls made from examples of another reference (other contigs, another assembly) are one
+   * line naming both files, not a VCF of sites placed on the wrong bases.
+   */
+  static void requireReference(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference) {
+    try (ReferenceSequenceFile fasta = ReferenceSequenceFileFactory.getReferenceSequenceFile(reference)) {
+      for (CallResult r : results) {
+        if (r.contigIndex() < 0 || r.contigIndex() >= dict.size()) {
+          throw new InputException(source + ": contig index " + r.contigIndex() + " is not in " + reference + " ("
+              + dict.size() + " contigs): examples made from another reference?");
+        }
+        SAMSequenceRecord contig = dict.getSequence(r.contigIndex());
+        String where = contig.getSequenceName() + ":" + (r.position() + 1);
+        long end = (long) r.position() + r.ref().length();
+        if (r.position() < 0 || end > contig.getSequenceLength()) {
+          throw new InputException(source + ": the site at " + where + " (REF " + r.ref() + ") lies past the end of "
+              + contig.getSequenceName() + " in " + reference + " (length " + contig.getSequenceLength()
+              + "): the calls were made against another reference");
+        }
+        String bases = new String(fasta.getSubsequenceAt(contig.getSequenceName(), r.position() + 1L, end).getBases(),
+            StandardCharsets.US_ASCII);
+        if (!bases.equalsIgnoreCase(r.ref())) {
+          throw new InputException(source + ": the site at " + where + " has REF " + r.ref() + ", but " + reference
+              + " has " + bases + " there: the calls were made against another reference");
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw InputException.reading(reference, "cannot read the reference", e);
+    }
+  }
+
+  /**
    * As above, and with {@code gvcf} non-null also the gVCF from {@code blocks} (make_examples'
    * reference blocks, any order): the same records as {@code call --gvcf} makes. Both files
    * appear, or neither.
@@ -47,13 +83,8 @@ public final class ClassicPostprocess {
       Path output, String sample, double minQual, int minHomRefGq, HaploidRegions haploid, GqCalibration calibration,
       Path gvcf, List<RefBlock> blocks) {
     SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq, haploid, calibration));
-    for (CallResult r : results) {
-      if (r.contigIndex() >= dict.size()) {
-        throw new InputException(source + ": contig index " + r.contigIndex() + " is not in " + reference + " ("
-            + dict.size() + " contigs): examples made from another reference?");
-      }
-      assembler.add(r);
-    }
+    requireReference(results, source, dict, reference);
+    for (CallResult r : results) assembler.add(r);
     GvcfAssembler gvcfAssembler = new GvcfAssembler();
     for (RefBlock b : blocks) {
       if (b.contigIndex() >= dict.size()) {

@@ -115,6 +115,7 @@ public final class Tuner {
     Knobs defaults = s.defaults();
     BenchRun warm = run(defaults, 0, true);
     if (!warm.ok()) {
+      if (warm.exitStatus() == BenchRunner.BAD_INPUT_STATUS) throw BenchRunner.badInput(warm);
       throw new BenchFailedException("the defaults failed (" + warm.label() + ", exit "
           + warm.exitStatus() + "): " + warm.errorTail().lines().reduce((a, b) -> b).orElse(""));
     }

@@ -33,6 +33,7 @@ class BenchRunnerTest {
             --output) out="$2"; shift 2 ;;
             --metrics) met="$2"; shift 2 ;;
             --fail) echo "fastpipe call: something broke" >&2; exit 3 ;;
+            --refuse) echo "fastpipe call: r.bam and other.fa share no contig name" >&2; exit 2 ;;
             *) shift ;;
           esac
         done
@@ -96,6 +97,17 @@ class BenchRunnerTest {
       assertEquals(3, kept.size()); // the reference's and the two that differ
       for (Path p : kept) assertTrue(Files.exists(p), p.toString());
       assertEquals(runner.workDir().resolve("run-1.vcf.gz"), kept.get(0));
+    }
+  }
+
+  @Test
+  void aRunRefusingItsInputIsTheBenchsBadInputNotAFailedRun(@TempDir Path dir) throws Exception {
+    Path launcher = fakeLauncher(dir);
+    List<BenchConfig> configs = List.of(BenchConfig.parse("good:"), BenchConfig.parse("bad: --refuse"));
+    try (BenchRunner runner = new BenchRunner(List.of(launcher.toString()), List.of(), dir.resolve("w"), null)) {
+      InputException e = assertThrows(InputException.class, () -> runner.runAll(configs, 2, 0, 1));
+      assertTrue(e.getMessage().matches("run \\d \\(bad, round 1\\) refused its input: fastpipe call: r.bam and other.fa"
+          + " share no contig name"), e.getMessage());
     }
   }
 
