@@ -25,13 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded by podman and run as a user runs it: {@code podman run --runtime runc --network=none -v
  * DATA:/data:ro IMAGE call ...} on sim30x_eval gives the host build's VCF records. The image is built
  * once per release archive (target/image/fastpipe-SHA.tar, keyed by the archive's SHA-256) and
- * reused while that archive stays. The workflow with {@code --use-singularity} runs every rule in the
+ * reused while that archive stays; its Debian root layer is kept in ~/.cache/fastpipe/image-root. The workflow with {@code --use-singularity} runs every rule in the
  * same image, through a stand-in for singularity that runs {@code singularity exec} with podman
  * (Debian 12 packages no Singularity or Apptainer): the gathered VCF is the host call's. Skips
  * without root, mmdebstrap, podman, runc, the release archive or the data.
  */
 class ImageIT {
   static final Path BUILD_IMAGE = Path.of("..", "bin", "build-image").toAbsolutePath().normalize();
+  /** The Debian root layer, kept across runs on this machine (bin/build-image renews it weekly). */
+  static final Path ROOT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "fastpipe", "image-root");
 
   @TempDir Path tmp;
 
@@ -74,7 +76,8 @@ class ImageIT {
       for (Path p : old) Files.delete(p); // images of earlier archives
     }
     long t0 = System.nanoTime();
-    Result b = run(List.of(BUILD_IMAGE.toString(), "--output", image.toString(), "--release", archive.toString()), Map.of(), 1200);
+    Result b = run(List.of(BUILD_IMAGE.toString(), "--output", image.toString(), "--release", archive.toString(),
+        "--root-cache", ROOT_CACHE.toString()), Map.of(), 1200);
     assertEquals(0, b.exit(), b.out());
     System.out.printf("ImageIT: bin/build-image %.0f s, %d MB: %s%n", (System.nanoTime() - t0) / 1e9,
         Files.size(image) >> 20, b.out().lines().filter(l -> l.startsWith("build-image: /")).findFirst().orElse(""));
