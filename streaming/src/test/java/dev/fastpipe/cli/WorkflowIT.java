@@ -287,9 +287,9 @@ class WorkflowIT {
   }
 
   /** Runs the workflow on bad input and checks it stops before any job with one line naming {@code named}. */
-  static void refused(List<String> config, String named) throws Exception {
+  static void refused(List<String> config, String named, String... options) throws Exception {
     Path work = Files.createTempDirectory(dir, "bad");
-    Run r = snakemake(work, config);
+    Run r = snakemake(work, config, options);
     assertNotEquals(0, r.exit(), r.output());
     assertTrue(r.output().contains(named), "names " + named + ": " + r.output());
     assertFalse(r.output().contains("rule ") || r.output().contains("Job stats"), "no job ran: " + r.output());
@@ -314,5 +314,34 @@ class WorkflowIT {
         + " disagree: contig demo1 has length 72000 in the reads but 50000 in the reference");
 
     refused(List.of("samples=" + sheet, "outdir=out"), "fastpipe workflow: config key 'ref' is missing");
+  }
+
+  @Test
+  void optionsTheRulesCannotHonourAreRefusedBeforeAnyJob() throws Exception {
+    List<String> config = List.of("samples=" + sheet, "ref=" + ref, "outdir=out", "chunks=4");
+    refused(config, "fastpipe workflow: --use-conda: the rules declare no conda environment", "--use-conda");
+    // No singularity here (Debian 12 has none): refused; with one, the default image is not built in this directory.
+    refused(config, installed("sh", "-c", "command -v singularity")
+        ? "fastpipe workflow: --use-singularity: image " : "fastpipe workflow: --use-singularity: no 'singularity' command on PATH",
+        "--use-singularity");
+    List<String> port = new ArrayList<>(config);
+    port.add("call_args=--min-qual 2 --metrics-port 9100");
+    refused(port, "fastpipe workflow: config call_args: --metrics-port 9100 would be bound by each of the 4 chunk jobs");
+  }
+
+  @Test
+  void chunkJobsKeepCallsThreadBudgetUnlessShardsAreAskedFor() throws Exception {
+    List<String> config = List.of("samples=" + sheet, "ref=" + ref, "outdir=out", "chunks=2", "threads=2");
+    Run chosen = snakemake(Files.createTempDirectory(dir, "dry"), config, "-n", "-p");
+    assertEquals(0, chosen.exit(), chosen.output());
+    List<String> calls = chosen.output().lines().filter(l -> l.contains(" call --no-progress ")).toList();
+    assertEquals(2, calls.size(), chosen.output());
+    assertTrue(calls.stream().noneMatch(l -> l.contains("--shards")), "call chooses its shards: " + calls);
+    List<String> asked = new ArrayList<>(config);
+    asked.add("shards=3");
+    Run fixed = snakemake(Files.createTempDirectory(dir, "dry"), asked, "-n", "-p");
+    assertEquals(0, fixed.exit(), fixed.output());
+    assertEquals(2, fixed.output().lines().filter(l -> l.contains(" call --no-progress ") && l.contains(" --shards 3 ")).count(),
+        fixed.output());
   }
 }
