@@ -37,6 +37,7 @@ public final class CallCommand implements Callable<Integer> {
   /** --consumers when none is given. */
   static final int DEFAULT_CONSUMERS = 1;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
   @Mixin ExampleInputOptions input;
   @Mixin ModelOptions modelOptions;
 
@@ -164,6 +165,7 @@ public final class CallCommand implements Callable<Integer> {
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual = minQual;
     s.progress = !noProgress;
+    s.commandLine = CommandText.of(spec);
     s.shardTimeout = shardTimeout;
     s.maxBatchWait = maxBatchWait;
     return s;

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     name = "fastpipe",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
-    version = "fastpipe 0.1.0",
+    versionProvider = Main.Version.class,
     description = {
       "Streaming DeepVariant-style germline variant calling on the JVM:",
       "make_examples workers write pileup examples into lock-free shared-memory rings,",
@@ -54,6 +54,14 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** --version: the build's version, as the VCF header's ##source records it. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"fastpipe " + dev.fastpipe.streaming.FastpipeVersion.get()};
+    }
+  }
 
   @Override
   public void run() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.testing.SharedData;
+import dev.fastpipe.testing.VcfText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,18 +82,33 @@ class CallIT {
   }
 
   @Test
-  void everyTransportShardCountAndBatchSizeWritesTheSameRecords() throws Exception {
-    String reference = body(callSim30x("shm-2", "--shards", "2"));
-    assertTrue(reference.lines().count() > 50, "too few records:\n" + reference);
-    assertEquals(reference, body(callSim30x("shm-1", "--shards", "1", "--batch-size", "32")), "shm, 1 shard");
-    assertEquals(reference, body(callSim30x("shm-3", "--shards", "3", "--ring-size", "2M", "--consumers", "2")),
+  void everyTransportShardCountAndBatchSizeWritesTheSameVcf() throws Exception {
+    List<String> reference = VcfText.withoutProvenance(callSim30x("shm-2", "--shards", "2"));
+    assertTrue(reference.stream().filter(l -> !l.startsWith("#")).count() > 50, "too few records: " + reference);
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("shm-1", "--shards", "1", "--batch-size", "32")), "shm, 1 shard");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("shm-3", "--shards", "3", "--ring-size", "2M", "--consumers", "2")),
         "shm, 3 shards, small rings, 2 consumers");
-    assertEquals(reference, body(callSim30x("disk-2", "--shards", "2", "--transport", "disk")), "disk");
-    assertEquals(reference, body(callSim30x("disruptor-3", "--shards", "3", "--transport", "disruptor")), "disruptor");
-    assertEquals(reference, body(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("disk-2", "--shards", "2", "--transport", "disk")), "disk");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("disruptor-3", "--shards", "3", "--transport", "disruptor")), "disruptor");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
         "mutex");
-    assertEquals(reference, body(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
     assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
+  }
+
+  @Test
+  void theHeaderRecordsTheDateVersionModelCommandAndReference() throws Exception {
+    Path out = callSim30x("provenance", "--shards", "1");
+    List<String> header = VcfText.lines(out).stream().filter(l -> l.startsWith("##")).toList();
+    Path model = Path.of("..").resolve(ModelOptions.SHIPPED_MODEL);
+    assertTrue(header.contains("##source=fastpipe-" + dev.fastpipe.streaming.FastpipeVersion.get()), header.toString());
+    assertTrue(header.contains("##fastpipe_model=<ID=fastpipe-v5,SHA256="
+        + dev.fastpipe.streaming.postprocess.VcfProvenance.modelSha256(model) + ">"), header.toString());
+    assertTrue(header.contains("##reference=" + SharedData.require("ref/chr20.fa.gz").toAbsolutePath().normalize().toUri()),
+        header.toString());
+    assertTrue(header.stream().anyMatch(l -> l.startsWith("##fastpipe_command=fastpipe call --ref ")
+        && l.endsWith("--shards 1")), header.toString());
+    assertTrue(header.stream().anyMatch(l -> l.matches("##fileDate=20[0-9]{6}")), header.toString());
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +49,8 @@ public final class CallSettings {
    */
   public String sample;
   public boolean progress = true;
+  /** The command line as typed, for the VCF header's {@code ##fastpipe_command}; null: not recorded. */
+  public String commandLine;
   public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
   public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
   /** The model's GQ calibration and PASS thresholds ({@code calibration.json}); identity: none. */
@@ -121,6 +124,11 @@ public final class CallSettings {
         .output("--metrics", metrics)
         .output("--report", report)
         .check();
+  }
+
+  /** What the VCF and gVCF headers record: version, date, model (name, checksum), command line, reference. */
+  VcfProvenance provenance() {
+    return VcfProvenance.of(modelDir, commandLine, examples.reference);
   }
 
   /** True when the run's live figures are wanted: for the metrics JSON, the report or the endpoint. */

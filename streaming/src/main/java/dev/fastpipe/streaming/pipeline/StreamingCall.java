@@ -18,6 +18,7 @@ import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -112,10 +113,11 @@ public final class StreamingCall {
     metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
 
     ExampleTransport transport = openTransport(s, plan);
-    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
+    VcfProvenance provenance = s.provenance();
+    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual, false, provenance);
     VcfCallWriter gvcfWriter;
     try {
-      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true);
+      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true, provenance);
     } catch (RuntimeException e) {
       writer.abort();
       transport.close();

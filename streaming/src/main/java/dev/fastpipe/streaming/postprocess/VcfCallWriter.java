@@ -42,8 +42,9 @@ import java.util.Set;
  * and its {@code .tbi}); {@link #close()} renames both into place, {@link #abort()} deletes them,
  * so a failed run leaves nothing under the final name.
  *
- * <p>Header: every contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT,
- * GQ, DP, AD, VAF, PL; one sample.
+ * <p>Header: the run's {@link VcfProvenance} (date, version, model, command, reference), every
+ * contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT, GQ, DP, AD, VAF, PL
+ * (records carry them as htsjdk orders them: GT:AD:DP:GQ:PL:VAF); one sample.
  *
  * <p>As a gVCF writer ({@link #gvcf}) it also writes {@link RefBlock}s ({@code REF <*>} with
  * {@code END}, GT 0/0 or ./., GQ, MIN_DP, PL; QUAL 0, no FILTER), and every variant record gets the
@@ -64,6 +65,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   private final String sample;
   private final BlockCompressedOutputStream bgzf;
   private final TabixIndexCreator index;
+  private final TabixRecordCounts.Counter counts = new TabixRecordCounts.Counter();
   private final VCFEncoder encoder;
   private final StringBuilder line = new StringBuilder(256);
   private final boolean gvcf;
@@ -82,6 +84,12 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
 
   /** A VCF writer, or with {@code gvcf} a gVCF writer. */
   public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
+    this(output, dictionary, sample, minQual, gvcf, VcfProvenance.minimal());
+  }
+
+  /** A VCF writer, or with {@code gvcf} a gVCF writer, whose header records {@code provenance}. */
+  public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf,
+      VcfProvenance provenance) {
     this.gvcf = gvcf;
     this.output = output.toAbsolutePath();
     this.dictionary = dictionary;
@@ -99,7 +107,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     try {
       out = new BlockCompressedOutputStream(tmp, BlockCompressedOutputStream.getDefaultCompressionLevel(),
           BlockCompressedOutputStream.getDefaultDeflaterFactory());
-      VCFHeader h = header(dictionary, sample, minQual, gvcf);
+      VCFHeader h = header(dictionary, sample, minQual, gvcf, provenance);
       out.write(headerText(h));
       this.encoder = new VCFEncoder(h, false, false);
       this.index = new TabixIndexCreator(dictionary, TabixFormat.VCF);
@@ -143,6 +151,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
       long at = bgzf.getFilePointer();
       bgzf.write(line.toString().getBytes(StandardCharsets.UTF_8));
       index.addFeature(new Span(contig, start, end), at);
+      counts.add(contig, at, bgzf.getFilePointer());
     } catch (IOException | RuntimeException e) {
       throw failure(e);
     }
@@ -151,9 +160,9 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   /** A record's extent, for the tabix index. */
   private record Span(String getContig, int getStart, int getEnd) implements Feature {}
 
-  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
-    Set<VCFHeaderLine> lines = new LinkedHashSet<>();
-    lines.add(new VCFHeaderLine("source", "fastpipe"));
+  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf,
+      VcfProvenance provenance) {
+    Set<VCFHeaderLine> lines = new LinkedHashSet<>(provenance.headerLines());
     if (gvcf) {
       lines.add(new VCFHeaderLine("ALT", "<ID=*,Description=\"Represents any possible alternative allele not already"
           + " represented at this location by REF and ALT\">"));
@@ -292,6 +301,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
       Index idx = index.finalizeIndex(bgzf.getFilePointer());
       bgzf.close(); // the BGZF end-of-file block
       idx.write(indexOf(tmp));
+      TabixRecordCounts.add(indexOf(tmp), counts.spans()); // for bcftools index -n / -s
     } catch (IOException | RuntimeException e) {
       abort();
       throw failure(e);
