@@ -42,7 +42,8 @@ public final class CallCommand implements Callable<Integer> {
   @Mixin ModelOptions modelOptions;
 
   @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz",
-      description = "The VCF (bgzipped, with OUT.vcf.gz.tbi); appears only when the run succeeds.")
+      description = "The VCF: OUT.vcf.gz (bgzipped, with OUT.vcf.gz.tbi), OUT.vcf (plain, no index), or - (standard"
+          + " output, no index; messages stay on stderr). A file appears only when the run succeeds.")
   Path output;
 
   @Option(names = "--gvcf", paramLabel = "OUT.g.vcf.gz",
@@ -119,9 +120,10 @@ public final class CallCommand implements Callable<Integer> {
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
-              + " (%.0f examples/s) via %s, %d shards -> %s%n",
+              + " (%.0f examples/s) via %s, %s -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
-          r.examples() / Math.max(r.seconds(), 1e-9), transport, s.examples.shards, output);
+          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples.shards),
+          s.outputForm() == dev.fastpipe.streaming.postprocess.VcfCallWriter.Form.STDOUT ? "standard output" : output);
       if (s.examples.smallModel != null) {
         long small = r.metrics().smallModelCalls;
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
@@ -179,6 +181,11 @@ public final class CallCommand implements Callable<Integer> {
   static Knobs defaultKnobs(ThreadBudget budget, String allocator) {
     return new Knobs(budget.shards(), DEFAULT_CONSUMERS, ModelOptions.DEFAULT_BATCH_SIZE, DEFAULT_RING_SIZE,
         DEFAULT_TRANSPORT, allocator);
+  }
+
+  /** "1 shard", "3 shards". */
+  static String shardCount(int shards) {
+    return shards + (shards == 1 ? " shard" : " shards");
   }
 
   /** Bytes from "16777216", "16M", "512k" or "1G". */

@@ -70,6 +70,7 @@ public final class Main implements Runnable {
 
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.setParameterExceptionHandler(new OptionErrors()); // one line naming the problem, not the whole usage
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           // One line for the user, no stack trace unless asked for.

@@ -97,6 +97,42 @@ class CallIT {
   }
 
   @Test
+  void everyRegionsFormGivesTheVcfOfTheBedAndPlainAndStdoutOutputsHoldTheSameLines() throws Exception {
+    Path bam = SharedData.require("sim30x_eval/SIM30X_EVAL.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path bed = Files.writeString(dir.resolve("two.bed"), "chr20\t10100000\t10130000\nchr20\t10140000\t10160000\n");
+    List<String> common = List.of("call", "--ref", ref.toString(), "--reads", bam.toString(), "--no-progress", "--shards", "1");
+    Path byBed = dir.resolve("by-bed.vcf.gz");
+    List<String> args = new ArrayList<>(common);
+    args.addAll(List.of("--bed", bed.toString(), "--output", byBed.toString()));
+    LauncherIT.Result r = fastpipe(args.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.err());
+    List<String> expected = VcfText.withoutProvenance(byBed);
+    assertTrue(expected.stream().filter(l -> !l.startsWith("#")).count() > 20, expected.toString());
+    String[][] forms = {
+      {"chr20:10100001-10130000 chr20:10140001-10160000", "by-spaces.vcf.gz"},
+      {"chr20:10,100,001-10,130,000,chr20:10,140,001-10,160,000", "by-commas.vcf"},
+      {bed.toString(), "by-bed-path.vcf.gz"},
+    };
+    for (String[] f : forms) {
+      Path out = dir.resolve(f[1]);
+      List<String> a = new ArrayList<>(common);
+      a.addAll(List.of("--regions", f[0], "--output", out.toString()));
+      r = fastpipe(a.toArray(String[]::new));
+      assertEquals(0, r.exit(), f[0] + ": " + r.err());
+      assertEquals(expected, VcfText.withoutProvenance(out), "--regions " + f[0]);
+    }
+    assertFalse(Files.exists(dir.resolve("by-commas.vcf.tbi")), "a plain VCF has no index");
+    List<String> a = new ArrayList<>(common);
+    a.addAll(List.of("--bed", bed.toString(), "--output", "-"));
+    r = fastpipe(a.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(expected, r.out().lines().filter(l -> !dev.fastpipe.streaming.postprocess.VcfProvenance
+        .isProvenanceLine(l)).toList(), "the VCF on stdout, nothing else there");
+    assertTrue(r.err().contains("-> standard output"), r.err());
+  }
+
+  @Test
   void theHeaderRecordsTheDateVersionModelCommandAndReference() throws Exception {
     Path out = callSim30x("provenance", "--shards", "1");
     List<String> header = VcfText.lines(out).stream().filter(l -> l.startsWith("##")).toList();

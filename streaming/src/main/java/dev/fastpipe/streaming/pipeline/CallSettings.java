@@ -103,9 +103,8 @@ public final class CallSettings {
     if (shardTimeout == null || shardTimeout.isNegative()) {
       throw new InputException("--shard-timeout must be 0 or more, got " + shardTimeout);
     }
-    if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
-      throw new InputException(output + ": output must end with .vcf.gz");
-    }
+    if (output == null) throw new InputException("--output is required");
+    VcfCallWriter.Form.of(output); // .vcf.gz, .vcf or - (stdout)
     if (gvcf != null) VcfCallWriter.checkGvcfName(gvcf);
     if (metricsInterval.compareTo(RunSampler.MIN_INTERVAL) < 0 || metricsInterval.compareTo(RunSampler.MAX_INTERVAL) > 0) {
       throw new InputException("--metrics-interval " + metricsInterval.toMillis() + "ms: must be between "
@@ -119,11 +118,17 @@ public final class CallSettings {
   /** The run's inputs and outputs, checked ({@link RunFiles.Builder#check}). */
   RunFiles files() {
     return examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
-        .indexedOutput("--output", output)
+        .indexedOutput("--output", outputForm() == VcfCallWriter.Form.BGZF ? output : null)
+        .output("--output", outputForm() == VcfCallWriter.Form.PLAIN ? output : null)
         .indexedOutput("--gvcf", gvcf)
         .output("--metrics", metrics)
         .output("--report", report)
         .check();
+  }
+
+  /** What {@link #output} names: a bgzipped and indexed VCF, a plain one, or standard output. */
+  public VcfCallWriter.Form outputForm() {
+    return VcfCallWriter.Form.of(output);
   }
 
   /** What the VCF and gVCF headers record: version, date, model (name, checksum), command line, reference. */

@@ -22,6 +22,7 @@ final class RunObservation implements AutoCloseable {
   private final PrintStream err;
   private final MetricsEndpoint endpoint;
   private RunSampler sampler;
+  private RunMetrics metrics; // the run's, once it has them: what a failed run's files show
   private long startNanos;
   private boolean closed;
 
@@ -69,7 +70,7 @@ final class RunObservation implements AutoCloseable {
   void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series, OutputFiles.Transaction tx) throws IOException {
     if (settings.report == null || series == null) return;
     Map<String, Object> figures = new LinkedHashMap<>();
-    figures.put("output", settings.output.toAbsolutePath());
+    figures.put("output", settings.outputForm() == VcfCallWriter.Form.STDOUT ? "standard output" : settings.output.toAbsolutePath());
     figures.put("wall seconds", m.wallSeconds);
     figures.put("examples made", m.examplesMade);
     figures.put("examples called", m.examplesCalled);
@@ -83,6 +84,49 @@ final class RunObservation implements AutoCloseable {
     String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
         .withNano(0);
     HtmlReport.stage(tx, settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
+  }
+
+  /** The run's metrics, as far as they go: what {@link #writeFailure} writes if the run fails. */
+  void attach(RunMetrics m) {
+    metrics = m;
+  }
+
+  /**
+   * After a failed run: {@code --metrics} and {@code --report}, if asked for, with what the run got
+   * to, marked failed and naming {@code error}; each under a temporary name, then renamed (the VCF is
+   * not published). A file that cannot be written is a warning: the run's own error stays the one
+   * reported.
+   */
+  void writeFailure(Throwable error, double wallSeconds) {
+    if (settings.metrics == null && settings.report == null) return;
+    close();
+    RunMetrics m = metrics != null ? metrics : new RunMetrics();
+    String why = error.getMessage() == null || error.getMessage().isBlank() ? error.toString() : error.getMessage();
+    m.failure = why.replace('\n', ' ').strip();
+    if (m.wallSeconds == 0) m.wallSeconds = wallSeconds;
+    RunSeries series = sampler == null ? null : sampler.series();
+    if (m.series == null) m.series = series;
+    try {
+      if (settings.metrics != null) m.write(settings.metrics);
+    } catch (IOException | RuntimeException e) {
+      err.println("fastpipe: warning: " + settings.metrics + ": cannot write the failed run's metrics (" + e.getMessage() + ")");
+    }
+    try {
+      if (settings.report != null) {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("status", "FAILED: " + m.failure);
+        figures.put("wall seconds", m.wallSeconds);
+        figures.put("examples made", m.examplesMade);
+        figures.put("examples called", m.examplesCalled);
+        figures.put("sites released (not published)", m.sitesWritten);
+        var stages = m.stages.stream()
+            .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
+        String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now().withNano(0);
+        HtmlReport.write(settings.report, HtmlReport.render(title, m.failure, m.settings, figures, stages, series));
+      }
+    } catch (IOException | RuntimeException e) {
+      err.println("fastpipe: warning: " + settings.report + ": cannot write the failed run's report (" + e.getMessage() + ")");
+    }
   }
 
   /** Stops the sampler and the endpoint. Idempotent. */

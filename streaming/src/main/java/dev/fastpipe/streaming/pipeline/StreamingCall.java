@@ -71,7 +71,12 @@ public final class StreamingCall {
     RunFiles files = s.validate();
     try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
         OutputFiles.Transaction outputs = new OutputFiles.Transaction()) {
-      return run(s, modelLoader, err, t0, observation, files, outputs);
+      try {
+        return run(s, modelLoader, err, t0, observation, files, outputs);
+      } catch (RuntimeException | Error e) {
+        observation.writeFailure(e, (System.nanoTime() - t0) / 1e9); // --metrics and --report, marked failed
+        throw e;
+      }
     }
   }
 
@@ -111,6 +116,7 @@ public final class StreamingCall {
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
     metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
+    observation.attach(metrics);
 
     ExampleTransport transport = openTransport(s, plan);
     VcfProvenance provenance = s.provenance();
@@ -224,10 +230,25 @@ public final class StreamingCall {
       shardSet.close();
       transport.close();
       if (!ok) {
+        asFarAsItGot(metrics, writer, consumers, shardSet);
         writer.abort();
         if (gvcfWriter != null) gvcfWriter.abort();
       }
       if (model != null) model.close();
+    }
+  }
+
+  /** The counts of a run that failed, for its --metrics and --report. */
+  private static void asFarAsItGot(RunMetrics m, VcfCallWriter writer, CallVariantsConsumers consumers, Shards shards) {
+    try {
+      m.sitesWritten = writer.written();
+      if (consumers != null) {
+        m.examplesCalled = consumers.examplesCalled();
+        m.smallModelCalls = consumers.smallCalls();
+      }
+      m.examplesMade = shards.examples();
+    } catch (RuntimeException e) {
+      // counts of a broken run: what could be read is enough
     }
   }
 
