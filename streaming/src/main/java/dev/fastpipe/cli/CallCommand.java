@@ -79,9 +79,19 @@ public final class CallCommand implements Callable<Integer> {
   Path report;
 
   @Option(names = "--metrics-port", paramLabel = "PORT",
-      description = "Serve live metrics in Prometheus text format at http://127.0.0.1:PORT/metrics while the run"
-          + " lasts (0: any free port, named on stderr).")
+      description = "Serve live metrics in Prometheus text format at http://ADDR:PORT/metrics (--metrics-bind) while"
+          + " the run lasts (0: any free port, named on stderr).")
   Integer metricsPort;
+
+  @Option(names = "--metrics-bind", paramLabel = "ADDR",
+      description = "The address --metrics-port listens on: 127.0.0.1 (default: this machine only), 0.0.0.0 (every"
+          + " interface, for a central Prometheus), or one interface's address.")
+  String metricsBind;
+
+  @Option(names = "--metrics-linger", defaultValue = "0", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "After the run, keep serving its final metrics this long (30s, 2m; plain seconds), so that the"
+          + " last scrape sees them (fastpipe_run_finished 1). Default ${DEFAULT-VALUE}: stop at once.")
+  Duration metricsLinger;
 
   @Option(names = "--metrics-interval", defaultValue = "200ms", paramLabel = "TIME", converter = DurationConverter.class,
       description = "How often --metrics, --report and --metrics-port sample the run: 100ms, 1s (default ${DEFAULT-VALUE}).")
@@ -163,6 +173,8 @@ public final class CallCommand implements Callable<Integer> {
     s.report = report;
     s.modelDir = modelOptions.modelDir();
     s.metricsPort = metricsPort;
+    s.metricsBind = metricsBind;
+    s.metricsLinger = metricsLinger;
     s.metricsInterval = metricsInterval;
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual = minQual;

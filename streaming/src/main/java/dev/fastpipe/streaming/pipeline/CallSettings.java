@@ -38,6 +38,10 @@ public final class CallSettings {
    * 0: any free port, named on stderr), or null: none.
    */
   public Integer metricsPort;
+  /** The address the metrics endpoint listens on ({@code --metrics-bind}); null: 127.0.0.1, this machine only. */
+  public String metricsBind;
+  /** How long the endpoint serves the final figures after the run ({@code --metrics-linger}); zero: it closes at once. */
+  public Duration metricsLinger = Duration.ZERO;
   /** How often the run's live figures are sampled for {@link #metrics}, {@link #report} and {@link #metricsPort}. */
   public Duration metricsInterval = DEFAULT_METRICS_INTERVAL;
 
@@ -97,6 +101,9 @@ public final class CallSettings {
     OptionRange.between("--min-homref-gq", minHomRefGq, 0, 99);
     SampleNames.requireVcfName("--sample", sample);
     if (metricsPort != null) OptionRange.between("--metrics-port", metricsPort, 0, 65535);
+    if (metricsPort == null && metricsBind != null) throw new InputException("--metrics-bind " + metricsBind + ": needs --metrics-port");
+    if (metricsLinger == null || metricsLinger.isNegative()) throw new InputException("--metrics-linger must be 0 or more");
+    if (metricsPort == null && !metricsLinger.isZero()) throw new InputException("--metrics-linger needs --metrics-port");
     if (maxBatchWait == null || maxBatchWait.isNegative()) {
       throw new InputException("--max-batch-wait must be 0 or more, got " + maxBatchWait);
     }

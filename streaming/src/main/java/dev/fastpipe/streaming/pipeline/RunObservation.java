@@ -36,7 +36,8 @@ final class RunObservation implements AutoCloseable {
   static RunObservation open(CallSettings s, PrintStream err) {
     MetricsEndpoint endpoint = null;
     if (s.metricsPort != null) {
-      endpoint = MetricsEndpoint.start(s.metricsPort);
+      endpoint = MetricsEndpoint.start(s.metricsBind != null ? s.metricsBind : MetricsEndpoint.HOST, s.metricsPort);
+      if (s.modelDir != null) endpoint.describe(s.modelDir.toAbsolutePath().normalize().getFileName().toString(), null);
       err.println("fastpipe: live metrics at " + endpoint.url());
     }
     return new RunObservation(s, err, endpoint);
@@ -99,7 +100,7 @@ final class RunObservation implements AutoCloseable {
    */
   void writeFailure(Throwable error, double wallSeconds) {
     if (settings.metrics == null && settings.report == null) return;
-    close();
+    stopSampling();
     RunMetrics m = metrics != null ? metrics : new RunMetrics();
     String why = error.getMessage() == null || error.getMessage().isBlank() ? error.toString() : error.getMessage();
     m.failure = why.replace('\n', ' ').strip();
@@ -129,12 +130,41 @@ final class RunObservation implements AutoCloseable {
     }
   }
 
+  /** The sample the run calls, for the endpoint's build_info. */
+  void sample(String name) {
+    if (endpoint != null) endpoint.describe(null, name);
+  }
+
+  /** Stops the sampler (its final sample is the endpoint's last); the endpoint still answers. Idempotent. */
+  synchronized void stopSampling() {
+    if (sampler != null) sampler.stop();
+  }
+
+  /**
+   * The run has ended ({@code ok}: it succeeded): the endpoint says so and serves the final figures
+   * for {@code --metrics-linger}, so a scrape after the run still finds them.
+   */
+  void linger(boolean ok) {
+    stopSampling();
+    if (endpoint == null) return;
+    endpoint.finished(ok);
+    long millis = settings.metricsLinger.toMillis();
+    if (millis <= 0) return;
+    err.println("fastpipe: serving the final metrics at " + endpoint.url() + " for " + settings.metricsLinger.toSeconds()
+        + " s (--metrics-linger)");
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Stops the sampler and the endpoint. Idempotent. */
   @Override
   public synchronized void close() {
     if (closed) return;
     closed = true;
-    if (sampler != null) sampler.stop();
+    stopSampling();
     if (endpoint != null) endpoint.close();
   }
 }

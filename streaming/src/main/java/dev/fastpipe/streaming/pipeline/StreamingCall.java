@@ -71,12 +71,16 @@ public final class StreamingCall {
     RunFiles files = s.validate();
     try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
         OutputFiles.Transaction outputs = new OutputFiles.Transaction()) {
+      Summary done;
       try {
-        return run(s, modelLoader, err, t0, observation, files, outputs);
+        done = run(s, modelLoader, err, t0, observation, files, outputs);
       } catch (RuntimeException | Error e) {
         observation.writeFailure(e, (System.nanoTime() - t0) / 1e9); // --metrics and --report, marked failed
+        observation.linger(false);
         throw e;
       }
+      observation.linger(true); // the outputs are published: the endpoint may serve the final figures a while
+      return done;
     }
   }
 
@@ -100,6 +104,7 @@ public final class StreamingCall {
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
+    observation.sample(sample);
     ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
     if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
@@ -221,7 +226,7 @@ public final class StreamingCall {
     } finally {
       failure.compareAndSet(null, new CancellationException("the run stopped"));
       if (consumers != null) consumers.join(); // they stop at once on the failure set above
-      observation.close(); // no more samples of what is about to be closed
+      observation.stopSampling(); // no more samples of what is about to be closed
       try {
         Runtime.getRuntime().removeShutdownHook(onSignal);
       } catch (IllegalStateException shuttingDown) {
