@@ -127,6 +127,8 @@ public final class CallCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CallSettings s = settings();
+    ThreadBudget.oversubscription(s.examples.shards, s.consumers, s.intraOpThreads, Runtime.getRuntime().availableProcessors())
+        .ifPresent(w -> System.err.println("fastpipe: warning: " + w));
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
