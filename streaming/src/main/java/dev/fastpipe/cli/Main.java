@@ -48,6 +48,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       PlanCommand.class,
       CompareCommand.class,
+      VcfStatsCommand.class,
       DoctorCommand.class,
       ShardWorkerCommand.class,
     })
