@@ -96,7 +96,7 @@ final class RunObservation implements AutoCloseable {
    * After a failed run: {@code --metrics} and {@code --report}, if asked for, with what the run got
    * to, marked failed and naming {@code error}; each under a temporary name, then renamed (the VCF is
    * not published). A file that cannot be written is a warning: the run's own error stays the one
-   * reported.
+   * reported; a file whose own write was the failure is not tried again.
    */
   void writeFailure(Throwable error, double wallSeconds) {
     if (settings.metrics == null && settings.report == null) return;
@@ -108,12 +108,12 @@ final class RunObservation implements AutoCloseable {
     RunSeries series = sampler == null ? null : sampler.series();
     if (m.series == null) m.series = series;
     try {
-      if (settings.metrics != null) m.write(settings.metrics);
+      if (settings.metrics != null && !about(m.failure, settings.metrics)) m.write(settings.metrics);
     } catch (IOException | RuntimeException e) {
       err.println("fastpipe: warning: " + settings.metrics + ": cannot write the failed run's metrics (" + e.getMessage() + ")");
     }
     try {
-      if (settings.report != null) {
+      if (settings.report != null && !about(m.failure, settings.report)) {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("status", "FAILED: " + m.failure);
         figures.put("wall seconds", m.wallSeconds);
@@ -157,6 +157,11 @@ final class RunObservation implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** True when the failure is that {@code file} itself could not be written: it is not tried again. */
+  private static boolean about(String failure, java.nio.file.Path file) {
+    return failure.startsWith(file + ": ") || failure.startsWith(file.toAbsolutePath() + ": ");
   }
 
   /** Stops the sampler and the endpoint. Idempotent. */
