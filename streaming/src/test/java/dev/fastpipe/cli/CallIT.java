@@ -163,7 +163,7 @@ class CallIT {
     long called = number(json, "examples_called");
     long small = number(json, "small_model_calls");
     long cnn = number(json, "cnn_examples");
-    assertEquals(made, cnn, "every image made is classified by the CNN");
+    assertEquals(called, made, "every example made (CNN images and small-model calls) is called");
     assertEquals(called, small + cnn, "examples called = small-model calls + CNN examples");
     assertTrue(small > 0, "the shipped model's small model takes the easy sites");
     assertNotEquals(0, called);
