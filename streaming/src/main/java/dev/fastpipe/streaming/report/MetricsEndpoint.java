@@ -135,7 +135,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     GaugeWithCallback.builder().name("fastpipe_run_failed").help("1 when the run ended in a failure, else 0")
         .callback(cb -> cb.call(failed)).register(r);
     gauge(r, "fastpipe_run_seconds", "Seconds since the run started (at the newest sample)", s -> s.nanos() / 1e9);
-    counter(r, "fastpipe_examples_made", "Examples the make_examples shards have written", RunSnapshot::examplesMade);
+    counter(r, "fastpipe_examples_made", "Examples the make_examples shards have made: CNN images and small-model calls",
+        RunSnapshot::examplesMade);
     counter(r, "fastpipe_examples_called", "Examples call_variants has classified", RunSnapshot::examplesCalled);
     counter(r, "fastpipe_sites_written", "VCF records written", RunSnapshot::sitesWritten);
     counter(r, "fastpipe_partitions_done", "Partitions every example of which has been called", RunSnapshot::partitionsDone);
