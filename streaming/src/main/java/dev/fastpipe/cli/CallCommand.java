@@ -37,11 +37,13 @@ public final class CallCommand implements Callable<Integer> {
   /** --consumers when none is given. */
   static final int DEFAULT_CONSUMERS = 1;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
   @Mixin ExampleInputOptions input;
   @Mixin ModelOptions modelOptions;
 
   @Option(names = "--output", required = true, paramLabel = "OUT.vcf.gz",
-      description = "The VCF (bgzipped, with OUT.vcf.gz.tbi); appears only when the run succeeds.")
+      description = "The VCF: OUT.vcf.gz (bgzipped, with OUT.vcf.gz.tbi), OUT.vcf (plain, no index), or - (standard"
+          + " output, no index; messages stay on stderr). A file appears only when the run succeeds.")
   Path output;
 
   @Option(names = "--gvcf", paramLabel = "OUT.g.vcf.gz",
@@ -82,9 +84,19 @@ public final class CallCommand implements Callable<Integer> {
   Path report;
 
   @Option(names = "--metrics-port", paramLabel = "PORT",
-      description = "Serve live metrics in Prometheus text format at http://127.0.0.1:PORT/metrics while the run"
-          + " lasts (0: any free port, named on stderr).")
+      description = "Serve live metrics in Prometheus text format at http://ADDR:PORT/metrics (--metrics-bind) while"
+          + " the run lasts (0: any free port, named on stderr).")
   Integer metricsPort;
+
+  @Option(names = "--metrics-bind", paramLabel = "ADDR",
+      description = "The address --metrics-port listens on: 127.0.0.1 (default: this machine only), 0.0.0.0 (every"
+          + " interface, for a central Prometheus), or one interface's address.")
+  String metricsBind;
+
+  @Option(names = "--metrics-linger", defaultValue = "0", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "After the run, keep serving its final metrics this long (30s, 2m; plain seconds), so that the"
+          + " last scrape sees them (fastpipe_run_finished 1). Default ${DEFAULT-VALUE}: stop at once.")
+  Duration metricsLinger;
 
   @Option(names = "--metrics-interval", defaultValue = "200ms", paramLabel = "TIME", converter = DurationConverter.class,
       description = "How often --metrics, --report and --metrics-port sample the run: 100ms, 1s (default ${DEFAULT-VALUE}).")
@@ -120,12 +132,15 @@ public final class CallCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CallSettings s = settings();
+    ThreadBudget.oversubscription(s.examples.shards, s.consumers, s.intraOpThreads, Runtime.getRuntime().availableProcessors())
+        .ifPresent(w -> System.err.println("fastpipe: warning: " + w));
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
-              + " (%.0f examples/s) via %s, %d shards -> %s%n",
+              + " (%.0f examples/s) via %s, %s -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
-          r.examples() / Math.max(r.seconds(), 1e-9), transport, s.examples.shards, output);
+          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples.shards),
+          s.outputForm() == dev.fastpipe.streaming.postprocess.VcfCallWriter.Form.STDOUT ? "standard output" : output);
       if (s.examples.smallModel != null) {
         long small = r.metrics().smallModelCalls;
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
@@ -166,10 +181,13 @@ public final class CallCommand implements Callable<Integer> {
     s.report = report;
     s.modelDir = modelOptions.modelDir();
     s.metricsPort = metricsPort;
+    s.metricsBind = metricsBind;
+    s.metricsLinger = metricsLinger;
     s.metricsInterval = metricsInterval;
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual = minQual;
     s.progress = !noProgress;
+    s.commandLine = CommandText.of(spec);
     s.shardTimeout = shardTimeout;
     s.maxBatchWait = maxBatchWait;
     return s;
@@ -183,6 +201,11 @@ public final class CallCommand implements Callable<Integer> {
   static Knobs defaultKnobs(ThreadBudget budget, String allocator) {
     return new Knobs(budget.shards(), DEFAULT_CONSUMERS, ModelOptions.DEFAULT_BATCH_SIZE, DEFAULT_RING_SIZE,
         DEFAULT_TRANSPORT, allocator);
+  }
+
+  /** "1 shard", "3 shards". */
+  static String shardCount(int shards) {
+    return shards + (shards == 1 ? " shard" : " shards");
   }
 
   /** Bytes from "16777216", "16M", "512k" or "1G". */

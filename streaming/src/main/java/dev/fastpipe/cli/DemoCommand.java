@@ -95,8 +95,8 @@ public final class DemoCommand implements Callable<Integer> {
     s.channels = modelOptions.channels();
     s.modelDir = modelOptions.modelDir();
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
-    out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %d shards%n",
-        r.examples(), r.sites(), r.pass(), r.seconds(), transport, ex.shards);
+    out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %s%n",
+        r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(ex.shards));
     out.println("demo: VCF " + s.output);
     VcfComparison.Result cmp;
     try {

@@ -23,7 +23,9 @@ public final class ExampleInputOptions {
   Path reads;
 
   @Option(names = "--regions", paramLabel = "REGION",
-      description = "chr or chr:start-end (1-based, inclusive); repeatable.")
+      description = "chr, chr:start-end or chr:pos (1-based, inclusive); several separated by spaces (as DeepVariant)"
+          + " or commas (as bcftools; a comma between digits of a position is a thousands separator:"
+          + " chr20:10,000,000-10,100,000), or the path of a BED file; repeatable.")
   List<String> regions = new ArrayList<>();
 
   @Option(names = "--bed", paramLabel = "BED",

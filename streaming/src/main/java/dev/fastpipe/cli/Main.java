@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     name = "fastpipe",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
-    version = "fastpipe 0.1.0",
+    versionProvider = Main.Version.class,
     description = {
       "Streaming DeepVariant-style germline variant calling on the JVM:",
       "make_examples workers write pileup examples into lock-free shared-memory rings,",
@@ -48,12 +48,21 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       PlanCommand.class,
       CompareCommand.class,
+      VcfStatsCommand.class,
       DoctorCommand.class,
       ShardWorkerCommand.class,
     })
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** --version: the build's version, as the VCF header's ##source records it. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"fastpipe " + dev.fastpipe.streaming.FastpipeVersion.get()};
+    }
+  }
 
   @Override
   public void run() {
@@ -62,6 +71,7 @@ public final class Main implements Runnable {
 
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.setParameterExceptionHandler(new OptionErrors()); // one line naming the problem, not the whole usage
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           // One line for the user, no stack trace unless asked for.

@@ -7,6 +7,7 @@ import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.postprocess.ClassicPostprocess;
+import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.RefBlock;
@@ -36,6 +37,8 @@ import picocli.CommandLine.Option;
       "With --haploid-contigs (and --par-bed), sites there are called haploid: give make-examples the same options."
     })
 public final class PostprocessCommand implements Callable<Integer> {
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--calls", required = true, paramLabel = "CALLS", description = "Output of call-variants.")
   Path calls;
@@ -116,7 +119,7 @@ public final class PostprocessCommand implements Callable<Integer> {
 
     files.requireInputsUnchanged();
     ClassicPostprocess.Summary r = ClassicPostprocess.write(contents.results(), calls, dict, ref, output, sampleName,
-        minQual, minHomRefGq, haploid, gq, gvcf, blocks);
+        minQual, minHomRefGq, haploid, gq, gvcf, blocks, VcfProvenance.of(null, CommandText.of(spec), ref));
     System.err.printf("postprocess: %d examples -> %d sites (PASS %d, RefCall %d, LowQual %d%s), sample %s -> %s%n",
         r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(),
         r.incompleteSites() > 0 ? ", " + r.incompleteSites() + " sites missing examples" : "", sampleName, output);

@@ -30,7 +30,7 @@ class BenchIT {
     String md = r.out();
     assertTrue(md.contains("VCF body (records): identical in all 4 runs"), md);
     assertTrue(md.contains("### glibc: `--allocator glibc` (2 runs)"), md);
-    assertTrue(md.contains("### je-shards vs glibc (Welch's t-test, * = p < 0.05)"), md);
+    assertTrue(md.contains("### je-shards vs glibc (Welch's t-test; * = Holm-adjusted p < 0.05 over the pair's figures)"), md);
     for (String figure : List.of("total wall s", "make_examples CPU s", "call_variants wall s", "postprocess wall s",
         "peak RSS inference MiB", "peak RSS shard (max) MiB")) {
       assertTrue(md.contains("| " + figure + " | "), figure + " missing:\n" + md);

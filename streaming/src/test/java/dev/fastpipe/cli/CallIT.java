@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.testing.SharedData;
+import dev.fastpipe.testing.VcfText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,18 +82,18 @@ class CallIT {
   }
 
   @Test
-  void everyTransportShardCountAndBatchSizeWritesTheSameRecords() throws Exception {
-    String reference = body(callSim30x("shm-2", "--shards", "2"));
-    assertTrue(reference.lines().count() > 50, "too few records:\n" + reference);
-    assertEquals(reference, body(callSim30x("shm-1", "--shards", "1", "--batch-size", "32")), "shm, 1 shard");
-    assertEquals(reference, body(callSim30x("shm-3", "--shards", "3", "--ring-size", "2M", "--consumers", "2")),
+  void everyTransportShardCountAndBatchSizeWritesTheSameVcf() throws Exception {
+    List<String> reference = VcfText.withoutProvenance(callSim30x("shm-2", "--shards", "2"));
+    assertTrue(reference.stream().filter(l -> !l.startsWith("#")).count() > 50, "too few records: " + reference);
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("shm-1", "--shards", "1", "--batch-size", "32")), "shm, 1 shard");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("shm-3", "--shards", "3", "--ring-size", "2M", "--consumers", "2")),
         "shm, 3 shards, small rings, 2 consumers");
-    assertEquals(reference, body(callSim30x("disk-2", "--shards", "2", "--transport", "disk")), "disk");
-    assertEquals(reference, body(callSim30x("disruptor-3", "--shards", "3", "--transport", "disruptor")), "disruptor");
-    assertEquals(reference, body(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("disk-2", "--shards", "2", "--transport", "disk")), "disk");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("disruptor-3", "--shards", "3", "--transport", "disruptor")), "disruptor");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("mutex-2", "--shards", "2", "--transport", "mutex", "--batch-size", "7")),
         "mutex");
-    assertEquals(reference, body(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
-    assertEquals(reference, body(callSim30x("seqring-2", "--shards", "2", "--transport", "seqring", "--ring-size", "2M")), "seqring");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("chronicle-2", "--shards", "2", "--transport", "chronicle")), "chronicle");
+    assertEquals(reference, VcfText.withoutProvenance(callSim30x("seqring-2", "--shards", "2", "--transport", "seqring", "--ring-size", "2M")), "seqring");
     assertTrue(shmFilesOfChildren().isEmpty(), "shared-memory files left: " + shmFilesOfChildren());
   }
 
@@ -116,6 +117,57 @@ class CallIT {
   }
 
   @Test
+  void everyRegionsFormGivesTheVcfOfTheBedAndPlainAndStdoutOutputsHoldTheSameLines() throws Exception {
+    Path bam = SharedData.require("sim30x_eval/SIM30X_EVAL.bam");
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path bed = Files.writeString(dir.resolve("two.bed"), "chr20\t10100000\t10130000\nchr20\t10140000\t10160000\n");
+    List<String> common = List.of("call", "--ref", ref.toString(), "--reads", bam.toString(), "--no-progress", "--shards", "1");
+    Path byBed = dir.resolve("by-bed.vcf.gz");
+    List<String> args = new ArrayList<>(common);
+    args.addAll(List.of("--bed", bed.toString(), "--output", byBed.toString()));
+    LauncherIT.Result r = fastpipe(args.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.err());
+    List<String> expected = VcfText.withoutProvenance(byBed);
+    assertTrue(expected.stream().filter(l -> !l.startsWith("#")).count() > 20, expected.toString());
+    String[][] forms = {
+      {"chr20:10100001-10130000 chr20:10140001-10160000", "by-spaces.vcf.gz"},
+      {"chr20:10,100,001-10,130,000,chr20:10,140,001-10,160,000", "by-commas.vcf"},
+      {bed.toString(), "by-bed-path.vcf.gz"},
+    };
+    for (String[] f : forms) {
+      Path out = dir.resolve(f[1]);
+      List<String> a = new ArrayList<>(common);
+      a.addAll(List.of("--regions", f[0], "--output", out.toString()));
+      r = fastpipe(a.toArray(String[]::new));
+      assertEquals(0, r.exit(), f[0] + ": " + r.err());
+      assertEquals(expected, VcfText.withoutProvenance(out), "--regions " + f[0]);
+    }
+    assertFalse(Files.exists(dir.resolve("by-commas.vcf.tbi")), "a plain VCF has no index");
+    List<String> a = new ArrayList<>(common);
+    a.addAll(List.of("--bed", bed.toString(), "--output", "-"));
+    r = fastpipe(a.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(expected, r.out().lines().filter(l -> !dev.fastpipe.streaming.postprocess.VcfProvenance
+        .isProvenanceLine(l)).toList(), "the VCF on stdout, nothing else there");
+    assertTrue(r.err().contains("-> standard output"), r.err());
+  }
+
+  @Test
+  void theHeaderRecordsTheDateVersionModelCommandAndReference() throws Exception {
+    Path out = callSim30x("provenance", "--shards", "1");
+    List<String> header = VcfText.lines(out).stream().filter(l -> l.startsWith("##")).toList();
+    Path model = Path.of("..").resolve(ModelOptions.SHIPPED_MODEL);
+    assertTrue(header.contains("##source=fastpipe-" + dev.fastpipe.streaming.FastpipeVersion.get()), header.toString());
+    assertTrue(header.contains("##fastpipe_model=<ID=fastpipe-v5,SHA256="
+        + dev.fastpipe.streaming.postprocess.VcfProvenance.modelSha256(model) + ">"), header.toString());
+    assertTrue(header.contains("##reference=" + SharedData.require("ref/chr20.fa.gz").toAbsolutePath().normalize().toUri()),
+        header.toString());
+    assertTrue(header.stream().anyMatch(l -> l.startsWith("##fastpipe_command=fastpipe call --ref ")
+        && l.endsWith("--shards 1")), header.toString());
+    assertTrue(header.stream().anyMatch(l -> l.matches("##fileDate=20[0-9]{6}")), header.toString());
+  }
+
+  @Test
   void metricsDescribeStagesAndRings() throws Exception {
     Path metrics = dir.resolve("run.json");
     callSim30x("metrics", "--shards", "2", "--metrics", metrics.toString());
@@ -131,7 +183,7 @@ class CallIT {
     long called = number(json, "examples_called");
     long small = number(json, "small_model_calls");
     long cnn = number(json, "cnn_examples");
-    assertEquals(made, cnn, "every image made is classified by the CNN");
+    assertEquals(called, made, "every example made (CNN images and small-model calls) is called");
     assertEquals(called, small + cnn, "examples called = small-model calls + CNN examples");
     assertTrue(small > 0, "the shipped model's small model takes the easy sites");
     assertNotEquals(0, called);

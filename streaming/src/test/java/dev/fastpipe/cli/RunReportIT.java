@@ -52,13 +52,13 @@ class RunReportIT {
   }
 
   @Test
-  void aScrapedRunShowsGrowingCountersAndLeavesAReportWithItsSeries() throws Exception {
+  void aScrapedRunShowsGrowingCountersServesItsFinalFiguresAfterItAndLeavesAReportWithItsSeries() throws Exception {
     Path observed = dir.resolve("observed.vcf.gz");
     Path report = dir.resolve("run.html");
     Path metrics = dir.resolve("run.json");
     List<String> args = callArgs(observed);
     args.addAll(List.of("--report", report.toString(), "--metrics", metrics.toString(), "--metrics-port", "0",
-        "--metrics-interval", "100ms"));
+        "--metrics-interval", "100ms", "--metrics-linger", "3s"));
     Process call = new ProcessBuilder(args).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     StringBuilder err = new StringBuilder();
     CompletableFuture<String> url = new CompletableFuture<>();
@@ -84,9 +84,13 @@ class RunReportIT {
     List<Double> made = new ArrayList<>();
     List<Double> called = new ArrayList<>();
     String last = "";
+    String first = null;
+    String afterTheRun = null;
     while (call.isAlive()) {
       try {
         last = http.send(HttpRequest.newBuilder(URI.create(endpoint)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        if (first == null) first = last;
+        if (value(last, "fastpipe_run_finished") == 1) afterTheRun = last;
         made.add(value(last, "fastpipe_examples_made_total"));
         called.add(value(last, "fastpipe_examples_called_total"));
       } catch (IOException closedAtTheEnd) {
@@ -98,6 +102,21 @@ class RunReportIT {
     reader.join();
     assertEquals(0, call.exitValue(), err.toString());
 
+    // The first scrape has every counter (0 before the first sample), and one after the run, within
+    // --metrics-linger, the final figures: every example made (CNN and small model) was called.
+    assertTrue(value(first, "fastpipe_examples_made_total") >= 0, "an empty first scrape: " + first);
+    assertTrue(first.contains("fastpipe_build_info{model=\"fastpipe-v5\""), first);
+    assertNotNull(afterTheRun, "no scrape after the run within --metrics-linger: " + err);
+    assertTrue(err.toString().contains("fastpipe: serving the final metrics at " + endpoint + " for 3 s"), err.toString());
+    assertEquals(1.0, value(afterTheRun, "fastpipe_run_finished"));
+    assertEquals(0.0, value(afterTheRun, "fastpipe_run_failed"));
+    assertEquals(value(afterTheRun, "fastpipe_examples_called_total"), value(afterTheRun, "fastpipe_examples_made_total"),
+        afterTheRun);
+    assertEquals(value(afterTheRun, "fastpipe_partitions"), value(afterTheRun, "fastpipe_partitions_done_total"), afterTheRun);
+    assertTrue(afterTheRun.contains("fastpipe_build_info{model=\"fastpipe-v5\",sample=\"SIM30X_EVAL\""), afterTheRun);
+    assertTrue(afterTheRun.contains("jvm_memory_used_bytes"), "the JVM's metrics: " + afterTheRun);
+    assertTrue(Files.exists(observed), "the VCF is published before the endpoint lingers");
+
     // The counters were there and grew while the run lasted.
     assertTrue(made.stream().anyMatch(v -> v >= 0), "no examples_made counter scraped: " + last);
     for (int i = 1; i < made.size(); i++) assertTrue(made.get(i) >= made.get(i - 1), "made went back: " + made);
@@ -106,7 +125,7 @@ class RunReportIT {
     assertTrue(called.stream().filter(v -> v > 0).distinct().count() >= 2,
         "examples called did not grow while scraped: " + called);
     for (String name : List.of("fastpipe_ring_fill_bytes{shard=\"1\"}", "fastpipe_producer_stall_seconds_total{shard=\"0\"}",
-        "fastpipe_cpu_seconds_total{stage=\"call_variants\"}", "fastpipe_partitions_done", "fastpipe_sites_written_total")) {
+        "fastpipe_cpu_seconds_total{stage=\"call_variants\"}", "fastpipe_partitions_done_total", "fastpipe_sites_written_total")) {
       assertTrue(last.contains(name + " "), name + " missing from\n" + last);
     }
 

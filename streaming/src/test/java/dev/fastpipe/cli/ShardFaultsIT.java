@@ -105,11 +105,14 @@ class ShardFaultsIT {
   }
 
   @Test
-  void aStoppedShardFailsTheRunNamingItAndLeavesNothing() throws Exception {
+  void aStoppedShardFailsTheRunNamingItAndLeavesNothingButItsMetricsAndReportMarkedFailed() throws Exception {
     Path out = dir.resolve("stopped.vcf.gz");
     Path err = dir.resolve("stopped.err");
+    Path metrics = dir.resolve("stopped-run.json");
+    Path report = dir.resolve("stopped-run.html");
     // The whole evaluation BED region: long enough that shard 1 is still working when stopped.
-    Process call = start(call(out, "chr20:10101000-11094000", "--shard-timeout", "3s"), err, Map.of());
+    Process call = start(call(out, "chr20:10101000-11094000", "--shard-timeout", "3s", "--metrics", metrics.toString(),
+        "--report", report.toString()), err, Map.of());
     Optional<ProcessHandle> shard = Optional.empty();
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -135,6 +138,19 @@ class ShardFaultsIT {
           && message.contains(" s (--shard-timeout 3s): stopped"), message);
       assertFalse(message.contains("Exception"), message);
       assertNothingLeft(call, out);
+      // The run an operator most wants to see: its metrics and report, marked failed.
+      Object json = dev.fastpipe.streaming.bench.Json.parse(Files.readString(metrics));
+      assertEquals("failed", dev.fastpipe.streaming.bench.Json.at(json, "status"));
+      assertTrue(((String) dev.fastpipe.streaming.bench.Json.at(json, "error")).startsWith("shard 1 (pid " + pid + ") sent no heartbeat"),
+          Files.readString(metrics));
+      assertEquals(2.0, dev.fastpipe.streaming.bench.Json.number(json, "settings", "shards"));
+      String html = Files.readString(report);
+      assertTrue(html.contains("<h1>fastpipe call: run report (FAILED)</h1>"), html);
+      assertTrue(html.contains("This run failed: shard 1 (pid " + pid + ")"), html);
+      try (Stream<Path> left = Files.list(dir)) {
+        assertTrue(left.noneMatch(p -> p.getFileName().toString().contains("stopped-run.") && p.getFileName().toString()
+            .contains(".tmp")), "no temporary of the metrics or report left");
+      }
     } finally {
       shard.ifPresent(h -> {
         if (h.isAlive()) {

@@ -89,6 +89,15 @@ class WorkflowIT {
     return records(out);
   }
 
+  /**
+   * The header but its provenance lines (date, version, model, command: chunk 1's command line in a
+   * gathered VCF) and the PASS filter line htslib adds when bcftools writes a header.
+   */
+  static List<String> header(Path vcf) throws IOException {
+    return dev.fastpipe.testing.VcfText.withoutProvenance(vcf).stream()
+        .filter(l -> l.startsWith("#") && !l.startsWith("##FILTER=<ID=PASS,")).toList();
+  }
+
   /** The records (every line but the header) of a bgzipped VCF. */
   static List<String> records(Path vcf) throws IOException {
     List<String> out = new ArrayList<>();
@@ -201,6 +210,7 @@ class WorkflowIT {
 
     Path gathered = work.resolve("out/DEMO.vcf.gz");
     assertEquals(whole, records(gathered), "4 chunks gathered = one call over the same genome");
+    assertEquals(header(dir.resolve("whole.vcf.gz")), header(gathered), "the same header but the provenance lines");
     try (VCFFileReader indexed = new VCFFileReader(gathered, true)) {
       int n = 0;
       for (var it = indexed.query("demo1", 1, 72_000); it.hasNext(); it.next()) n++;

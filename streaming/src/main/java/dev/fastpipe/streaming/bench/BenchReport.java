@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * What a bench says: per configuration and {@link Figure} the mean ± sd, min, median and max of
- * its measured runs; per compared pair the % change of the mean and Welch's p-value ({@link Welch}),
- * marked significant below alpha; whether every VCF body was the same. As Markdown for people and
+ * its measured runs; per compared pair the % change of the mean, the difference with its 95 %
+ * confidence interval, Welch's p-value ({@link Welch}) and beside it the p-value Holm-adjusted over
+ * the pair's figures, marked significant when that is below alpha (and a line saying so when no
+ * figure is); whether every VCF body was the same. As Markdown for people and
  * as JSON (with every raw run) for the record.
  */
 public final class BenchReport {
@@ -93,33 +95,73 @@ public final class BenchReport {
       }
       b.append('\n');
     }
+    String a0 = BigDecimal.valueOf(alpha).stripTrailingZeros().toPlainString();
     for (int[] pair : pairs) {
       BenchConfig a = cs.get(pair[0]);
       BenchConfig c = cs.get(pair[1]);
       b.append("### ").append(c.name()).append(" vs ").append(a.name())
-          .append(" (Welch's t-test, * = p < ").append(BigDecimal.valueOf(alpha).stripTrailingZeros().toPlainString())
-          .append(")\n\n");
-      b.append("| figure | ").append(a.name()).append(" | ").append(c.name()).append(" | change | p |\n|---|---:|---:|---:|---:|\n");
-      for (Figure f : Figure.tested()) {
-        Comparison k = compare(f, a.name(), c.name());
+          .append(" (Welch's t-test; * = Holm-adjusted p < ").append(a0).append(" over the pair's figures)\n\n");
+      b.append("| figure | ").append(a.name()).append(" | ").append(c.name())
+          .append(" | change | difference (95 % CI) | p | Holm p |\n|---|---:|---:|---:|---:|---:|---:|\n");
+      List<Comparison> ks = comparisons(a.name(), c.name());
+      int significant = 0;
+      int tested = 0;
+      for (Comparison k : ks) {
         if (k.base.n() == 0 || k.other.n() == 0) continue;
-        b.append("| ").append(f.label()).append(" | ").append(meanSd(k.base)).append(" | ").append(meanSd(k.other))
+        boolean sig = k.significant(alpha);
+        if (sig) significant++;
+        if (!Double.isNaN(k.welch.p())) tested++;
+        b.append("| ").append(k.figure.label()).append(" | ").append(meanSd(k.base)).append(" | ").append(meanSd(k.other))
             .append(" | ").append(String.format(Locale.ROOT, "%+.1f %%", k.base.percentChange(k.other)))
-            .append(" | ").append(p(k.welch.p())).append(k.welch.significant(alpha) ? " *" : "").append(" |\n");
+            .append(" | ").append(ci(k.welch, k.base.mean()))
+            .append(" | ").append(p(k.welch.p())).append(" | ").append(p(k.holm)).append(sig ? " *" : "").append(" |\n");
       }
       b.append('\n');
+      if (significant == 0) {
+        b.append("No significant difference between ").append(c.name()).append(" and ").append(a.name()).append(" (")
+            .append(tested).append(" figure").append(tested == 1 ? "" : "s").append(" tested, Holm-adjusted p ≥ ")
+            .append(a0).append(" for each).\n\n");
+      }
     }
     for (String m : mismatches) b.append("- ").append(m).append('\n');
     return b.toString();
   }
 
-  /** One figure of two configurations. */
-  record Comparison(Summary base, Summary other, Welch welch) {}
+  /** One figure of two configurations; {@code holm}: its p-value adjusted over the pair's tested figures. */
+  record Comparison(Figure figure, Summary base, Summary other, Welch welch, double holm) {
+    boolean significant(double alpha) {
+      return !Double.isNaN(holm) && holm < alpha;
+    }
+  }
 
-  Comparison compare(Figure f, String base, String other) {
-    double[] a = f.values(result.measured(base));
-    double[] b = f.values(result.measured(other));
-    return new Comparison(Summary.of(a), Summary.of(b), Welch.test(a, b));
+  /** Every tested figure of {@code other} against {@code base}, the p-values Holm-adjusted together. */
+  List<Comparison> comparisons(String base, String other) {
+    List<Figure> figures = Figure.tested();
+    Welch[] w = new Welch[figures.size()];
+    Summary[][] s = new Summary[figures.size()][];
+    double[] p = new double[figures.size()];
+    for (int i = 0; i < w.length; i++) {
+      double[] a = figures.get(i).values(result.measured(base));
+      double[] b = figures.get(i).values(result.measured(other));
+      s[i] = new Summary[] {Summary.of(a), Summary.of(b)};
+      w[i] = Welch.test(a, b);
+      p[i] = s[i][0].n() == 0 || s[i][1].n() == 0 ? Double.NaN : w[i].p();
+    }
+    double[] holm = Welch.holm(p);
+    List<Comparison> out = new ArrayList<>();
+    for (int i = 0; i < w.length; i++) out.add(new Comparison(figures.get(i), s[i][0], s[i][1], w[i], holm[i]));
+    return out;
+  }
+
+  /** "+0.31 [+0.12, +0.50] (+3.1 %)": the difference of the means and its 95 % CI, "-" without a test. */
+  static String ci(Welch w, double baseMean) {
+    if (Double.isNaN(w.difference())) return "-";
+    return signed(w.difference()) + " [" + signed(w.ciLow()) + ", " + signed(w.ciHigh()) + "]"
+        + String.format(Locale.ROOT, " (%+.1f %% to %+.1f %%)", w.ciLow() / baseMean * 100, w.ciHigh() / baseMean * 100);
+  }
+
+  private static String signed(double d) {
+    return (d >= 0 ? "+" : "") + num(d);
   }
 
   /** Everything as JSON: settings, configurations, every run (warm-ups too, with its metrics), summaries and comparisons. */
@@ -173,17 +215,20 @@ public final class BenchReport {
     for (int[] pair : pairs) {
       String a = result.configs().get(pair[0]).name();
       String c = result.configs().get(pair[1]).name();
-      for (Figure f : Figure.tested()) {
-        Comparison k = compare(f, a, c);
+      for (Comparison k : comparisons(a, c)) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("baseline", a);
         m.put("config", c);
-        m.put("figure", f.label());
+        m.put("figure", k.figure.label());
         m.put("change_percent", k.base.percentChange(k.other));
+        m.put("difference", k.welch.difference());
+        m.put("ci95_low", k.welch.ciLow());
+        m.put("ci95_high", k.welch.ciHigh());
         m.put("t", k.welch.t());
         m.put("df", k.welch.df());
         m.put("p", k.welch.p());
-        m.put("significant", k.welch.significant(alpha));
+        m.put("p_holm", k.holm);
+        m.put("significant", k.significant(alpha));
         comparisons.add(m);
       }
     }

@@ -449,6 +449,7 @@ public final class MakeExamples {
         c.depth, c.alleleDepths, probs);
     out.commit();
     stats.smallCalls++;
+    out.progress(stats.examples + stats.smallCalls);
     stats.bytesWritten += len;
     return true;
   }
@@ -481,7 +482,7 @@ public final class MakeExamples {
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
       stats.examples++;
-      out.progress(stats.examples); // live metrics: examples made so far
+      out.progress(stats.examples + stats.smallCalls); // live metrics: examples made so far, of both kinds
       stats.bytesWritten += len;
     }
     for (int a = 0; a < c.alts.length; a++) {

@@ -138,12 +138,28 @@ public final class MakeExamplesOptions implements Cloneable {
    */
   public RunFiles.Builder declareFiles(RunFiles.Builder files) {
     return files.reference("--ref", reference).reads("--reads", reads).input("--bed", regionsBed)
+        .inputs("--regions", regionFiles())
         .input("--truth-vcf", truthVcf).input("--truth-vcf index", truthVcf == null ? null
             : truthVcf.resolveSibling(truthVcf.getFileName() + ".tbi"))
         .input("--confident-bed", confidentBed).input("--par-bed", parBed).input("--model small model", smallModel)
         .plannedOutput("--candidates-vcf", candidatesVcf) // the writers create missing directories
         .plannedOutput("--candidates-vcf index", candidatesVcf == null ? null
             : candidatesVcf.resolveSibling(candidatesVcf.getFileName() + ".tbi"));
+  }
+
+  /** The --regions values that name a file (a BED, as DeepVariant's --regions takes one). */
+  private List<Path> regionFiles() {
+    List<Path> files = new ArrayList<>();
+    if (regions == null) return files;
+    for (String r : regions) {
+      try {
+        Path p = Path.of(r.strip());
+        if (!r.isBlank() && java.nio.file.Files.isRegularFile(p)) files.add(p);
+      } catch (java.nio.file.InvalidPathException notAPath) {
+        // a region, not a file
+      }
+    }
+    return files;
   }
 
   /** A copy of these options for one task of the same sharding (the regions list is shared, read-only). */

@@ -6,7 +6,9 @@ import dev.fastpipe.streaming.genome.BedInterval;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,10 +36,16 @@ public final class Regions {
   public static List<Region> resolve(SAMSequenceDictionary dict, Set<String> inReads, Path reads,
       List<String> specs, Path bed, ContigExclusion exclude) {
     List<Region> raw = new ArrayList<>();
-    for (String s : specs) {
-      Region r = parse(dict, s);
-      if (!inReads.contains(r.contig())) throw new InputException("--regions " + s + ": " + notInReads(r.contig(), reads));
-      raw.add(r);
+    for (String value : specs) {
+      if (isBedPath(dict, value)) {
+        raw.addAll(readBed(dict, inReads, reads, Path.of(value)));
+        continue;
+      }
+      for (String s : split(dict, value)) {
+        Region r = parse(dict, s);
+        if (!inReads.contains(r.contig())) throw new InputException("--regions " + s + ": " + notInReads(r.contig(), reads));
+        raw.add(r);
+      }
     }
     if (bed != null) raw.addAll(readBed(dict, inReads, reads, bed));
     if (specs.isEmpty() && bed == null) {
@@ -61,6 +69,69 @@ public final class Regions {
 
   private static String notInReads(String contig, Path reads) {
     return "contig " + contig + " is in the reference but not in the header of " + reads + ", so no read can be there";
+  }
+
+  /**
+   * True when a --regions value is a BED file's path (as DeepVariant's --regions takes one): an
+   * existing regular file whose name is not a contig of {@code dict}.
+   */
+  public static boolean isBedPath(SAMSequenceDictionary dict, String value) {
+    String v = value.strip();
+    if (v.isEmpty() || dict.getSequence(v) != null) return false;
+    try {
+      return Files.isRegularFile(Path.of(v));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+  }
+
+  /** A piece after a comma that continues a number: three digits, then nothing or the range's dash. */
+  private static final Pattern THOUSANDS = Pattern.compile("\\d{3}(-.*)?");
+
+  /**
+   * The region specs in one --regions value: separated by white space (DeepVariant's
+   * {@code "chr20:1-100 chr20:200-300"}) or commas (bcftools' {@code chr20:1-100,chr20:200-300}). A
+   * comma is a thousands separator where it sits between digits of a position with exactly three
+   * digits after it ({@code chr20:10,000,000-10,100,000}); a contig name with a comma stays whole.
+   * A piece that reads both ways (its digits are also a contig's name) is an error.
+   */
+  public static List<String> split(SAMSequenceDictionary dict, String value) {
+    List<String> specs = new ArrayList<>();
+    for (String word : value.strip().split("\\s+")) {
+      if (word.isEmpty()) continue;
+      if (dict.getSequence(word) != null || !word.contains(",")) {
+        specs.add(word);
+        continue;
+      }
+      String[] pieces = word.split(",", -1);
+      StringBuilder current = new StringBuilder(pieces[0]);
+      for (int i = 1; i < pieces.length; i++) {
+        String p = pieces[i];
+        boolean continuesNumber = THOUSANDS.matcher(p).matches() && inPosition(current);
+        if (continuesNumber && dict.getSequence(p) != null) {
+          throw new InputException("--regions " + value + ": the comma before " + p + " could separate thousands or"
+              + " regions (" + p + " is also a contig); write the positions without commas or separate regions with spaces");
+        }
+        if (continuesNumber) {
+          current.append(p);
+        } else {
+          specs.add(current.toString());
+          current = new StringBuilder(p);
+        }
+      }
+      specs.add(current.toString());
+    }
+    for (String s : specs) {
+      if (s.isEmpty()) throw new InputException("--regions '" + value + "': an empty region; expected chr, chr:start-end or a BED file");
+    }
+    return specs;
+  }
+
+  /** True when {@code spec} so far ends in a position: {@code chr:123} or {@code chr:1-123}. */
+  private static boolean inPosition(CharSequence spec) {
+    String s = spec.toString();
+    int colon = s.lastIndexOf(':');
+    return colon > 0 && colon < s.length() - 1 && s.substring(colon + 1).matches("\\d+(-\\d+)?");
   }
 
   /** {@code chr}, {@code chr:start-end} or {@code chr:pos}, 1-based inclusive, commas allowed. */
@@ -88,7 +159,10 @@ public final class Regions {
       }
     }
     SAMSequenceRecord rec = dict.getSequence(name);
-    if (rec == null) throw new InputException("--regions " + spec + ": contig " + name + " is not in the reference");
+    if (rec == null) {
+      throw new InputException("--regions " + spec + ": contig " + name + " is not in the reference (a region is chr,"
+          + " chr:start-end or chr:pos; several: separated by spaces or commas; or the path of a BED file)");
+    }
     if (end == null) end = rec.getSequenceLength();
     if (start < 0) throw new InputException("--regions " + spec + ": positions are 1-based; the start must be at least 1");
     if (start >= end) {

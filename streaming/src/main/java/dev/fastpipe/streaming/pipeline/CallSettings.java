@@ -10,6 +10,7 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +41,10 @@ public final class CallSettings {
    * 0: any free port, named on stderr), or null: none.
    */
   public Integer metricsPort;
+  /** The address the metrics endpoint listens on ({@code --metrics-bind}); null: 127.0.0.1, this machine only. */
+  public String metricsBind;
+  /** How long the endpoint serves the final figures after the run ({@code --metrics-linger}); zero: it closes at once. */
+  public Duration metricsLinger = Duration.ZERO;
   /** How often the run's live figures are sampled for {@link #metrics}, {@link #report} and {@link #metricsPort}. */
   public Duration metricsInterval = DEFAULT_METRICS_INTERVAL;
 
@@ -51,6 +56,8 @@ public final class CallSettings {
    */
   public String sample;
   public boolean progress = true;
+  /** The command line as typed, for the VCF header's {@code ##fastpipe_command}; null: not recorded. */
+  public String commandLine;
   public double minQual = GenotypeCombiner.DEFAULT_MIN_QUAL;
   public int minHomRefGq = GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ;
   /** The model's GQ calibration and PASS thresholds ({@code calibration.json}); identity: none. */
@@ -97,15 +104,17 @@ public final class CallSettings {
     OptionRange.between("--min-homref-gq", minHomRefGq, 0, 99);
     SampleNames.requireVcfName("--sample", sample);
     if (metricsPort != null) OptionRange.between("--metrics-port", metricsPort, 0, 65535);
+    if (metricsPort == null && metricsBind != null) throw new InputException("--metrics-bind " + metricsBind + ": needs --metrics-port");
+    if (metricsLinger == null || metricsLinger.isNegative()) throw new InputException("--metrics-linger must be 0 or more");
+    if (metricsPort == null && !metricsLinger.isZero()) throw new InputException("--metrics-linger needs --metrics-port");
     if (maxBatchWait == null || maxBatchWait.isNegative()) {
       throw new InputException("--max-batch-wait must be 0 or more, got " + maxBatchWait);
     }
     if (shardTimeout == null || shardTimeout.isNegative()) {
       throw new InputException("--shard-timeout must be 0 or more, got " + shardTimeout);
     }
-    if (output == null || !output.getFileName().toString().endsWith(".vcf.gz")) {
-      throw new InputException(output + ": output must end with .vcf.gz");
-    }
+    if (output == null) throw new InputException("--output is required");
+    VcfCallWriter.Form.of(output); // .vcf.gz, .vcf or - (stdout)
     if (gvcf != null) VcfCallWriter.checkGvcfName(gvcf);
     if (metricsInterval.compareTo(RunSampler.MIN_INTERVAL) < 0 || metricsInterval.compareTo(RunSampler.MAX_INTERVAL) > 0) {
       throw new InputException("--metrics-interval " + metricsInterval.toMillis() + "ms: must be between "
@@ -119,11 +128,22 @@ public final class CallSettings {
   /** The run's inputs and outputs, checked ({@link RunFiles.Builder#check}). */
   RunFiles files() {
     return examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
-        .indexedOutput("--output", output)
+        .indexedOutput("--output", outputForm() == VcfCallWriter.Form.BGZF ? output : null)
+        .output("--output", outputForm() == VcfCallWriter.Form.PLAIN ? output : null)
         .indexedOutput("--gvcf", gvcf)
         .output("--metrics", metrics)
         .output("--report", report)
         .check();
+  }
+
+  /** What {@link #output} names: a bgzipped and indexed VCF, a plain one, or standard output. */
+  public VcfCallWriter.Form outputForm() {
+    return VcfCallWriter.Form.of(output);
+  }
+
+  /** What the VCF and gVCF headers record: version, date, model (name, checksum), command line, reference. */
+  VcfProvenance provenance() {
+    return VcfProvenance.of(modelDir, commandLine, examples.reference);
   }
 
   /** True when the run's live figures are wanted: for the metrics JSON, the report or the endpoint. */

@@ -68,6 +68,8 @@ public final class RunMetrics {
   public long gvcfRecords = -1;
   public long gvcfBlocks = -1;
   public double wallSeconds;
+  /** Null: the run succeeded; else why it failed (the figures are then as far as it got). */
+  public String failure;
   /** The run's live figures over time, or null when it was not sampled. */
   public RunSeries series;
   /** The most sites the ordered release held at once, waiting for the partitions before them. */
@@ -85,6 +87,8 @@ public final class RunMetrics {
 
   public synchronized String toJson() {
     StringBuilder b = new StringBuilder("{\n");
+    b.append("  \"status\": ").append(failure == null ? "\"ok\"" : "\"failed\"").append(",\n");
+    if (failure != null) b.append("  \"error\": ").append(q(failure.replaceAll("\\p{Cntrl}", " "))).append(",\n");
     b.append("  \"settings\": {");
     int i = 0;
     for (var e : settings.entrySet()) {

@@ -22,6 +22,7 @@ final class RunObservation implements AutoCloseable {
   private final PrintStream err;
   private final MetricsEndpoint endpoint;
   private RunSampler sampler;
+  private RunMetrics metrics; // the run's, once it has them: what a failed run's files show
   private long startNanos;
   private boolean closed;
 
@@ -35,7 +36,8 @@ final class RunObservation implements AutoCloseable {
   static RunObservation open(CallSettings s, PrintStream err) {
     MetricsEndpoint endpoint = null;
     if (s.metricsPort != null) {
-      endpoint = MetricsEndpoint.start(s.metricsPort);
+      endpoint = MetricsEndpoint.start(s.metricsBind != null ? s.metricsBind : MetricsEndpoint.HOST, s.metricsPort);
+      if (s.modelDir != null) endpoint.describe(s.modelDir.toAbsolutePath().normalize().getFileName().toString(), null);
       err.println("fastpipe: live metrics at " + endpoint.url());
     }
     return new RunObservation(s, err, endpoint);
@@ -69,7 +71,7 @@ final class RunObservation implements AutoCloseable {
   void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series, OutputFiles.Transaction tx) throws IOException {
     if (settings.report == null || series == null) return;
     Map<String, Object> figures = new LinkedHashMap<>();
-    figures.put("output", settings.output.toAbsolutePath());
+    figures.put("output", settings.outputForm() == VcfCallWriter.Form.STDOUT ? "standard output" : settings.output.toAbsolutePath());
     figures.put("wall seconds", m.wallSeconds);
     figures.put("examples made", m.examplesMade);
     figures.put("examples called", m.examplesCalled);
@@ -85,12 +87,89 @@ final class RunObservation implements AutoCloseable {
     HtmlReport.stage(tx, settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
   }
 
+  /** The run's metrics, as far as they go: what {@link #writeFailure} writes if the run fails. */
+  void attach(RunMetrics m) {
+    metrics = m;
+  }
+
+  /**
+   * After a failed run: {@code --metrics} and {@code --report}, if asked for, with what the run got
+   * to, marked failed and naming {@code error}; each under a temporary name, then renamed (the VCF is
+   * not published). A file that cannot be written is a warning: the run's own error stays the one
+   * reported; a file whose own write was the failure is not tried again.
+   */
+  void writeFailure(Throwable error, double wallSeconds) {
+    if (settings.metrics == null && settings.report == null) return;
+    stopSampling();
+    RunMetrics m = metrics != null ? metrics : new RunMetrics();
+    String why = error.getMessage() == null || error.getMessage().isBlank() ? error.toString() : error.getMessage();
+    m.failure = why.replace('\n', ' ').strip();
+    if (m.wallSeconds == 0) m.wallSeconds = wallSeconds;
+    RunSeries series = sampler == null ? null : sampler.series();
+    if (m.series == null) m.series = series;
+    try {
+      if (settings.metrics != null && !about(m.failure, settings.metrics)) m.write(settings.metrics);
+    } catch (IOException | RuntimeException e) {
+      err.println("fastpipe: warning: " + settings.metrics + ": cannot write the failed run's metrics (" + e.getMessage() + ")");
+    }
+    try {
+      if (settings.report != null && !about(m.failure, settings.report)) {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("status", "FAILED: " + m.failure);
+        figures.put("wall seconds", m.wallSeconds);
+        figures.put("examples made", m.examplesMade);
+        figures.put("examples called", m.examplesCalled);
+        figures.put("sites released (not published)", m.sitesWritten);
+        var stages = m.stages.stream()
+            .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
+        String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now().withNano(0);
+        HtmlReport.write(settings.report, HtmlReport.render(title, m.failure, m.settings, figures, stages, series));
+      }
+    } catch (IOException | RuntimeException e) {
+      err.println("fastpipe: warning: " + settings.report + ": cannot write the failed run's report (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The sample the run calls, for the endpoint's build_info. */
+  void sample(String name) {
+    if (endpoint != null) endpoint.describe(null, name);
+  }
+
+  /** Stops the sampler (its final sample is the endpoint's last); the endpoint still answers. Idempotent. */
+  synchronized void stopSampling() {
+    if (sampler != null) sampler.stop();
+  }
+
+  /**
+   * The run has ended ({@code ok}: it succeeded): the endpoint says so and serves the final figures
+   * for {@code --metrics-linger}, so a scrape after the run still finds them.
+   */
+  void linger(boolean ok) {
+    stopSampling();
+    if (endpoint == null) return;
+    endpoint.finished(ok);
+    long millis = settings.metricsLinger.toMillis();
+    if (millis <= 0) return;
+    err.println("fastpipe: serving the final metrics at " + endpoint.url() + " for " + settings.metricsLinger.toSeconds()
+        + " s (--metrics-linger)");
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** True when the failure is that {@code file} itself could not be written: it is not tried again. */
+  private static boolean about(String failure, java.nio.file.Path file) {
+    return failure.startsWith(file + ": ") || failure.startsWith(file.toAbsolutePath() + ": ");
+  }
+
   /** Stops the sampler and the endpoint. Idempotent. */
   @Override
   public synchronized void close() {
     if (closed) return;
     closed = true;
-    if (sampler != null) sampler.stop();
+    stopSampling();
     if (endpoint != null) endpoint.close();
   }
 }

@@ -37,7 +37,7 @@ public final class ShardThreads implements Shards {
       var producer = new ProgressKeeper(transport.producer(shard), progress, shard);
       Thread t = new Thread(() -> {
         MakeExamplesStats st = MakeExamples.run(plan, shard, producer);
-        examples.addAndGet(st.examples);
+        examples.addAndGet(st.examples + st.smallCalls); // every example: CNN images and small-model calls
         readsSeen.addAndGet(st.readsSeen());
         realignment.accumulateAndGet(RealignTotals.of(st), RealignTotals::plus);
         long cpu = jvmThreads.getCurrentThreadCpuTime();

@@ -18,6 +18,7 @@ import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
+import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -70,7 +71,16 @@ public final class StreamingCall {
     RunFiles files = s.validate();
     try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
         OutputFiles.Transaction outputs = new OutputFiles.Transaction()) {
-      return run(s, modelLoader, err, t0, observation, files, outputs);
+      Summary done;
+      try {
+        done = run(s, modelLoader, err, t0, observation, files, outputs);
+      } catch (RuntimeException | Error e) {
+        observation.writeFailure(e, (System.nanoTime() - t0) / 1e9); // --metrics and --report, marked failed
+        observation.linger(false);
+        throw e;
+      }
+      observation.linger(true); // the outputs are published: the endpoint may serve the final figures a while
+      return done;
     }
   }
 
@@ -94,6 +104,7 @@ public final class StreamingCall {
       sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
+    observation.sample(sample);
     ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
     if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
@@ -111,12 +122,14 @@ public final class StreamingCall {
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
     metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
+    observation.attach(metrics);
 
     ExampleTransport transport = openTransport(s, plan);
-    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual);
+    VcfProvenance provenance = s.provenance();
+    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual, false, provenance);
     VcfCallWriter gvcfWriter;
     try {
-      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true);
+      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true, provenance);
     } catch (RuntimeException e) {
       writer.abort();
       transport.close();
@@ -214,7 +227,7 @@ public final class StreamingCall {
     } finally {
       failure.compareAndSet(null, new CancellationException("the run stopped"));
       if (consumers != null) consumers.join(); // they stop at once on the failure set above
-      observation.close(); // no more samples of what is about to be closed
+      observation.stopSampling(); // no more samples of what is about to be closed
       try {
         Runtime.getRuntime().removeShutdownHook(onSignal);
       } catch (IllegalStateException shuttingDown) {
@@ -223,10 +236,25 @@ public final class StreamingCall {
       shardSet.close();
       transport.close();
       if (!ok) {
+        asFarAsItGot(metrics, writer, consumers, shardSet);
         writer.abort();
         if (gvcfWriter != null) gvcfWriter.abort();
       }
       if (model != null) model.close();
+    }
+  }
+
+  /** The counts of a run that failed, for its --metrics and --report. */
+  private static void asFarAsItGot(RunMetrics m, VcfCallWriter writer, CallVariantsConsumers consumers, Shards shards) {
+    try {
+      m.sitesWritten = writer.written();
+      if (consumers != null) {
+        m.examplesCalled = consumers.examplesCalled();
+        m.smallModelCalls = consumers.smallCalls();
+      }
+      m.examplesMade = shards.examples();
+    } catch (RuntimeException e) {
+      // counts of a broken run: what could be read is enough
     }
   }
 

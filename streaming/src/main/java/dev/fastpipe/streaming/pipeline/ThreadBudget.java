@@ -41,6 +41,27 @@ public record ThreadBudget(int cores, int shards, int consumers, int intraOpThre
     return forCores(Runtime.getRuntime().availableProcessors());
   }
 
+  /**
+   * A warning when the shards and call_variants together want more cores than there are: busy
+   * threads = shards + the larger of the consumers and TensorFlow's intra-op threads (which do the
+   * consumers' work; 0, TensorFlow decides, counts as one per core). Empty when they fit, or are
+   * no more than the budget's own. (On 2 cores, 2 shards cost 20 % more CPU than 1 in a bench of
+   * sim30x_eval; 8 shards and 4 consumers ran at 2.6x the wall.)
+   */
+  public static java.util.Optional<String> oversubscription(int shards, int consumers, int intraOpThreads, int cores) {
+    int tf = intraOpThreads <= 0 ? cores : intraOpThreads;
+    int busy = shards + Math.max(consumers, tf);
+    ThreadBudget fit = forCores(cores); // on 1 core the budget itself is 1 shard + 1 TensorFlow thread
+    if (busy <= Math.max(cores, fit.shards() + Math.max(fit.consumers(), fit.intraOpThreads()))) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(shards + (shards == 1 ? " shard" : " shards") + " + " + Math.max(consumers, tf)
+        + " call_variants thread" + (Math.max(consumers, tf) == 1 ? "" : "s") + " (" + consumers + " consumer"
+        + (consumers == 1 ? "" : "s") + ", " + (intraOpThreads <= 0 ? "TensorFlow's own" : intraOpThreads)
+        + " intra-op) want " + busy + " cores but there " + (cores == 1 ? "is 1" : "are " + cores)
+        + ": oversubscribed, the run gets slower, not faster; the thread budget here is " + fit.describe());
+  }
+
   /** "2 cores: 1 shard, 1 consumer, TensorFlow 1+1 threads", for help text and logs. */
   public String describe() {
     return cores + " cores: " + shards + (shards == 1 ? " shard, " : " shards, ") + consumers

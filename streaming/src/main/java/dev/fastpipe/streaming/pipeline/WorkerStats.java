@@ -21,13 +21,16 @@ public final class WorkerStats {
 
   private WorkerStats() {}
 
-  /** The line for this process: its own CPU time, JVM start-up included, and its footprint. */
+  /**
+   * The line for this process: its examples (every one: CNN images and small-model calls), its own
+   * CPU time, JVM start-up included, and its footprint.
+   */
   public static String line(MakeExamplesStats st) {
     ProcessFootprint f = ProcessFootprint.self(ProcessFootprint.SHARD, -1);
     return String.format(Locale.ROOT, PREFIX + "examples=%d reads=%d seen=%d cpu_seconds=%.3f wall_seconds=%.3f"
             + " pid=%d allocator=%s malloc_conf=%s peak_rss_bytes=%d minflt=%d majflt=%d"
             + " realigned_windows=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.3f",
-        st.examples, st.reads, st.readsSeen(), f.cpuSeconds(), st.seconds(), f.pid(), f.allocator(),
+        st.examples + st.smallCalls, st.reads, st.readsSeen(), f.cpuSeconds(), st.seconds(), f.pid(), f.allocator(),
         URLEncoder.encode(f.mallocConf(), StandardCharsets.UTF_8), f.peakRssBytes(), f.minorFaults(), f.majorFaults(),
         st.realignedWindows, st.realignFallbackWindows, st.realignedReads, st.realignNanos / 1e9);
   }

@@ -70,18 +70,18 @@ public final class ClassicPostprocess {
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
       Path output, String sample, double minQual, int minHomRefGq, Path gvcf, List<RefBlock> blocks) {
     return write(results, source, dict, reference, output, sample, minQual, minHomRefGq, HaploidRegions.none(),
-        GqCalibration.IDENTITY, gvcf, blocks);
+        GqCalibration.IDENTITY, gvcf, blocks, VcfProvenance.minimal());
   }
 
   /**
    * As above, calling the sites of {@code haploid}'s regions with one allele. The blocks must have
    * been made for the same regions (make-examples with the same --haploid-contigs and --par-bed):
    * a block whose ploidy disagrees is an {@link InputException}. {@code calibration}: the model's
-   * GQ calibration, as {@code call} applies it.
+   * GQ calibration, as {@code call} applies it; {@code provenance}: what the headers record.
    */
   public static Summary write(List<CallResult> results, Path source, SAMSequenceDictionary dict, Path reference,
       Path output, String sample, double minQual, int minHomRefGq, HaploidRegions haploid, GqCalibration calibration,
-      Path gvcf, List<RefBlock> blocks) {
+      Path gvcf, List<RefBlock> blocks, VcfProvenance provenance) {
     SiteAssembler assembler = new SiteAssembler(new GenotypeCombiner(minQual, minHomRefGq, haploid, calibration));
     requireReference(results, source, dict, reference);
     for (CallResult r : results) assembler.add(r);
@@ -98,11 +98,11 @@ public final class ClassicPostprocess {
       }
       gvcfAssembler.add(b);
     }
-    VcfCallWriter writer = new VcfCallWriter(output, dict, sample, minQual);
+    VcfCallWriter writer = new VcfCallWriter(output, dict, sample, minQual, false, provenance);
     VcfCallWriter gvcfWriter = null;
     boolean ok = false;
     try {
-      gvcfWriter = gvcf == null ? null : new VcfCallWriter(gvcf, dict, sample, minQual, true);
+      gvcfWriter = gvcf == null ? null : new VcfCallWriter(gvcf, dict, sample, minQual, true, provenance);
       List<GenotypeCall> calls = assembler.finish();
       for (GenotypeCall c : calls) writer.write(c);
       if (gvcfWriter != null) gvcfAssembler.finish(calls, gvcfWriter);

@@ -42,8 +42,9 @@ import java.util.Set;
  * and its {@code .tbi}); {@link #close()} renames both into place, {@link #abort()} deletes them,
  * so a failed run leaves nothing under the final name.
  *
- * <p>Header: every contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT,
- * GQ, DP, AD, VAF, PL; one sample.
+ * <p>Header: the run's {@link VcfProvenance} (date, version, model, command, reference), every
+ * contig of the reference dictionary, FILTERs RefCall and LowQual, FORMAT GT, GQ, DP, AD, VAF, PL
+ * (records carry them as htsjdk orders them: GT:AD:DP:GQ:PL:VAF); one sample.
  *
  * <p>As a gVCF writer ({@link #gvcf}) it also writes {@link RefBlock}s ({@code REF <*>} with
  * {@code END}, GT 0/0 or ./., GQ, MIN_DP, PL; QUAL 0, no FILTER), and every variant record gets the
@@ -59,11 +60,15 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   private static final Allele NON_REF = Allele.create("<*>", false);
 
   private final Path output;
-  private final Path tmp;
+  private final Path tmp; // null: standard output
+  /** What the output name asks for: bgzipped + .tbi, plain text, or standard output ({@code -}). */
+  private final Form form;
   private final SAMSequenceDictionary dictionary;
   private final String sample;
-  private final BlockCompressedOutputStream bgzf;
-  private final TabixIndexCreator index;
+  private final BlockCompressedOutputStream bgzf; // null unless BGZF
+  private final java.io.OutputStream out; // bgzf, a plain file's stream or standard output
+  private final TabixIndexCreator index; // null unless BGZF
+  private final TabixRecordCounts.Counter counts = new TabixRecordCounts.Counter();
   private final VCFEncoder encoder;
   private final StringBuilder line = new StringBuilder(256);
   private final boolean gvcf;
@@ -82,34 +87,76 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
 
   /** A VCF writer, or with {@code gvcf} a gVCF writer. */
   public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
+    this(output, dictionary, sample, minQual, gvcf, VcfProvenance.minimal());
+  }
+
+  /** A VCF writer, or with {@code gvcf} a gVCF writer, whose header records {@code provenance}. */
+  public VcfCallWriter(Path output, SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf,
+      VcfProvenance provenance) {
     this.gvcf = gvcf;
-    this.output = output.toAbsolutePath();
+    this.form = Form.of(output);
+    this.output = form == Form.STDOUT ? output : output.toAbsolutePath();
     this.dictionary = dictionary;
     this.sample = sample;
-    this.tmp = OutputFiles.temporary(this.output, ".vcf.gz");
-    OutputFiles.removeDeadTemporaries(this.output); // left by a run that was killed -9
-    deleteQuietly(tmp);
-    deleteQuietly(indexOf(tmp));
-    try {
-      Files.createFile(tmp); // the real reason (read-only, no space, no such directory), before htsjdk hides it
-    } catch (IOException e) {
-      throw new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")", e);
-    }
-    BlockCompressedOutputStream out = null;
-    try {
-      out = new BlockCompressedOutputStream(tmp, BlockCompressedOutputStream.getDefaultCompressionLevel(),
-          BlockCompressedOutputStream.getDefaultDeflaterFactory());
-      VCFHeader h = header(dictionary, sample, minQual, gvcf);
-      out.write(headerText(h));
-      this.encoder = new VCFEncoder(h, false, false);
-      this.index = new TabixIndexCreator(dictionary, TabixFormat.VCF);
-    } catch (IOException | RuntimeException e) {
-      if (out != null) closeQuietly(out);
+    if (form == Form.STDOUT) {
+      this.tmp = null;
+    } else {
+      this.tmp = OutputFiles.temporary(this.output, form == Form.BGZF ? ".vcf.gz" : ".vcf");
+      OutputFiles.removeDeadTemporaries(this.output); // left by a run that was killed -9
       deleteQuietly(tmp);
       deleteQuietly(indexOf(tmp));
+      try {
+        Files.createFile(tmp); // the real reason (read-only, no space, no such directory), before htsjdk hides it
+      } catch (IOException e) {
+        throw new UncheckedIOException(output + ": cannot write (" + RootCause.of(e) + ")", e);
+      }
+    }
+    java.io.OutputStream o = null;
+    BlockCompressedOutputStream b = null;
+    try {
+      switch (form) {
+        case BGZF -> o = b = new BlockCompressedOutputStream(tmp, BlockCompressedOutputStream.getDefaultCompressionLevel(),
+            BlockCompressedOutputStream.getDefaultDeflaterFactory());
+        case PLAIN -> o = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
+        case STDOUT -> o = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16);
+      }
+      VCFHeader h = header(dictionary, sample, minQual, gvcf, provenance);
+      o.write(headerText(h));
+      this.encoder = new VCFEncoder(h, false, false);
+      this.index = form == Form.BGZF ? new TabixIndexCreator(dictionary, TabixFormat.VCF) : null;
+    } catch (IOException | RuntimeException e) {
+      if (o != null && form != Form.STDOUT) closeQuietly(o);
+      if (tmp != null) {
+        deleteQuietly(tmp);
+        deleteQuietly(indexOf(tmp));
+      }
       throw failure(e);
     }
-    this.bgzf = out;
+    this.bgzf = b;
+    this.out = o;
+  }
+
+  /**
+   * The forms of output a name asks for: {@code .vcf.gz} (bgzipped, with a tabix index), {@code .vcf}
+   * (plain text, no index), {@code -} (standard output, plain, no index, not transactional: records
+   * go out as they are released).
+   */
+  public enum Form {
+    BGZF, PLAIN, STDOUT;
+
+    /** The form of {@code output}, or an {@link InputException} naming what the name must end with. */
+    public static Form of(Path output) {
+      String name = output.toString();
+      if (name.equals("-")) return STDOUT;
+      if (name.endsWith(".vcf.gz")) return BGZF;
+      if (name.endsWith(".vcf")) return PLAIN;
+      throw new InputException(output + ": output must end with .vcf.gz (bgzipped, indexed), .vcf (plain), or be - (stdout)");
+    }
+  }
+
+  /** The form this writer writes. */
+  public Form form() {
+    return form;
   }
 
   /** The header's lines as htsjdk's VCF writer writes them. */
@@ -128,7 +175,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
         e instanceof IOException io ? io : e.getCause() instanceof IOException io ? io : new IOException(e));
   }
 
-  private static void closeQuietly(BlockCompressedOutputStream out) {
+  private static void closeQuietly(java.io.OutputStream out) {
     try {
       out.close();
     } catch (IOException | RuntimeException ignored) {
@@ -140,9 +187,15 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   private void emit(String contig, int start, int end) {
     line.append('\n');
     try {
+      byte[] bytes = line.toString().getBytes(StandardCharsets.UTF_8);
+      if (index == null) {
+        out.write(bytes);
+        return;
+      }
       long at = bgzf.getFilePointer();
-      bgzf.write(line.toString().getBytes(StandardCharsets.UTF_8));
+      bgzf.write(bytes);
       index.addFeature(new Span(contig, start, end), at);
+      counts.add(contig, at, bgzf.getFilePointer());
     } catch (IOException | RuntimeException e) {
       throw failure(e);
     }
@@ -151,9 +204,9 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   /** A record's extent, for the tabix index. */
   private record Span(String getContig, int getStart, int getEnd) implements Feature {}
 
-  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf) {
-    Set<VCFHeaderLine> lines = new LinkedHashSet<>();
-    lines.add(new VCFHeaderLine("source", "fastpipe"));
+  static VCFHeader header(SAMSequenceDictionary dictionary, String sample, double minQual, boolean gvcf,
+      VcfProvenance provenance) {
+    Set<VCFHeaderLine> lines = new LinkedHashSet<>(provenance.headerLines());
     if (gvcf) {
       lines.add(new VCFHeaderLine("ALT", "<ID=*,Description=\"Represents any possible alternative allele not already"
           + " represented at this location by REF and ALT\">"));
@@ -289,9 +342,16 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public void finish() {
     if (finished || closed) return;
     try {
-      Index idx = index.finalizeIndex(bgzf.getFilePointer());
-      bgzf.close(); // the BGZF end-of-file block
-      idx.write(indexOf(tmp));
+      if (form == Form.BGZF) {
+        Index idx = index.finalizeIndex(bgzf.getFilePointer());
+        bgzf.close(); // the BGZF end-of-file block
+        idx.write(indexOf(tmp));
+        TabixRecordCounts.add(indexOf(tmp), counts.spans()); // for bcftools index -n / -s
+      } else if (form == Form.PLAIN) {
+        out.close();
+      } else {
+        out.flush(); // standard output stays open
+      }
     } catch (IOException | RuntimeException e) {
       abort();
       throw failure(e);
@@ -313,6 +373,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     finish();
     if (closed) return;
     closed = true;
+    if (form == Form.STDOUT) return; // written already
     Path idx = indexOf(tmp);
     if (Files.exists(idx)) tx.stage(idx, indexOf(output));
     tx.stage(tmp, output);
@@ -345,7 +406,15 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public void abort() {
     if (closed) return;
     closed = true;
-    if (!finished) closeQuietly(bgzf); // the partial file is deleted below either way
+    if (form == Form.STDOUT) {
+      try {
+        out.flush(); // what was released is out already; the exit status says the run failed
+      } catch (IOException ignored) {
+        // a closed pipe
+      }
+      return;
+    }
+    if (!finished) closeQuietly(out); // the partial file is deleted below either way
     deleteQuietly(tmp);
     deleteQuietly(indexOf(tmp));
   }

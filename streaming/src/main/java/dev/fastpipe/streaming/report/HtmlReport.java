@@ -45,12 +45,26 @@ public final class HtmlReport {
    */
   public static String render(String title, Map<String, ?> settings, Map<String, ?> figures, List<StageCost> stages,
       RunSeries series) {
+    return render(title, null, settings, figures, stages, series);
+  }
+
+  /**
+   * The page of a run that failed ({@code failure}: why; null: it did not), marked as such at the
+   * top; {@code series} may be null (the run stopped before it was sampled).
+   */
+  public static String render(String title, String failure, Map<String, ?> settings, Map<String, ?> figures,
+      List<StageCost> stages, RunSeries series) {
     StringBuilder b = new StringBuilder(64 * 1024);
     // Void elements closed XML-style, so the page is well-formed XML as well as HTML.
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
         .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n")
         .append("<title>fastpipe call: run report</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
-    b.append("<h1>fastpipe call: run report</h1>\n<p class=\"sub\">").append(esc(title)).append("</p>\n");
+    b.append("<h1>fastpipe call: run report").append(failure == null ? "" : " (FAILED)").append("</h1>\n<p class=\"sub\">")
+        .append(esc(title)).append("</p>\n");
+    if (failure != null) {
+      b.append("<p class=\"failed\">This run failed: ").append(esc(failure))
+          .append(". No VCF was written; the figures are as far as the run got.</p>\n");
+    }
 
     b.append("<div class=\"tables\">\n");
     table(b, "Final figures", figures);
@@ -58,6 +72,10 @@ public final class HtmlReport {
     table(b, "Settings", settings);
     b.append("</div>\n");
 
+    if (series == null) {
+      b.append("</body>\n</html>\n");
+      return b.toString();
+    }
     b.append("<div class=\"charts\">\n");
     List<Chart> charts = charts(series);
     for (var mark : series.marks().entrySet()) {
@@ -232,5 +250,6 @@ public final class HtmlReport {
       svg.chart .mark { stroke: #888; stroke-dasharray: 2 3; }
       svg.chart .marklabel { fill: #666; font-size: 10px; }
       .foot { color: #777; font-size: 12px; margin-top: 18px; }
+      .failed { background: #fde8e8; border-left: 4px solid #c33; color: #822; padding: 8px 12px; font-weight: 600; }
       """;
 }

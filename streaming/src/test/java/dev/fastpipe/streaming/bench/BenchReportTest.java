@@ -41,6 +41,41 @@ class BenchReportTest {
   }
 
   @Test
+  void eachDifferenceHasItsConfidenceIntervalAndHolmAdjustedPBesideTheRawOne() {
+    BenchReport report = new BenchReport(result(), null, false, 0.05);
+    String md = report.markdown();
+    assertTrue(md.contains("| change | difference (95 % CI) | p | Holm p |"), md);
+    List<Object> cs = Json.list(Json.parse(report.json()), "comparisons");
+    List<BenchReport.Comparison> ks = report.comparisons("a", "b");
+    double[] raw = ks.stream().mapToDouble(k -> k.welch().p()).toArray();
+    double[] holm = Welch.holm(raw); // adjusted over the pair's figures together
+    assertEquals(ks.size(), cs.size());
+    for (int i = 0; i < cs.size(); i++) {
+      Object c = cs.get(i);
+      assertEquals(holm[i], Json.number(c, "p_holm"), 1e-6, c.toString()); // the JSON rounds to 6 decimals
+      if (!Double.isNaN(raw[i])) {
+        assertTrue(Json.number(c, "p_holm") >= raw[i], "never below the raw p: " + c);
+        assertTrue(Json.number(c, "ci95_low") <= Json.number(c, "difference")
+            && Json.number(c, "difference") <= Json.number(c, "ci95_high"), c.toString());
+        assertEquals(Json.number(c, "p_holm") < 0.05, Json.at(c, "significant"), c.toString());
+      }
+    }
+    // postprocess wall: 0.5 against 0.7 s with tiny spread is significant even after Holm
+    assertTrue(md.contains("| postprocess wall s |") && !md.contains("No significant difference"), md);
+  }
+
+  @Test
+  void noSignificantDifferenceIsSaidInOneLine() {
+    List<BenchRun> runs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) runs.add(run(i, i % 2 == 0 ? "a" : "b", 0.5));
+    BenchResult same = new BenchResult(List.of(BenchConfig.parse("a: --shards 1"), BenchConfig.parse("b: --shards 2")),
+        List.of(), 3, 0, 1, runs, null);
+    String md = new BenchReport(same, null, false, 0.05).markdown();
+    assertTrue(md.matches("(?s).*\\nNo significant difference between b and a \\(\\d+ figures tested, Holm-adjusted p ≥ 0\\.05"
+        + " for each\\)\\.\\n.*"), md);
+  }
+
+  @Test
   void theMachinesLoadBeforeAndAfterIsInTheReportAndTheJson() {
     BenchReport report = new BenchReport(result(), null, false, 0.05, false, new MachineLoad(0.52, 1.9));
     assertTrue(report.markdown().contains("Load average (1 min): 0.520 before the runs, 1.90 after"), report.markdown());

@@ -22,6 +22,22 @@ class StatisticsTest {
     assertEquals(0.07939, w.p(), 1e-5);
     assertFalse(w.significant(0.05));
     assertTrue(w.significant(0.10));
+    // R: 95 percent confidence interval -3.3654832 0.2054832, of mean(DRUG_1) - mean(DRUG_2); ours is the other way
+    assertEquals(1.58, w.difference(), 1e-12);
+    assertEquals(-0.2054832, w.ciLow(), 1e-6);
+    assertEquals(3.3654832, w.ciHigh(), 1e-6);
+  }
+
+  @Test
+  void holmMatchesRsPAdjust() {
+    // R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02
+    double[] adjusted = Welch.holm(new double[] {0.01, 0.04, Double.NaN, 0.03, 0.005});
+    assertEquals(0.03, adjusted[0], 1e-12);
+    assertEquals(0.06, adjusted[1], 1e-12);
+    assertTrue(Double.isNaN(adjusted[2]), "no test stays no test and does not count");
+    assertEquals(0.06, adjusted[3], 1e-12);
+    assertEquals(0.02, adjusted[4], 1e-12);
+    assertEquals(1.0, Welch.holm(new double[] {0.5, 0.6})[1], 1e-12, "capped at 1");
   }
 
   @Test

@@ -63,8 +63,46 @@ class RegionsTest {
     assertEquals("--regions chrB:90-101: the end 101 is past the end of contig chrB (length 100)", fault("chrB:90-101"));
     assertEquals("--regions chrB:10-x: expected chr:start-end", fault("chrB:10-x"));
     assertEquals("--regions chrB:5--3: the start 5 is after the end -3", fault("chrB:5--3"));
-    assertEquals("--regions chrZ:1-10: contig chrZ is not in the reference", fault("chrZ:1-10"));
+    assertTrue(fault("chrZ:1-10").startsWith("--regions chrZ:1-10: contig chrZ is not in the reference (a region is chr,"
+        + " chr:start-end or chr:pos; several: separated by spaces or commas; or the path of a BED file)"),
+        fault("chrZ:1-10"));
     assertEquals("--regions '': empty; expected chr or chr:start-end", fault(""));
+  }
+
+  /** The regions of one --regions value, resolved as call resolves them (reads on every contig). */
+  private static List<Region> regions(String value) {
+    return Regions.resolve(DICT, Set.of("chrA", "chrB"), Path.of("r.bam"), List.of(value), null);
+  }
+
+  @Test
+  void deepVariantsAndBcftoolsListsAndABedPathGiveTheSameRegions() throws IOException {
+    List<Region> expected = List.of(new Region(0, "chrB", 0, 10), new Region(0, "chrB", 19, 30), new Region(1, "chrA", 4, 50));
+    assertEquals(expected, regions("chrB:1-10 chrB:20-30 chrA:5-50"), "DeepVariant: separated by spaces");
+    assertEquals(expected, regions("  chrB:1-10\tchrB:20-30   chrA:5-50 "), "any white space");
+    assertEquals(expected, regions("chrB:1-10,chrB:20-30,chrA:5-50"), "bcftools: separated by commas");
+    assertEquals(expected, regions("chrB:1-10,chrB:20-30 chrA:5"
+        .replace("chrA:5", "chrA:5-50")), "both");
+    Path bed = Files.writeString(dir.resolve("regions.bed"), "chrB\t0\t10\nchrB\t19\t30\nchrA\t4\t50\n");
+    assertEquals(expected, regions(bed.toString()), "DeepVariant: a BED path");
+    assertEquals(List.of(new Region(0, "chrB", 0, 10), new Region(1, "chrA", 0, 50)), regions("chrB:1-10,chrA"));
+  }
+
+  @Test
+  void commasSeparateThousandsOnlyInsideAPosition() {
+    SAMSequenceDictionary big = new SAMSequenceDictionary(List.of(new SAMSequenceRecord("chr20", 64_444_167),
+        new SAMSequenceRecord("20", 63_025_520), new SAMSequenceRecord("21", 48_129_895)));
+    assertEquals(List.of("chr20:10000000-10100000"), Regions.split(big, "chr20:10,000,000-10,100,000"));
+    assertEquals(List.of("chr20:1-100", "chr20:1000-2000"), Regions.split(big, "chr20:1-100,chr20:1,000-2,000"));
+    assertEquals(List.of("20:1500", "21"), Regions.split(big, "20:1500,21"), "a contig after a comma starts a region");
+    assertEquals(List.of("20", "21"), Regions.split(big, "20,21"));
+    assertEquals(List.of("chr20:1-12345"), Regions.split(big, "chr20:1-12,345"));
+    SAMSequenceDictionary numbered = new SAMSequenceDictionary(List.of(new SAMSequenceRecord("1", 1_000_000),
+        new SAMSequenceRecord("100", 1_000_000)));
+    InputException e = assertThrows(InputException.class, () -> Regions.split(numbered, "1:5,100"));
+    assertTrue(e.getMessage().contains("could separate thousands or regions (100 is also a contig)"), e.getMessage());
+    assertEquals(List.of("1:5", "100"), Regions.split(numbered, "1:5 100"), "spaces are never ambiguous");
+    InputException empty = assertThrows(InputException.class, () -> Regions.split(numbered, "1:5,,100"));
+    assertTrue(empty.getMessage().contains("an empty region"), empty.getMessage());
   }
 
   @Test

@@ -20,6 +20,22 @@ class ThreadBudgetTest {
   }
 
   @Test
+  void moreBusyThreadsThanCoresIsOversubscribedButTheBudgetNever() {
+    for (int cores : new int[] {1, 2, 3, 4, 8, 16, 64}) {
+      ThreadBudget b = ThreadBudget.forCores(cores);
+      assertEquals(java.util.Optional.empty(),
+          ThreadBudget.oversubscription(b.shards(), b.consumers(), b.intraOpThreads(), cores), cores + " cores");
+    }
+    String w = ThreadBudget.oversubscription(8, 4, 1, 2).orElseThrow();
+    assertEquals("8 shards + 4 call_variants threads (4 consumers, 1 intra-op) want 12 cores but there are 2:"
+        + " oversubscribed, the run gets slower, not faster; the thread budget here is 2 cores: 1 shard, 1 consumer,"
+        + " TensorFlow 1 intra-op + 1 inter-op", w);
+    assertTrue(ThreadBudget.oversubscription(2, 1, 1, 2).isPresent(), "2 shards + TensorFlow on 2 cores");
+    assertTrue(ThreadBudget.oversubscription(6, 1, 0, 8).isPresent(), "TensorFlow's own pool takes every core");
+    assertEquals(java.util.Optional.empty(), ThreadBudget.oversubscription(4, 2, 2, 8));
+  }
+
+  @Test
   void smallMachines() {
     assertEquals(new ThreadBudget(1, 1, 1, 1, 1), ThreadBudget.forCores(1));
     assertEquals(new ThreadBudget(1, 1, 1, 1, 1), ThreadBudget.forCores(0), "no fewer than one of each");

@@ -72,6 +72,55 @@ class VcfCallWriterTest {
   }
 
   @Test
+  void theTabixIndexCountsTheRecordsOfEveryContig(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("calls.vcf.gz");
+    try (VcfCallWriter w = new VcfCallWriter(out, dict(), "S", 1.0)) {
+      for (GenotypeCall c : calls()) w.write(c);
+    }
+    Path tbi = Path.of(out + ".tbi");
+    java.util.Map<String, long[]> counts = TabixRecordCounts.read(tbi);
+    assertEquals(List.of("chrA", "chrB"), List.copyOf(counts.keySet()), "contigs with records only");
+    assertEquals(2, counts.get("chrA")[0]);
+    assertEquals(0, counts.get("chrA")[1]);
+    assertEquals(1, counts.get("chrB")[0]);
+    assertTrue(counts.get("chrA")[2] < counts.get("chrA")[3], "first record before the end of the last");
+    assertTrue(counts.get("chrA")[3] <= counts.get("chrB")[2], "chrB's records after chrA's");
+    byte[] before = Files.readAllBytes(tbi);
+    TabixRecordCounts.add(tbi, java.util.Map.of("chrA", new TabixRecordCounts.Span(0, 1, 99)));
+    assertEquals(2, TabixRecordCounts.read(tbi).get("chrA")[0], "an index with the pseudo-bin keeps it");
+    assertEquals(before.length, Files.readAllBytes(tbi).length);
+    try (VCFFileReader r = new VCFFileReader(out, true)) { // htsjdk still reads the index
+      assertEquals(2, r.query("chrA", 1, 1000).toList().size());
+      assertEquals(1, r.query("chrB", 1, 500).toList().size());
+    }
+  }
+
+  @Test
+  void bcftoolsIndexCountsTheRecordsFromTheIndex(@TempDir Path tmp) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(onPath("bcftools"), "bcftools not installed; skipping");
+    for (boolean gvcf : new boolean[] {false, true}) {
+      Path out = tmp.resolve(gvcf ? "calls.g.vcf.gz" : "calls.vcf.gz");
+      try (VcfCallWriter w = new VcfCallWriter(out, dict(), "S", 1.0, gvcf)) {
+        if (gvcf) w.write(new RefBlock(0, 0, 9, (byte) 'A', 30, 12, new int[] {0, 30, 300}, 6, true));
+        for (GenotypeCall c : calls()) w.write(c);
+      }
+      assertEquals(gvcf ? "4" : "3", bcftools("index", "-n", out.toString()).strip());
+      assertEquals(List.of("chrA\t1000\t" + (gvcf ? 3 : 2), "chrB\t500\t1"),
+          bcftools("index", "-s", out.toString()).lines().toList());
+    }
+  }
+
+  private static String bcftools(String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(List.of("bcftools"));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String text = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + text);
+    return text;
+  }
+
+  @Test
   void aFailedWriteLeavesNothingUnderTheFinalName(@TempDir Path tmp) throws Exception {
     Path out = tmp.resolve("x.vcf.gz");
     VcfCallWriter w = new VcfCallWriter(out, dict(), "S", 1.0);
