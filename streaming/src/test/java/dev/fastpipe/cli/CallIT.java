@@ -112,7 +112,7 @@ class CallIT {
     LauncherIT.Result bad = fastpipe("call", "--ref", ref.toString(), "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--output", dir.resolve("x.vcf.gz").toString(),
         "--transport", "shm", "--transport-opt", "gzip=false");
     assertEquals(2, bad.exit(), bad.err());
-    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir)", bad.err().strip());
+    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir, spill-after, spill-dir)", bad.err().strip());
   }
 
   @Test
