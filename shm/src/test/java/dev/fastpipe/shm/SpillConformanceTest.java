@@ -65,6 +65,22 @@ class SpillConformanceTest {
     }
 
     @Test
+    void aCrashedRunsSegmentIsRemovedAndALiveOnesIsKept() throws Exception {
+      Process gone = new ProcessBuilder("true").start();
+      gone.waitFor();
+      java.nio.file.Path dead = dir.resolve("fastpipe-crashed1-abc-0.spill-3");
+      java.nio.file.Path live = dir.resolve("fastpipe-other1-abc-0.spill-1");
+      try (SpillSegment.Writer w = new SpillSegment.Writer(live, 0, 1, 0)) { } // owned by this live JVM
+      java.nio.ByteBuffer h = java.nio.ByteBuffer.allocate(SpillSegment.HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      h.putLong(SpillSegment.MAGIC).putInt(SpillSegment.VERSION).putInt(0).putLong(3).putLong(0).putLong(gone.pid()).putLong(0);
+      Files.write(dead, h.array());
+      try (ExampleTransport t = open(1, 4096, 64)) {
+        assertFalse(Files.exists(dead), "the segment of a dead owner is removed when a run starts");
+        assertTrue(Files.exists(live), "a live owner's segment is left alone");
+      }
+    }
+
+    @Test
     void withoutTheOptionTheRingIsNotWrapped() {
       ExampleTransport t = Transports.create(transportName(), config(1, 4096, 64), TransportOptions.NONE);
       try (t) {
