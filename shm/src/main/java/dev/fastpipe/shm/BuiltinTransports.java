@@ -21,21 +21,42 @@ public final class BuiltinTransports {
     return m;
   }
 
+  /** The options of the ring transports (shm, seqring): the ring directory and spilling ({@link SpillTransport}). */
+  private static Map<String, String> ringOptions() {
+    Map<String, String> m = opts(DIR, "directory of the ring files (default /dev/shm, or -Dfastpipe.shm.dir)");
+    SpillTransport.describe(m);
+    return m;
+  }
+
+  private static void validateRing(TransportProvider p, TransportOptions o) {
+    o.requireOnly(p.name(), p.options().keySet());
+    o.directory(p.name(), DIR, null);
+    SpillTransport.afterNanos(p.name(), o);
+    SpillTransport.spillDir(p.name(), o);
+    if (o.asMap().containsKey(SpillTransport.DIR) && SpillTransport.afterNanos(p.name(), o) < 0) {
+      throw new IllegalArgumentException("transport " + p.name() + ": option " + SpillTransport.DIR + " needs " + SpillTransport.AFTER);
+    }
+  }
+
+  /** With spilling on, a full ring no longer makes the producer wait (past the bound). */
+  private static TransportProvider.Capabilities ringCapabilities(TransportProvider p, TransportOptions o) {
+    TransportProvider.Capabilities c = p.capabilities();
+    return SpillTransport.afterNanos(p.name(), o) < 0 ? c : new TransportProvider.Capabilities(c.crossProcess(), false, c.streaming());
+  }
+
   /** shm: Agrona one-to-one rings in memory-mapped files; producers may be other processes. */
   public static final class Shm implements TransportProvider {
     @Override public String name() { return "shm"; }
     @Override public String description() { return "Agrona one-to-one rings in /dev/shm files (lock-free; producers in threads or processes)"; }
-    @Override public Map<String, String> options() { return opts(DIR, "directory of the ring files (default /dev/shm, or -Dfastpipe.shm.dir)"); }
-    @Override public void validate(TransportOptions o) {
-      TransportProvider.super.validate(o);
-      o.directory(name(), DIR, null);
-    }
+    @Override public Map<String, String> options() { return ringOptions(); }
+    @Override public void validate(TransportOptions o) { validateRing(this, o); }
     @Override public Capabilities capabilities() { return new Capabilities(true, true, true); }
+    @Override public Capabilities capabilities(TransportOptions o) { return ringCapabilities(this, o); }
     @Override public ExampleTransport create(TransportConfig cfg, TransportOptions o) {
-      return ShmTransport.create(cfg.withDir(o.directory(name(), DIR, cfg.dir())));
+      return SpillTransport.wrap(name(), ShmTransport.create(cfg.withDir(o.directory(name(), DIR, cfg.dir()))), o);
     }
     @Override public ExampleProducer attachProducer(String address, TransportOptions o) {
-      return ShmTransport.attachProducer(Path.of(address), TransportConfig.backoff());
+      return SpillTransport.attach(name(), ShmTransport.attachProducer(Path.of(address), TransportConfig.backoff()), address, o);
     }
   }
 
@@ -43,17 +64,15 @@ public final class BuiltinTransports {
   public static final class SeqRing implements TransportProvider {
     @Override public String name() { return "seqring"; }
     @Override public String description() { return "sequence-stamped slots in /dev/shm files (lock-free, no zeroing pass; threads or processes)"; }
-    @Override public Map<String, String> options() { return opts(DIR, "directory of the ring files (default /dev/shm, or -Dfastpipe.shm.dir)"); }
-    @Override public void validate(TransportOptions o) {
-      TransportProvider.super.validate(o);
-      o.directory(name(), DIR, null);
-    }
+    @Override public Map<String, String> options() { return ringOptions(); }
+    @Override public void validate(TransportOptions o) { validateRing(this, o); }
     @Override public Capabilities capabilities() { return new Capabilities(true, true, true); }
+    @Override public Capabilities capabilities(TransportOptions o) { return ringCapabilities(this, o); }
     @Override public ExampleTransport create(TransportConfig cfg, TransportOptions o) {
-      return SeqRingTransport.create(cfg.withDir(o.directory(name(), DIR, cfg.dir())));
+      return SpillTransport.wrap(name(), SeqRingTransport.create(cfg.withDir(o.directory(name(), DIR, cfg.dir()))), o);
     }
     @Override public ExampleProducer attachProducer(String address, TransportOptions o) {
-      return SeqRingTransport.attachProducer(Path.of(address), TransportConfig.backoff());
+      return SpillTransport.attach(name(), SeqRingTransport.attachProducer(Path.of(address), TransportConfig.backoff()), address, o);
     }
   }
 

@@ -138,7 +138,7 @@ public final class SeqRingTransport implements ExampleTransport {
   }
 
   /** Writes one shard's records into stamped slots, in this process or another. */
-  static final class SeqProducer implements ExampleProducer {
+  static final class SeqProducer implements ExampleProducer, SpillableProducer {
     private final Slots s;
     private final ShmRing ring;
     private final IdleStrategy idle;
@@ -172,6 +172,13 @@ public final class SeqRingTransport implements ExampleTransport {
 
     @Override
     public int claim(int length) {
+      return claimWithin(length, Long.MAX_VALUE);
+    }
+
+    @Override public long committedRecords() { return committed; }
+
+    @Override
+    public int claimWithin(int length, long maxWaitNanos) {
       if (claimedAt >= 0) throw new IllegalStateException("shard " + ring.shard + ": claim() before the previous record was committed or aborted");
       if (ended) throw new IllegalStateException("shard " + ring.shard + ": claim() after endOfStream()");
       if (length > maxRecord || length < 0) {
@@ -184,18 +191,26 @@ public final class SeqRingTransport implements ExampleTransport {
         stalls.begin();
         idle.reset();
         while (seq - (headCache = s.head()) >= s.slots) {
+          if (System.nanoTime() - t0 >= maxWaitNanos) {
+            stalled(t0);
+            return -1;
+          }
           idle.idle();
           beat();
           ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos + System.nanoTime() - t0);
         }
-        stalls.end();
-        stallNanos += System.nanoTime() - t0;
-        ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
-        ring.header.putLongOrdered(PRODUCER_STALL_CPU_NS_OFFSET, stallCpuBefore + Math.max(0, stalls.waitCpuNanos()));
+        stalled(t0);
       }
       claimedAt = s.slot(seq);
       claimedLen = length;
       return claimedAt + SLOT_HEADER;
+    }
+
+    private void stalled(long t0) {
+      stalls.end();
+      stallNanos += System.nanoTime() - t0;
+      ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
+      ring.header.putLongOrdered(PRODUCER_STALL_CPU_NS_OFFSET, stallCpuBefore + Math.max(0, stalls.waitCpuNanos()));
     }
 
     @Override public MutableDirectBuffer buffer() { return s.buffer; }

@@ -14,7 +14,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * while the ring is full, so the consumer side can tell a stopped producer from a waiting one.
  * What a stall costs this thread in CPU (spins, yields, wake-ups) is published when it ends.
  */
-public final class ShmProducer implements ExampleProducer {
+public final class ShmProducer implements ExampleProducer, SpillableProducer {
   private final ShmRing ring;
   private final RingBuffer rb;
   private final IdleStrategy idle;
@@ -52,6 +52,13 @@ public final class ShmProducer implements ExampleProducer {
 
   @Override
   public int claim(int length) {
+    return claimWithin(length, Long.MAX_VALUE);
+  }
+
+  @Override public long committedRecords() { return committed; }
+
+  @Override
+  public int claimWithin(int length, long maxWaitNanos) {
     if (claimed >= 0) throw new IllegalStateException("shard " + ring.shard + ": claim() before the previous record was committed or aborted");
     if (ended) throw new IllegalStateException("shard " + ring.shard + ": claim() after endOfStream()");
     if (length > maxRecord || length < 0) {
@@ -65,18 +72,26 @@ public final class ShmProducer implements ExampleProducer {
       stalls.begin();
       idle.reset();
       while ((at = rb.tryClaim(ShmTransport.MSG_RECORD, length)) < 0) {
+        if (System.nanoTime() - t0 >= maxWaitNanos) {
+          stalled(t0);
+          return -1;
+        }
         idle.idle();
         beat(); // waiting for a slow consumer is healthy
         // the stall so far, so that a reader sees a long wait while it lasts (costs nothing: we wait)
         ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos + System.nanoTime() - t0);
       }
-      stalls.end();
-      stallNanos += System.nanoTime() - t0;
-      ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
-      ring.header.putLongOrdered(PRODUCER_STALL_CPU_NS_OFFSET, stallCpuBefore + Math.max(0, stalls.waitCpuNanos()));
+      stalled(t0);
     }
     claimed = at;
     return at;
+  }
+
+  private void stalled(long t0) {
+    stalls.end();
+    stallNanos += System.nanoTime() - t0;
+    ring.header.putLongOrdered(PRODUCER_STALL_NS_OFFSET, stallNanos);
+    ring.header.putLongOrdered(PRODUCER_STALL_CPU_NS_OFFSET, stallCpuBefore + Math.max(0, stalls.waitCpuNanos()));
   }
 
   @Override public MutableDirectBuffer buffer() { return rb.buffer(); }

@@ -122,6 +122,32 @@ public final class TransportOptions {
     return n;
   }
 
+  /**
+   * A duration such as {@code 200ms}, {@code 5s}, {@code 50us} or {@code 100ns} (a bare number is
+   * milliseconds) in [min, max] nanoseconds, as nanoseconds, or {@code dflt}; a one-line error otherwise.
+   */
+  public long duration(String transport, String key, long dflt, long minNanos, long maxNanos) {
+    String v = values.get(key);
+    if (v == null) return dflt;
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,12})(ns|us|ms|s)?").matcher(v.strip());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("transport " + transport + ": option " + key + "=" + v + ": expected a duration such as 200ms, 5s or 50us");
+    }
+    long n = Long.parseLong(m.group(1));
+    long unit = switch (m.group(2) == null ? "ms" : m.group(2)) {
+      case "ns" -> 1L;
+      case "us" -> 1_000L;
+      case "s" -> 1_000_000_000L;
+      default -> 1_000_000L;
+    };
+    long nanos = n * unit;
+    if (nanos < minNanos || nanos > maxNanos) {
+      throw new IllegalArgumentException("transport " + transport + ": option " + key + "=" + v + ": must be in "
+          + minNanos / 1_000_000 + "ms.." + maxNanos / 1_000_000_000 + "s");
+    }
+    return nanos;
+  }
+
   /** An existing, writable directory, or {@code dflt}; a one-line error otherwise. */
   public Path directory(String transport, String key, Path dflt) {
     String v = values.get(key);

@@ -48,6 +48,14 @@ public interface TransportProvider {
   }
 
   /**
+   * What the transport can do with {@code opts} (e.g. shm and seqring with {@code spill-after} no
+   * longer make a producer wait on a full ring). The default ignores the options.
+   */
+  default Capabilities capabilities(TransportOptions opts) {
+    return capabilities();
+  }
+
+  /**
    * A producer in another process, attached to shard {@code address} of a transport created by
    * {@link #create} ({@link ExampleTransport#address}). Only where {@link Capabilities#crossProcess()}.
    */

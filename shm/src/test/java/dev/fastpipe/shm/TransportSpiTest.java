@@ -30,7 +30,7 @@ class TransportSpiTest {
     assertEquals(Map.of("gzip", "false", "keep", "yes"), o.forTransport("disk").asMap());
     Transports.provider("disk").validate(o.forTransport("disk"));
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> Transports.provider("shm").validate(o.forTransport("shm")));
-    assertEquals("transport shm: unknown option 'gzip' (known: dir)", unknown.getMessage());
+    assertEquals("transport shm: unknown option 'gzip' (known: dir, spill-after, spill-dir)", unknown.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
         () -> Transports.provider("mutex").validate(TransportOptions.parse(List.of("x=1"))));
     assertEquals("transport mutex: unknown option 'x' (it takes no options)", none.getMessage());

@@ -113,7 +113,28 @@ class CallIT {
     LauncherIT.Result bad = fastpipe("call", "--ref", ref.toString(), "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--output", dir.resolve("x.vcf.gz").toString(),
         "--transport", "shm", "--transport-opt", "gzip=false");
     assertEquals(2, bad.exit(), bad.err());
-    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir)", bad.err().strip());
+    assertEquals("fastpipe call: --transport-opt: transport shm: unknown option 'gzip' (known: dir, spill-after, spill-dir)", bad.err().strip());
+  }
+
+  @Test
+  void spillingToDiskUnderAThrottledConsumerWritesTheSameRecords() throws Exception {
+    String reference = body(callSim30x("seqring-ref", "--shards", "2", "--transport", "seqring", "--ring-size", "2M"));
+    Path ref = SharedData.require("ref/chr20.fa.gz");
+    Path out = dir.resolve("seqring-spill.vcf.gz");
+    Path metrics = dir.resolve("spill-metrics.json");
+    Path spillDir = Files.createDirectories(dir.resolve("spill"));
+    LauncherIT.Result r = LauncherIT.run(Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.test.inference-sleep-ms=50"), "call",
+        "--ref", ref.toString(), "--reads", SharedData.require("sim30x/SIM30X.bam").toString(), "--regions", REGION,
+        "--output", out.toString(), "--no-progress", "--shards", "2", "--transport", "seqring", "--ring-size", "2M",
+        "--transport-opt", "spill-after=1ms", "--transport-opt", "spill-dir=" + spillDir, "--metrics", metrics.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(reference, body(out), "seqring with spilling");
+    long spilled = java.util.regex.Pattern.compile("\"spilled_records\": (\\d+)").matcher(Files.readString(metrics)).results()
+        .mapToLong(m -> Long.parseLong(m.group(1))).sum();
+    assertTrue(spilled > 0, "no record spilled: the throttled consumer did not fill a ring");
+    try (var left = Files.list(spillDir)) {
+      assertEquals(0, left.count(), "drained segments are deleted");
+    }
   }
 
   @Test

@@ -137,7 +137,7 @@ public abstract class TransportConformance {
       int at = p2.claim(16);
       TestRecords.write(p2.buffer(), at, 16, 2, 0);
       p2.commit();
-      if (provider().capabilities().streaming()) {
+      if (provider().capabilities(options()).streaming()) {
         assertEquals(1, pollUntil(c, check, 1), "shard 2's record arrives before its end");
         assertFalse(c.finished(), "shard 2 committed a record but has not ended");
       }
@@ -221,7 +221,7 @@ public abstract class TransportConformance {
 
   @Test
   void aFullRingMakesTheProducerWaitAndDropsNothing() throws Exception {
-    assumeTrue(provider().capabilities().bounded(), transportName() + " has no bounded ring: nothing to fill");
+    assumeTrue(provider().capabilities(options()).bounded(), transportName() + " has no bounded ring: nothing to fill");
     long records = 1000; // 64 KiB of records through a 4 KiB ring
     try (ExampleTransport t = open(1, 4096, 64)) {
       List<Throwable> errors = new CopyOnWriteArrayList<>();
@@ -308,8 +308,8 @@ public abstract class TransportConformance {
       assertEquals(beforeDeath, t.stats(1).recordsCommitted(), "commits of the dead producer");
       TestRecords.Checker dead = new TestRecords.Checker(3, 16, 128);
       try (ExampleConsumer c = t.consumer(1)) {
-        long got = provider().capabilities().streaming() ? pollUntil(c, dead, beforeDeath) : drainNow(c, dead);
-        if (provider().capabilities().streaming()) assertEquals(beforeDeath, got, "the dead producer's committed records");
+        long got = provider().capabilities(options()).streaming() ? pollUntil(c, dead, beforeDeath) : drainNow(c, dead);
+        if (provider().capabilities(options()).streaming()) assertEquals(beforeDeath, got, "the dead producer's committed records");
         assertFalse(c.finished(), "a consumer of the dead shard is never finished");
         assertEquals(0, c.poll(dead, 100), "nothing after the last commit (the torn claim)");
       }
@@ -324,7 +324,7 @@ public abstract class TransportConformance {
 
   @Test
   void producersInOtherProcessesAndOneKilledMidStream() throws Exception {
-    assumeTrue(provider().capabilities().crossProcess(), transportName() + " does not claim producers in other processes");
+    assumeTrue(provider().capabilities(options()).crossProcess(), transportName() + " does not claim producers in other processes");
     int shards = 3;
     long perShard = 20_000;
     try (ExampleTransport t = open(shards, 64 * 1024, 256)) {

@@ -130,10 +130,17 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     return !batch.isEmpty() || !markers.isEmpty();
   }
 
+  /**
+   * Test-only throttle: {@code -Dfastpipe.test.inference-sleep-ms=N} makes every batch's inference
+   * take N ms longer, a slow consumer on demand (the spill-to-disk figure, docs/figures.md). 0: off.
+   */
+  static final long THROTTLE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Long.getLong("fastpipe.test.inference-sleep-ms", 0));
+
   private void classifyBatch() {
     int n = batch.size();
     if (n == 0) return;
     long t0 = System.nanoTime();
+    if (THROTTLE_NANOS > 0) java.util.concurrent.locks.LockSupport.parkNanos(THROTTLE_NANOS);
     probabilities = model.predict(batch, probabilities);
     inferenceNanos += System.nanoTime() - t0;
     paddingImages += (long) batch.filledChunks() * batch.chunkImages() - n;

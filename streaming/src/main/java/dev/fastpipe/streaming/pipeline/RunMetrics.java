@@ -46,6 +46,9 @@ public final class RunMetrics {
     }
   }
 
+  /** Records each shard spilled to disk segments ({@code --transport-opt spill-after}); null when spilling is off. */
+  public long[] spilledRecords;
+
   public final Map<String, Object> settings = new LinkedHashMap<>();
   public final List<Stage> stages = new ArrayList<>();
   private final List<RingSamples> rings = new ArrayList<>();
@@ -144,8 +147,9 @@ public final class RunMetrics {
           .append(", \"producer_stall_ms\": ").append(num(last == null ? 0 : last.producerStallNanos() / 1e6))
           .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
           .append(", \"producer_stall_cpu_ms\": ")
-          .append(last == null || last.producerStallCpuNanos() < 0 ? "null" : num(last.producerStallCpuNanos() / 1e6))
-          .append("}");
+          .append(last == null || last.producerStallCpuNanos() < 0 ? "null" : num(last.producerStallCpuNanos() / 1e6));
+      if (spilledRecords != null && rs.shard < spilledRecords.length) b.append(", \"spilled_records\": ").append(spilledRecords[rs.shard]);
+      b.append("}");
     }
     // What waiting cost: a consumer's wall time with nothing to read and its thread's CPU meanwhile.
     b.append("\n  ],\n  \"consumers\": [");

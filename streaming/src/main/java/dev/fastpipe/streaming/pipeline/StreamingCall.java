@@ -182,6 +182,9 @@ public final class StreamingCall {
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
+      if (transport instanceof dev.fastpipe.shm.SpillTransport spill) {
+        metrics.spilledRecords = java.util.stream.IntStream.range(0, shards).mapToLong(spill::spilled).toArray();
+      }
       writer.stage(outputs);
       if (gvcfWriter != null) gvcfWriter.stage(outputs);
 
