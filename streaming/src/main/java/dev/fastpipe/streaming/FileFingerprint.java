@@ -24,7 +24,7 @@ public record FileFingerprint(long size, long mtimeMillis, long crc) {
   /** A file that is not there (an index spelling the reader does not find). */
   public static final FileFingerprint ABSENT = new FileFingerprint(-1, 0, 0);
 
-  /** The fingerprint of {@code p} now; {@link #ABSENT} when it is not a regular file. */
+  /** The fingerprint of {@code p} now; {@link #ABSENT} when it is not a regular file or cannot be read. */
   public static FileFingerprint of(Path p) {
     BasicFileAttributes a;
     try {
@@ -44,7 +44,7 @@ public record FileFingerprint(long size, long mtimeMillis, long crc) {
       }
       return new FileFingerprint(size, a.lastModifiedTime().toMillis(), crc.getValue());
     } catch (IOException e) {
-      throw new InputException(p + ": cannot read (" + RootCause.of(e) + ")", e);
+      return ABSENT; // unreadable: the run's reader says why, in its words
     }
   }
 

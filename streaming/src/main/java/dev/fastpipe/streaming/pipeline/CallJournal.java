@@ -304,13 +304,14 @@ final class CallJournal implements AutoCloseable {
   }
 
   /**
-   * The run failed or was stopped: a journal that holds finished work stays for {@code --resume}
-   * (said on stderr); one that holds none goes, with the partial files.
+   * The run failed ({@code cause}) or was stopped (null): a journal that holds finished work stays for
+   * {@code --resume} (said on stderr); one that holds none goes, with the partial files, and so does
+   * one of a run that found bad input (a resume would find it again, or refuse the mended file).
    */
-  synchronized void afterFailure() {
+  synchronized void afterFailure(Throwable cause) {
     if (!started || done) return;
     done = true;
-    if (last != null && !last.atStart()) {
+    if (last != null && !last.atStart() && !(cause instanceof InputException)) {
       if (err != null) {
         err.printf("fastpipe: the finished %.1f %% of the regions is kept in %s; the same call with --resume continues"
             + " from it%n", 100.0 * last.basesDone() / Math.max(1, last.bases()), dir);

@@ -90,7 +90,7 @@ public final class StreamingCall {
       try {
         return run(s, modelLoader, err, t0, observation, files, outputs, journal, hook);
       } catch (RuntimeException e) {
-        if (journal != null) journal.afterFailure();
+        if (journal != null) journal.afterFailure(e);
         throw e;
       }
     }
@@ -197,7 +197,7 @@ public final class StreamingCall {
       writer.abort();
       if (gvcfWriter != null) gvcfWriter.abort();
       outputs.close(); // outputs staged already: dropped
-      if (journal != null) journal.afterFailure(); // kept for --resume once it holds finished work
+      if (journal != null) journal.afterFailure(null); // kept for --resume once it holds finished work
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
     RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.consumers, shards));
