@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/fastpipe call} on sim30x_eval killed for real once its journal holds about half of
- * the regions (SIGKILL of the parent, whose shards then stop; SIGTERM), then {@code --resume}d:
+ * the regions (SIGKILL of the parent, whose shards then stop; SIGKILL of one shard, which fails the
+ * run; SIGTERM), then {@code --resume}d:
  * the VCF and gVCF records equal an uninterrupted run's, the journal is gone, and the metrics say
  * what was resumed. Skips without ../shared/data.
  */
@@ -72,13 +73,23 @@ class ResumeIT {
   }
 
   void killResumeAndCompare(String name, String signal) throws Exception {
+    killResumeAndCompare(name, signal, false);
+  }
+
+  /** As above; with {@code oneShard} the signal goes to one shard process instead of the parent. */
+  void killResumeAndCompare(String name, String signal, boolean oneShard) throws Exception {
     Path out = dir.resolve(name + ".vcf.gz");
     Process p = ShardFaultsIT.start(call(name), dir.resolve(name + ".err"), Map.of());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (p.isAlive() && journaled(out) < 0.4 && System.nanoTime() < deadline) Thread.sleep(20);
     assertTrue(p.isAlive(), "the run ended before it could be killed: " + Files.readString(dir.resolve(name + ".err")));
     List<ProcessHandle> shards = p.toHandle().descendants().toList();
-    assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor());
+    long target = p.pid();
+    if (oneShard) {
+      target = shards.stream().filter(h -> h.info().commandLine().orElse("").contains("shard-worker")).findFirst()
+          .orElseThrow(() -> new AssertionError("no shard process")).pid();
+    }
+    assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(target)).start().waitFor());
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     for (ProcessHandle h : shards) h.onExit().get(60, TimeUnit.SECONDS);
     assertFalse(Files.exists(out), "nothing under the final name after SIG" + signal);
@@ -103,6 +114,11 @@ class ResumeIT {
   @Test
   void aParentKilledWithSigkillIsResumedToTheSameRecords() throws Exception {
     killResumeAndCompare("kill9", "KILL");
+  }
+
+  @Test
+  void aRunWhoseShardWasKilledIsResumedToTheSameRecords() throws Exception {
+    killResumeAndCompare("shard9", "KILL", true);
   }
 
   @Test

@@ -182,8 +182,15 @@ public final class StreamingCall {
         from == null || from.gvcfState() == null ? GvcfAssembler.State.START : from.gvcfState());
     if (journal != null) {
       if (from == null) { // the header, so that every later checkpoint's bytes follow on from a checked start
-        journal.append(new CallJournal.Checkpoint(-1, 0, 0, totalBases, 0, writer.sync(),
-            gvcfWriter == null ? null : gvcfWriter.sync(), gvcfWriter == null ? null : GvcfAssembler.State.START));
+        try {
+          journal.append(new CallJournal.Checkpoint(-1, 0, 0, totalBases, 0, writer.sync(),
+              gvcfWriter == null ? null : gvcfWriter.sync(), gvcfWriter == null ? null : GvcfAssembler.State.START));
+        } catch (RuntimeException e) {
+          writer.abort();
+          if (gvcfWriter != null) gvcfWriter.abort();
+          transport.close();
+          throw e;
+        }
       }
       release.onBoundary(new Checkpoints(journal, plan, writer, gvcfWriter, basesBefore, totalBases,
           metrics.secondsResumed, t0, s.journalInterval, metrics, hook));
