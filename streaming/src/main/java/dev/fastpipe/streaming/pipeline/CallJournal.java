@@ -306,12 +306,14 @@ final class CallJournal implements AutoCloseable {
   /**
    * The run failed ({@code cause}) or was stopped (null): a journal that holds finished work stays for
    * {@code --resume} (said on stderr); one that holds none goes, with the partial files, and so does
-   * one of a run that found bad input (a resume would find it again, or refuse the mended file).
+   * one of a run that found bad input (a resume would find it again, or refuse the mended file) or
+   * whose partial files are gone (finished and staged, then dropped when a later output failed).
    */
   synchronized void afterFailure(Throwable cause) {
     if (!started || done) return;
     done = true;
-    if (last != null && !last.atStart() && !(cause instanceof InputException)) {
+    boolean partialsThere = Files.exists(partialOf(output)) && (gvcf == null || Files.exists(partialOf(gvcf)));
+    if (last != null && !last.atStart() && !(cause instanceof InputException) && partialsThere) {
       if (err != null) {
         err.printf("fastpipe: the finished %.1f %% of the regions is kept in %s; the same call with --resume continues"
             + " from it%n", 100.0 * last.basesDone() / Math.max(1, last.bases()), dir);

@@ -90,6 +90,7 @@ public final class StreamingCall {
       try {
         return run(s, modelLoader, err, t0, observation, files, outputs, journal, hook);
       } catch (RuntimeException e) {
+        outputs.close(); // staged outputs (the partial files among them) dropped first: the journal looks for them
         if (journal != null) journal.afterFailure(e);
         throw e;
       }
