@@ -6,7 +6,9 @@ import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
+import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
 import dev.fastpipe.streaming.tune.Knobs;
 import java.nio.file.Path;
@@ -129,6 +131,23 @@ public final class CallCommand implements Callable<Integer> {
           + " (fewer model runs), sites written later. Default ${DEFAULT-VALUE}.")
   Duration maxBatchWait;
 
+  @Option(names = "--resume",
+      description = "Continue the interrupted run of this --output from its journal: the finished partitions are kept,"
+          + " the rest is called and appended, and the records equal an uninterrupted run's. Refused (one line naming"
+          + " it) when an input, the model or a setting that changes the VCF differs; without a journal it says so and"
+          + " starts from the beginning. See docs/call.md, Resume.")
+  boolean resume;
+
+  @Option(names = "--no-journal",
+      description = "Keep no resume journal (OUT.vcf.gz.fastpipe-journal/ and the partial files beside the outputs),"
+          + " so a killed run cannot be resumed.")
+  boolean noJournal;
+
+  @Option(names = "--journal-interval", defaultValue = "2s", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "At most one journal checkpoint (an fsync of the VCF, the gVCF and the journal) per TIME; a kill"
+          + " loses at most the work since the last one. 0 = at every partition boundary. Default ${DEFAULT-VALUE}.")
+  Duration journalInterval;
+
   @Override
   public Integer call() {
     CallSettings s = settings();
@@ -145,6 +164,11 @@ public final class CallCommand implements Callable<Integer> {
         long small = r.metrics().smallModelCalls;
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
             small, r.examples() - small, 100.0 * small / Math.max(1, r.examples()));
+      }
+      if (r.metrics().basesResumed > 0) {
+        System.err.printf("fastpipe call: resumed: %.1f %% of the regions' bases came from the interrupted run,"
+                + " which had spent %.1f s on them%n",
+            100.0 * r.metrics().basesResumed / Math.max(1, r.metrics().basesTotal), r.metrics().secondsResumed);
       }
       if (gvcf != null) {
         System.err.printf("fastpipe call: gVCF %d records (%d reference blocks) -> %s%n", r.metrics().gvcfRecords,
@@ -190,6 +214,15 @@ public final class CallCommand implements Callable<Integer> {
     s.commandLine = CommandText.of(spec);
     s.shardTimeout = shardTimeout;
     s.maxBatchWait = maxBatchWait;
+    // A journal keeps complete BGZF blocks: plain (.vcf) and standard-output runs have none.
+    boolean bgzf = VcfCallWriter.Form.of(output) == VcfCallWriter.Form.BGZF
+        && (gvcf == null || VcfCallWriter.Form.of(gvcf) == VcfCallWriter.Form.BGZF);
+    if (resume && !bgzf) {
+      throw new InputException("--resume " + output + ": only a .vcf.gz output (and a .g.vcf.gz gVCF) keeps a resume journal");
+    }
+    s.journal = !noJournal && bgzf;
+    s.resume = resume;
+    s.journalInterval = journalInterval;
     return s;
   }
 

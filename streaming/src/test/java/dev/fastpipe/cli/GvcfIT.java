@@ -270,12 +270,20 @@ class GvcfIT {
     try {
       Path d = Files.createDirectory(dir.resolve("fails"));
       Path out = d.resolve("calls.vcf.gz");
-      LauncherIT.Result r = LauncherIT.run(Map.of(),
-          call("sim30x_eval/SIM30X_EVAL.bam", out, small.resolve("calls.g.vcf.gz"), "--shards", "2").toArray(String[]::new));
+      LauncherIT.Result r = LauncherIT.run(Map.of(), call("sim30x_eval/SIM30X_EVAL.bam", out,
+          small.resolve("calls.g.vcf.gz"), "--shards", "2", "--no-journal").toArray(String[]::new));
       assertTrue(r.exit() != 0, r.err());
       assertTrue(r.err().contains("No space left on device"), r.err());
       assertEquals(List.of(), OutputFaultsIT.names(d), "no VCF when the gVCF failed");
       assertEquals(List.of(), OutputFaultsIT.names(small), "no partial gVCF");
+      // with the journal (the default), what was finished before the disk filled may stay for --resume
+      r = LauncherIT.run(Map.of(),
+          call("sim30x_eval/SIM30X_EVAL.bam", out, small.resolve("calls.g.vcf.gz"), "--shards", "2").toArray(String[]::new));
+      assertTrue(r.exit() != 0 && r.err().contains("No space left on device"), r.err());
+      for (Path left : List.of(d, small)) {
+        assertTrue(OutputFaultsIT.names(left).stream().allMatch(n -> n.endsWith(".fastpipe-journal")
+            || n.endsWith(".fastpipe-partial")), "only the journal and partial files: " + OutputFaultsIT.names(left));
+      }
     } finally {
       new ProcessBuilder("umount", small.toString()).start().waitFor();
     }

@@ -156,15 +156,19 @@ class WorkflowIT {
     return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
-  /** A fastpipe that logs the BED of every call and fails chunk 3's while {@code FAIL} exists beside it. */
+  /**
+   * A fastpipe that logs the BED of every call (with " --resume" when it is asked to resume) and fails
+   * chunk 3's while {@code FAIL} exists beside it.
+   */
   static Path flakyFastpipe(Path at) throws IOException {
     Files.createDirectories(at);
     Path script = at.resolve("fastpipe");
     Files.writeString(script, "#!/bin/sh\n"
         + "dir=$(dirname \"$0\")\n"
         + "if [ \"$1\" = call ]; then\n"
-        + "  for a in \"$@\"; do case \"$a\" in *.bed) bed=$(basename \"$a\");; esac; done\n"
-        + "  echo \"$bed\" >> \"$dir/calls.log\"\n"
+        + "  resume=\n"
+        + "  for a in \"$@\"; do case \"$a\" in *.bed) bed=$(basename \"$a\");; --resume) resume=' --resume';; esac; done\n"
+        + "  echo \"$bed$resume\" >> \"$dir/calls.log\"\n"
         + "  case \"$bed\" in chunk-0003-*) if [ -e \"$dir/FAIL\" ]; then\n"
         + "    echo 'fastpipe call: injected failure' >&2; exit 1; fi;; esac\n"
         + "fi\n"
@@ -186,7 +190,10 @@ class WorkflowIT {
     assertNotEquals(0, first.exit(), first.output());
     assertTrue(first.output().contains("fastpipe call: injected failure"), "the chunk's error line is shown: " + first.output());
     List<String> attempts = Files.readAllLines(calls);
-    assertEquals(2, attempts.stream().filter(b -> b.equals("chunk-0003-of-0004.bed")).count(), "tried, then retried once: " + attempts);
+    assertEquals(List.of("chunk-0003-of-0004.bed", "chunk-0003-of-0004.bed --resume"),
+        attempts.stream().filter(b -> b.startsWith("chunk-0003-of-0004.bed")).toList(),
+        "tried, then retried once, resuming from what the first attempt finished: " + attempts);
+    assertTrue(attempts.stream().filter(b -> b.endsWith("--resume")).count() == 1, "first attempts do not resume: " + attempts);
     assertEquals(5, attempts.size(), attempts.toString());
     Path chunks = work.resolve("out/chunks/DEMO");
     for (String done : List.of("0001", "0002", "0004")) {

@@ -65,7 +65,20 @@ public final class RunPlan {
    * unless {@code partitionSizeGiven}, and a shard that would get no partition is not started.
    */
   public static RunPlan forCall(MakeExamplesOptions request, InputFiles in, boolean partitionSizeGiven) {
-    List<Region> regions = resolve(request, in);
+    return forCall(request, in, partitionSizeGiven, -1, 0);
+  }
+
+  /**
+   * The plan of a resumed {@code fastpipe call} ({@code call --resume}): the regions as
+   * {@link #forCall(MakeExamplesOptions, InputFiles, boolean)} resolves them, less everything before
+   * 0-based {@code fromPosition} of contig index {@code fromContig} (the first partition the
+   * interrupted run had not finished), cut afresh. Examples do not depend on the partition table, so
+   * the rest of the regions gives the same records whatever the shard count. {@code fromContig} -1:
+   * all of the regions.
+   */
+  public static RunPlan forCall(MakeExamplesOptions request, InputFiles in, boolean partitionSizeGiven, int fromContig,
+      int fromPosition) {
+    List<Region> regions = from(resolve(request, in), fromContig, fromPosition);
     long bases = regions.stream().mapToLong(r -> (long) r.end() - r.start()).sum();
     int size = partitionSizeGiven ? request.partitionSize : autoPartitionSize(bases, request.shards);
     return cut(request, in, regions, size, true);
@@ -88,6 +101,18 @@ public final class RunPlan {
     SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.sample);
     return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed,
         ContigExclusion.of(request.excludeContigs));
+  }
+
+  /** {@code regions} (sorted, in reference order) less everything before (contig, position); contig -1: all. */
+  static List<Region> from(List<Region> regions, int contig, int position) {
+    if (contig < 0) return regions;
+    List<Region> out = new ArrayList<>();
+    for (Region r : regions) {
+      if (r.contigIndex() < contig || (r.contigIndex() == contig && r.end() <= position)) continue;
+      if (r.contigIndex() == contig && r.start() < position) out.add(new Region(contig, r.contig(), position, r.end()));
+      else out.add(r);
+    }
+    return out;
   }
 
   /** The one place partitions are laid out and assigned to shards. */

@@ -79,6 +79,18 @@ public final class CallSettings {
    * as soon as the rings run dry).
    */
   public Duration maxBatchWait = CallVariantsConsumers.DEFAULT_MAX_BATCH_WAIT;
+  /**
+   * Keep a resume journal beside the output ({@link CallJournal}: the plan's identity and, durably,
+   * the finished prefix of the regions), so that a killed run can be resumed; false: {@code --no-journal}.
+   */
+  public boolean journal = true;
+  /** Continue the interrupted run recorded in the journal ({@code --resume}); needs {@link #journal}. */
+  public boolean resume;
+  /** At most one journal checkpoint (two or three fsyncs) per this interval; zero: at every partition boundary. */
+  public Duration journalInterval = DEFAULT_JOURNAL_INTERVAL;
+
+  /** {@code --journal-interval}'s default. */
+  public static final Duration DEFAULT_JOURNAL_INTERVAL = Duration.ofSeconds(2);
 
   /**
    * Checks what can be checked before opening a file, once: every setting's range (one line naming
@@ -109,6 +121,10 @@ public final class CallSettings {
     if (metricsPort == null && !metricsLinger.isZero()) throw new InputException("--metrics-linger needs --metrics-port");
     if (maxBatchWait == null || maxBatchWait.isNegative()) {
       throw new InputException("--max-batch-wait must be 0 or more, got " + maxBatchWait);
+    }
+    if (resume && !journal) throw new InputException("--resume continues a run from its journal: it cannot go with --no-journal");
+    if (journalInterval == null || journalInterval.isNegative()) {
+      throw new InputException("--journal-interval must be 0 or more, got " + journalInterval);
     }
     if (shardTimeout == null || shardTimeout.isNegative()) {
       throw new InputException("--shard-timeout must be 0 or more, got " + shardTimeout);

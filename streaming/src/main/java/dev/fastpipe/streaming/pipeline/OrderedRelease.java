@@ -31,6 +31,19 @@ public final class OrderedRelease {
   private final GvcfAssembler blocks; // null without a gVCF
   private final VcfCallWriter gvcfWriter;
   private volatile long nanos; // written under this object's lock, read live by the run's sampler
+  private Boundary boundary;
+
+  /**
+   * Told, under the release's lock, each time the written prefix grows but the run is not finished:
+   * a resume journal's chance to checkpoint while the writers are between partitions.
+   */
+  public interface Boundary {
+    /**
+     * Every record before partition {@code next} (the first not done, of {@code frontier}) is written;
+     * {@code gvcf}: the gVCF assembler's carried state, or null without a gVCF.
+     */
+    void reached(int frontier, Partition next, GvcfAssembler.State gvcf);
+  }
 
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer) {
     this(plan, assembler, writer, new PartitionFrontier(plan.partitions()), null);
@@ -47,6 +60,15 @@ public final class OrderedRelease {
    */
   public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, PartitionFrontier frontier,
       VcfCallWriter gvcfWriter) {
+    this(plan, assembler, writer, frontier, gvcfWriter, GvcfAssembler.State.START);
+  }
+
+  /**
+   * As above, with the gVCF continuing from {@code gvcfState} (a resumed run: the state an
+   * interrupted run's journal recorded at the boundary where this plan starts).
+   */
+  public OrderedRelease(RunPlan plan, SiteAssembler assembler, VcfCallWriter writer, PartitionFrontier frontier,
+      VcfCallWriter gvcfWriter, GvcfAssembler.State gvcfState) {
     if (frontier.partitions() != plan.partitions()) {
       throw new IllegalArgumentException(frontier.partitions() + " partitions in the frontier, " + plan.partitions() + " in the plan");
     }
@@ -55,7 +77,12 @@ public final class OrderedRelease {
     this.assembler = assembler;
     this.writer = writer;
     this.gvcfWriter = gvcfWriter;
-    this.blocks = gvcfWriter == null ? null : new GvcfAssembler();
+    this.blocks = gvcfWriter == null ? null : new GvcfAssembler(gvcfState);
+  }
+
+  /** Sets the {@link Boundary} told as the written prefix grows (before the shards start). */
+  public synchronized void onBoundary(Boundary b) {
+    this.boundary = b;
   }
 
   /** One reference block (any thread); ignored without a gVCF. */
@@ -87,6 +114,9 @@ public final class OrderedRelease {
     List<GenotypeCall> calls = assembler.completeBefore(contig, position);
     for (GenotypeCall c : calls) writer.write(c);
     if (blocks != null) blocks.completeBefore(contig, position, calls, gvcfWriter);
+    if (boundary != null && after < plan.partitions()) {
+      boundary.reached(after, plan.partition(after), blocks == null ? null : blocks.state());
+    }
     nanos += System.nanoTime() - t0;
   }
 

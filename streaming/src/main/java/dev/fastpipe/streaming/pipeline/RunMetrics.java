@@ -73,6 +73,15 @@ public final class RunMetrics {
   public double wallSeconds;
   /** Null: the run succeeded; else why it failed (the figures are then as far as it got). */
   public String failure;
+  /** Whether the run kept a resume journal; the regions' bases, those an interrupted run had finished (resumed). */
+  public boolean journal;
+  public long basesTotal;
+  public long basesResumed;
+  /** The wall seconds the interrupted run(s) had spent on what was resumed: the time the resume saved. */
+  public double secondsResumed;
+  /** Journal checkpoints written, and the seconds they took (syncs included). */
+  public long checkpoints;
+  public double journalSeconds;
   /** The run's live figures over time, or null when it was not sampled. */
   public RunSeries series;
   /** The most sites the ordered release held at once, waiting for the partitions before them. */
@@ -113,6 +122,15 @@ public final class RunMetrics {
         .append(", \"windows_fallen_back\": ").append(realignment.fallbacks())
         .append(", \"reads_realigned\": ").append(realignment.reads())
         .append(", \"realigner_seconds\": ").append(num(realignment.seconds())).append("},\n");
+    if (journal) {
+      b.append("  \"resume\": {\"resumed\": ").append(basesResumed > 0)
+          .append(", \"bases_total\": ").append(basesTotal)
+          .append(", \"bases_resumed\": ").append(basesResumed)
+          .append(", \"share_resumed\": ").append(num(basesTotal > 0 ? (double) basesResumed / basesTotal : 0))
+          .append(", \"seconds_saved\": ").append(num(secondsResumed))
+          .append(", \"checkpoints\": ").append(checkpoints)
+          .append(", \"journal_seconds\": ").append(num(journalSeconds)).append("},\n");
+    }
     b.append("  \"batches\": ").append(batches).append(",\n");
     b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
     b.append("  \"max_pending_sites\": ").append(maxPendingSites).append(",\n");

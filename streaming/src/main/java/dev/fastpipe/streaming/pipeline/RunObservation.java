@@ -78,6 +78,12 @@ final class RunObservation implements AutoCloseable {
     figures.put("examples/s", m.wallSeconds > 0 ? m.examplesCalled / m.wallSeconds : 0.0);
     figures.put("sites written", m.sitesWritten);
     figures.put("PASS / RefCall / LowQual", writer.pass() + " / " + writer.refCall() + " / " + writer.lowQual());
+    if (m.journal) {
+      figures.put("resumed", m.basesResumed == 0 ? "no"
+          : String.format(java.util.Locale.ROOT, "%.1f %% of the bases (%,d of %,d), %.1f s of an earlier run's work saved",
+              100.0 * m.basesResumed / Math.max(1, m.basesTotal), m.basesResumed, m.basesTotal, m.secondsResumed));
+      figures.put("journal checkpoints", m.checkpoints + String.format(java.util.Locale.ROOT, " (%.3f s)", m.journalSeconds));
+    }
     figures.put("model batches", m.batches);
     figures.put("padding images", m.paddingImages);
     var stages = m.stages.stream()

@@ -16,6 +16,7 @@ import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
+import dev.fastpipe.streaming.postprocess.GvcfAssembler;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.postprocess.VcfProvenance;
@@ -67,14 +68,32 @@ public final class StreamingCall {
    * closed at the end); its channel count must equal {@code s.channels}.
    */
   public static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
+    return run(s, modelLoader, err, null);
+  }
+
+  /** Told after each journal checkpoint; a test stops the run here as a kill would. */
+  interface CheckpointHook {
+    void written(int checkpoints, CallJournal.Checkpoint c);
+  }
+
+  static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook) {
+    return run(s, modelLoader, err, hook, CallJournal.FILES);
+  }
+
+  static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook,
+      CallJournal.ChannelOpener journalFiles) {
     long t0 = System.nanoTime();
     RunFiles files = s.validate();
     try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
-        OutputFiles.Transaction outputs = new OutputFiles.Transaction()) {
+        OutputFiles.Transaction outputs = new OutputFiles.Transaction();
+        // the lock before anything is read or written: a second run of this output stops here
+        CallJournal journal = s.journal ? CallJournal.open(s.output, journalFiles, err) : null) {
       Summary done;
       try {
-        done = run(s, modelLoader, err, t0, observation, files, outputs);
+        done = run(s, modelLoader, err, t0, observation, files, outputs, journal, hook);
       } catch (RuntimeException | Error e) {
+        outputs.close(); // staged outputs (the partial files among them) dropped first: the journal looks for them
+        if (journal != null) journal.afterFailure(e);
         observation.writeFailure(e, (System.nanoTime() - t0) / 1e9); // --metrics and --report, marked failed
         observation.linger(false);
         throw e;
@@ -90,14 +109,22 @@ public final class StreamingCall {
    * at the end, once the inputs are found unchanged, or not at all.
    */
   private static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, long t0,
-      RunObservation observation, RunFiles files, OutputFiles.Transaction outputs) {
+      RunObservation observation, RunFiles files, OutputFiles.Transaction outputs, CallJournal journal,
+      CheckpointHook hook) {
+    CallJournal.Checkpoint from = null; // the interrupted run's last checkpoint that holds, or null: from the start
+    if (journal != null) {
+      CallJournal.Resume resume = journal.start(PlanIdentity.of(s, files), s.resume, s.gvcf);
+      resume.notes().forEach(n -> err.println("fastpipe: " + n));
+      from = resume.from();
+    }
     RunPlan plan;
     SAMSequenceDictionary dict;
     HaploidRegions haploid;
     String sample;
     double[] work;
     try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
-      plan = RunPlan.forCall(s.examples, in, !s.autoPartitionSize);
+      plan = from == null ? RunPlan.forCall(s.examples, in, !s.autoPartitionSize)
+          : RunPlan.forCall(s.examples, in, !s.autoPartitionSize, from.contig(), from.position());
       work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
       dict = in.dictionary;
       haploid = HaploidRegions.of(s.examples.haploidContigs, s.examples.parBed, dict); // before any shard starts
@@ -124,19 +151,61 @@ public final class StreamingCall {
     metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
     observation.attach(metrics);
 
+    long basesBefore = from == null ? 0 : from.basesDone();
+    long totalBases = basesBefore + plan.bases();
+    if (from != null && totalBases != from.bases()) {
+      throw new InputException("--resume " + s.output + ": the journal's regions hold " + from.bases() + " bases but "
+          + basesBefore + " done and " + plan.bases() + " left make " + totalBases + "; run without --resume");
+    }
+    if (from != null) {
+      err.printf("fastpipe: resuming %s from %s:%,d: %.1f %% of the regions' bases were done (%.1f s of work kept)%n",
+          s.output, dict.getSequence(from.contig()).getSequenceName(), from.position() + 1L,
+          100.0 * basesBefore / totalBases, from.elapsedSeconds());
+    }
+    metrics.journal = journal != null;
+    metrics.basesTotal = totalBases;
+    metrics.basesResumed = basesBefore;
+    metrics.secondsResumed = from == null ? 0 : from.elapsedSeconds();
+
     ExampleTransport transport = openTransport(s, plan);
     VcfProvenance provenance = s.provenance();
-    VcfCallWriter writer = new VcfCallWriter(s.output, dict, sample, s.minQual, false, provenance);
+    VcfCallWriter writer;
     VcfCallWriter gvcfWriter;
     try {
-      gvcfWriter = s.gvcf == null ? null : new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true, provenance);
+      writer = journal == null ? new VcfCallWriter(s.output, dict, sample, s.minQual, false, provenance)
+          : VcfCallWriter.journaled(s.output, CallJournal.partialOf(s.output), from == null ? -1 : from.vcf().to(), dict,
+              sample, s.minQual, false, provenance);
+    } catch (RuntimeException e) {
+      transport.close();
+      throw e;
+    }
+    try {
+      gvcfWriter = s.gvcf == null ? null : journal == null ? new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true, provenance)
+          : VcfCallWriter.journaled(s.gvcf, CallJournal.partialOf(s.gvcf), from == null ? -1 : from.gvcf().to(), dict,
+              sample, s.minQual, true, provenance);
     } catch (RuntimeException e) {
       writer.abort();
       transport.close();
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, haploid, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter);
+        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, haploid, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter,
+        from == null || from.gvcfState() == null ? GvcfAssembler.State.START : from.gvcfState());
+    if (journal != null) {
+      if (from == null) { // the header, so that every later checkpoint's bytes follow on from a checked start
+        try {
+          journal.append(new CallJournal.Checkpoint(-1, 0, 0, totalBases, 0, writer.sync(),
+              gvcfWriter == null ? null : gvcfWriter.sync(), gvcfWriter == null ? null : GvcfAssembler.State.START));
+        } catch (RuntimeException e) {
+          writer.abort();
+          if (gvcfWriter != null) gvcfWriter.abort();
+          transport.close();
+          throw e;
+        }
+      }
+      release.onBoundary(new Checkpoints(journal, plan, writer, gvcfWriter, basesBefore, totalBases,
+          metrics.secondsResumed, t0, s.journalInterval, metrics, hook));
+    }
     Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
@@ -146,6 +215,7 @@ public final class StreamingCall {
       writer.abort();
       if (gvcfWriter != null) gvcfWriter.abort();
       outputs.close(); // outputs staged already: dropped
+      if (journal != null) journal.afterFailure(null); // kept for --resume once it holds finished work
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
     RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.consumers, shards));
@@ -217,6 +287,7 @@ public final class StreamingCall {
       files.requireInputsUnchanged(); // a reference or reads rewritten under the run: publish nothing
       outputs.commit(); // all of them, or none
       ok = true;
+      if (journal != null) journal.finished();
       return new Summary(consumers.examplesCalled(), writer.written(), writer.pass(), writer.refCall(),
           writer.lowQual(), metrics.wallSeconds, metrics);
     } catch (ShardFailedException e) {
@@ -258,6 +329,58 @@ public final class StreamingCall {
       m.examplesMade = shards.examples();
     } catch (RuntimeException e) {
       // counts of a broken run: what could be read is enough
+    }
+  }
+
+  /**
+   * The journal's checkpoints, at partition boundaries (under the release's lock), at most one per
+   * interval: the writers' buffered records synced as complete BGZF blocks, then one journal line.
+   */
+  private static final class Checkpoints implements OrderedRelease.Boundary {
+    private final CallJournal journal;
+    private final VcfCallWriter writer;
+    private final VcfCallWriter gvcfWriter;
+    private final long basesBefore;
+    private final long totalBases;
+    private final double secondsBefore;
+    private final long t0;
+    private final long intervalNanos;
+    private final RunMetrics metrics;
+    private final CheckpointHook hook;
+    private final long[] basesUpTo; // bases of the plan's partitions before partition i
+    private long lastNanos = Long.MIN_VALUE;
+
+    Checkpoints(CallJournal journal, RunPlan plan, VcfCallWriter writer, VcfCallWriter gvcfWriter, long basesBefore,
+        long totalBases, double secondsBefore, long t0, java.time.Duration interval, RunMetrics metrics, CheckpointHook hook) {
+      this.journal = journal;
+      this.writer = writer;
+      this.gvcfWriter = gvcfWriter;
+      this.basesBefore = basesBefore;
+      this.totalBases = totalBases;
+      this.secondsBefore = secondsBefore;
+      this.t0 = t0;
+      this.intervalNanos = interval.toNanos();
+      this.metrics = metrics;
+      this.hook = hook;
+      basesUpTo = new long[plan.partitions() + 1];
+      for (int i = 0; i < plan.partitions(); i++) {
+        var p = plan.partition(i);
+        basesUpTo[i + 1] = basesUpTo[i] + (p.end() - p.start());
+      }
+    }
+
+    @Override
+    public void reached(int frontier, dev.fastpipe.streaming.makeexamples.Partition next, GvcfAssembler.State gvcf) {
+      long now = System.nanoTime();
+      if (journal.broken() || (lastNanos != Long.MIN_VALUE && now - lastNanos < intervalNanos)) return;
+      lastNanos = now;
+      CallJournal.Checkpoint c = new CallJournal.Checkpoint(next.contigIndex(), next.start(), basesBefore + basesUpTo[frontier],
+          totalBases, secondsBefore + (now - t0) / 1e9, writer.sync(), gvcfWriter == null ? null : gvcfWriter.sync(),
+          gvcfWriter == null ? null : gvcf);
+      journal.append(c);
+      metrics.checkpoints++;
+      metrics.journalSeconds += (System.nanoTime() - now) / 1e9;
+      if (hook != null) hook.written((int) metrics.checkpoints, c);
     }
   }
 

@@ -33,12 +33,38 @@ public final class GvcfAssembler {
     void write(RefBlock block);
   }
 
+  /**
+   * What carries over a {@link #completeBefore} boundary, all a resumed run needs to continue the
+   * gVCF exactly where an interrupted one stopped: the block held back (it may merge with the next
+   * range's first block; null: none) and how far a written variant record covers its contig.
+   */
+  public record State(RefBlock open, int coveredContig, int coveredUntil) {
+    /** The state of a new gVCF. */
+    public static final State START = new State(null, -1, -1);
+  }
+
   private final TreeMap<Long, RefBlock> pending = new TreeMap<>();
   private RefBlock open;
   private int coveredContig = -1;
   private int coveredUntil = -1; // positions of coveredContig before this belong to a variant record
   private long blocksIn;
   private long blocksOut;
+
+  public GvcfAssembler() {
+    this(State.START);
+  }
+
+  /** Continues from {@code state}, taken from another assembler at a boundary ({@link #state}). */
+  public GvcfAssembler(State state) {
+    this.open = state.open();
+    this.coveredContig = state.coveredContig();
+    this.coveredUntil = state.coveredUntil();
+  }
+
+  /** The carried-over state, meaningful right after a {@link #completeBefore} (no pending blocks before it). */
+  public synchronized State state() {
+    return new State(open, coveredContig, coveredUntil);
+  }
 
   private static long key(int contigIndex, int position) {
     return (long) contigIndex << 32 | (position & 0xFFFFFFFFL);

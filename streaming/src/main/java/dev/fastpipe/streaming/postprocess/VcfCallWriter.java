@@ -25,6 +25,10 @@ import htsjdk.variant.vcf.VCFHeaderLineType;
 import htsjdk.variant.vcf.VCFInfoHeaderLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
+import java.nio.channels.FileChannel;
+import java.util.zip.CRC32C;
+import htsjdk.samtools.util.BlockCompressedInputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +63,19 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public static final int NON_REF_PL = 990;
   private static final Allele NON_REF = Allele.create("<*>", false);
 
+  /**
+   * What one {@link #sync} made durable: bytes [from, to) of the file, complete BGZF blocks, and
+   * their CRC32C.
+   */
+  public record Synced(long from, long to, long crc32c) {}
+
   private final Path output;
-  private final Path tmp; // null: standard output
+  private final Path tmp; // null: standard output; the partial file of a journaled writer
+  private final boolean journaled;
+  private final FileChannel channel; // journaled: the partial file
+  private final CrcStream stream; // journaled: what the BGZF stream writes into the channel
+  private final long offset; // journaled: bytes of the file before this writer's stream
+  private long syncedTo;
   /** What the output name asks for: bgzipped + .tbi, plain text, or standard output ({@code -}). */
   private final Form form;
   private final SAMSequenceDictionary dictionary;
@@ -98,6 +113,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     this.output = form == Form.STDOUT ? output : output.toAbsolutePath();
     this.dictionary = dictionary;
     this.sample = sample;
+    this.journaled = false;
+    this.channel = null;
+    this.stream = null;
+    this.offset = 0;
     if (form == Form.STDOUT) {
       this.tmp = null;
     } else {
@@ -175,7 +194,150 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
         e instanceof IOException io ? io : e.getCause() instanceof IOException io ? io : new IOException(e));
   }
 
-  private static void closeQuietly(java.io.OutputStream out) {
+  /**
+   * A writer of a resumable run: it writes {@code partial} (a name no other run removes) and
+   * {@link #sync}s it at checkpoints. With {@code keepBytes} < 0 the file is written afresh; else
+   * its first {@code keepBytes} bytes (complete BGZF blocks that a journal vouches for: header and
+   * records) are kept, read once to index them and count their records, and the rest is cut off
+   * and written anew. {@link #abort} keeps the file for a later resume.
+   */
+  public static VcfCallWriter journaled(Path output, Path partial, long keepBytes, SAMSequenceDictionary dictionary,
+      String sample, double minQual, boolean gvcf, VcfProvenance provenance) {
+    return new VcfCallWriter(output, partial, keepBytes, dictionary, sample, minQual, gvcf, provenance);
+  }
+
+  private VcfCallWriter(Path output, Path partial, long keepBytes, SAMSequenceDictionary dictionary, String sample,
+      double minQual, boolean gvcf, VcfProvenance provenance) {
+    this.gvcf = gvcf;
+    this.form = Form.of(output);
+    if (form != Form.BGZF) throw new IllegalArgumentException(output + ": only a .vcf.gz output is journaled");
+    this.output = output.toAbsolutePath();
+    this.dictionary = dictionary;
+    this.sample = sample;
+    this.journaled = true;
+    this.tmp = partial.toAbsolutePath();
+    FileChannel ch = null;
+    try {
+      deleteQuietly(indexOf(tmp));
+      VCFHeader h = header(dictionary, sample, minQual, gvcf, provenance);
+      TabixIndexCreator idx = new TabixIndexCreator(dictionary, TabixFormat.VCF);
+      if (keepBytes < 0) {
+        ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ,
+            StandardOpenOption.TRUNCATE_EXISTING);
+        this.offset = 0;
+      } else {
+        ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        if (ch.size() < keepBytes) throw new IOException("shorter (" + ch.size() + " bytes) than the " + keepBytes + " kept");
+        ch.truncate(keepBytes);
+        scanKept(idx);
+        ch.position(keepBytes);
+        this.offset = keepBytes;
+      }
+      this.syncedTo = offset;
+      this.channel = ch;
+      this.stream = new CrcStream(ch);
+      this.bgzf = new BlockCompressedOutputStream(stream, (Path) null, BlockCompressedOutputStream.getDefaultCompressionLevel(),
+          BlockCompressedOutputStream.getDefaultDeflaterFactory());
+      this.out = bgzf;
+      if (keepBytes < 0) bgzf.write(headerText(h));
+      this.encoder = new VCFEncoder(h, false, false);
+      this.index = idx;
+    } catch (IOException | RuntimeException e) {
+      if (ch != null) closeQuietly(ch);
+      throw new UncheckedIOException(output + ": cannot write the partial file " + partial + " (" + RootCause.of(e) + ")",
+          e instanceof IOException io ? io : new IOException(e));
+    }
+  }
+
+  /** Indexes and counts the records of the kept part of a resumed partial file. */
+  private void scanKept(TabixIndexCreator idx) throws IOException {
+    try (BlockCompressedInputStream in = new BlockCompressedInputStream(Files.newInputStream(tmp))) {
+      while (true) {
+        long at = in.getFilePointer();
+        String l = in.readLine();
+        if (l == null) break;
+        if (l.isEmpty() || l.charAt(0) == '#') continue;
+        String[] f = l.split("\t", 9);
+        if (f.length < 8) throw new IOException("a record of " + f.length + " columns in the kept part");
+        int start = Integer.parseInt(f[1]);
+        int end = start + f[3].length() - 1;
+        int e = f[7].startsWith("END=") ? 4 : f[7].contains(";END=") ? f[7].indexOf(";END=") + 5 : -1;
+        if (e >= 0) {
+          int stop = f[7].indexOf(';', e);
+          end = Integer.parseInt(stop < 0 ? f[7].substring(e) : f[7].substring(e, stop));
+        }
+        int contig = dictionary.getSequenceIndex(f[0]);
+        if (contig < 0) throw new IOException("contig " + f[0] + " of the kept part is not in the reference");
+        idx.addFeature(new Span(f[0], start, end), at);
+        counts.add(f[0], at, in.getFilePointer());
+        lastContig = contig;
+        lastPosition = start - 1;
+        written++;
+        if (gvcf && f[4].equals("<*>")) blocks++;
+        else if (f[6].equals(GenotypeCall.PASS)) pass++;
+        else if (f[6].equals(GenotypeCall.REF_CALL)) refCall++;
+      }
+    } catch (NumberFormatException e) {
+      throw new IOException("a record of the kept part does not parse (" + e.getMessage() + ")", e);
+    }
+    lastContig = -1; // the next record may be a held block that starts before the last kept one ends
+    lastPosition = -1;
+  }
+
+  /**
+   * Journaled writers: writes what is buffered as complete BGZF blocks and forces it to disk;
+   * returns the bytes made durable since the previous sync (the file is valid up to {@code to}).
+   */
+  public Synced sync() {
+    if (!journaled) throw new IllegalStateException(output + ": only a journaled writer syncs");
+    try {
+      bgzf.flush();
+      channel.force(false);
+    } catch (IOException | RuntimeException e) {
+      throw failure(e);
+    }
+    Synced s = new Synced(syncedTo, offset + stream.count, stream.takeCrc());
+    syncedTo = s.to();
+    return s;
+  }
+
+  /** Counts and checksums what the BGZF stream writes to the partial file's channel. */
+  private static final class CrcStream extends java.io.OutputStream {
+    private final FileChannel ch;
+    private final CRC32C crc = new CRC32C();
+    private long count;
+
+    CrcStream(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b, off, len);
+      while (buf.hasRemaining()) ch.write(buf);
+      crc.update(b, off, len);
+      count += len;
+    }
+
+    /** The CRC32C of the bytes since the last call, restarted. */
+    long takeCrc() {
+      long v = crc.getValue();
+      crc.reset();
+      return v;
+    }
+
+    @Override
+    public void close() throws IOException {
+      ch.close();
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable out) {
     try {
       out.close();
     } catch (IOException | RuntimeException ignored) {
@@ -192,10 +354,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
         out.write(bytes);
         return;
       }
-      long at = bgzf.getFilePointer();
+      long at = (offset << 16) + bgzf.getFilePointer();
       bgzf.write(bytes);
       index.addFeature(new Span(contig, start, end), at);
-      counts.add(contig, at, bgzf.getFilePointer());
+      counts.add(contig, at, (offset << 16) + bgzf.getFilePointer());
     } catch (IOException | RuntimeException e) {
       throw failure(e);
     }
@@ -343,7 +505,7 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     if (finished || closed) return;
     try {
       if (form == Form.BGZF) {
-        Index idx = index.finalizeIndex(bgzf.getFilePointer());
+        Index idx = index.finalizeIndex((offset << 16) + bgzf.getFilePointer());
         bgzf.close(); // the BGZF end-of-file block
         idx.write(indexOf(tmp));
         TabixRecordCounts.add(indexOf(tmp), counts.spans()); // for bcftools index -n / -s
@@ -406,6 +568,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
   public void abort() {
     if (closed) return;
     closed = true;
+    if (journaled) { // the partial file stays for a resume, which trusts only its synced part
+      if (!finished) closeQuietly(channel);
+      return;
+    }
     if (form == Form.STDOUT) {
       try {
         out.flush(); // what was released is out already; the exit status says the run failed

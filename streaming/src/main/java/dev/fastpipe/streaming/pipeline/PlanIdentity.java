@@ -1,0 +1,208 @@
+package dev.fastpipe.streaming.pipeline;
+
+import dev.fastpipe.streaming.FileFingerprint;
+import dev.fastpipe.streaming.RunFiles;
+import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The identity of a {@code call}'s plan as a resume journal records it: what decides the records of
+ * the VCF and gVCF. A resumed run must have the same one, entry for entry:
+ * <ul>
+ *   <li>every input file the run declares ({@link RunFiles}: reference and its indexes, reads and
+ *       their index, BED files, every file of the model directory) by its {@link FileFingerprint};
+ *   <li>every setting of {@link CallSettings} and of its {@link MakeExamplesOptions} that changes
+ *       the records ({@link #IN_VCF}), by value.
+ * </ul>
+ * Settings are found by reflection: every public instance field of the two classes must be named
+ * either in {@link #IN_VCF} or in {@link #NOT_IN_VCF} (with the reason it does not change a
+ * record); {@code PlanIdentityTest} fails for a field in neither, and a field left unclassified is
+ * counted as changing the VCF, so a forgotten setting makes resume refuse, never accept wrongly.
+ */
+public final class PlanIdentity {
+  /** Bumped when the journal's meaning changes; a journal of another format is refused. */
+  static final String FORMAT = "1";
+
+  /** Settings that change the records: field (of CallSettings, or "examples." + MakeExamplesOptions) to its option. */
+  static final Map<String, String> IN_VCF = Map.ofEntries(
+      Map.entry("gvcf", "--gvcf"),
+      Map.entry("sample", "--sample"),
+      Map.entry("minQual", "--min-qual"),
+      Map.entry("minHomRefGq", "--min-homref-gq"),
+      Map.entry("calibration", "--no-gq-calibration / the model's calibration.json"),
+      Map.entry("channels", "--channels"),
+      Map.entry("examples.reference", "--ref"),
+      Map.entry("examples.reads", "--reads"),
+      Map.entry("examples.regions", "--regions"),
+      Map.entry("examples.regionsBed", "--bed"),
+      Map.entry("examples.excludeContigs", "--exclude-contigs"),
+      Map.entry("examples.sample", "--sample"),
+      Map.entry("examples.truthVcf", "--truth-vcf"),
+      Map.entry("examples.confidentBed", "--confident-bed"),
+      Map.entry("examples.smallModel", "--no-small-model / the model's small_model.json"),
+      Map.entry("examples.candidatesVcf", "--candidates-vcf"),
+      Map.entry("examples.realignReads", "--no-realign-reads"),
+      Map.entry("examples.channels", "--channels"),
+      Map.entry("examples.gvcf", "--gvcf"),
+      Map.entry("examples.gvcfGqBinSize", "--gvcf-gq-binsize"),
+      Map.entry("examples.haploidContigs", "--haploid-contigs"),
+      Map.entry("examples.parBed", "--par-bed"),
+      Map.entry("examples.height", "image height"),
+      Map.entry("examples.width", "image width"),
+      Map.entry("examples.downsampleSeed", "downsampling seed"),
+      Map.entry("examples.minMappingQuality", "--min-mapq"),
+      Map.entry("examples.minBaseQuality", "--min-base-quality"),
+      Map.entry("examples.keepDuplicates", "--keep-duplicates"),
+      Map.entry("examples.keepSecondary", "--keep-secondary"),
+      Map.entry("examples.keepSupplementary", "--keep-supplementary"),
+      Map.entry("examples.keepQcFail", "--keep-qc-fail"),
+      Map.entry("examples.snpMinCount", "--snp-min-count"),
+      Map.entry("examples.snpMinFraction", "--snp-min-fraction"),
+      Map.entry("examples.indelMinCount", "--indel-min-count"),
+      Map.entry("examples.indelMinFraction", "--indel-min-fraction"),
+      Map.entry("examples.defaultBaseQuality", "--default-base-quality"));
+
+  /** Settings that do not change a record, each with the reason. */
+  static final Map<String, String> NOT_IN_VCF = Map.ofEntries(
+      Map.entry("examples", "its fields are classified one by one"),
+      Map.entry("output", "where the VCF goes: the journal lies beside it"),
+      Map.entry("modelDir", "the model's files are compared by content, as inputs"),
+      Map.entry("transport", "examples are the same over every transport"),
+      Map.entry("ringBytes", "ring capacity: throughput only"),
+      Map.entry("batchSize", "the model runs fixed-shape chunks whatever the batch"),
+      Map.entry("consumers", "consumer threads: throughput only"),
+      Map.entry("intraOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("interOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("metrics", "an output about the run"),
+      Map.entry("report", "an output about the run"),
+      Map.entry("metricsPort", "live figures"),
+      Map.entry("metricsInterval", "live figures"),
+      Map.entry("metricsBind", "live figures"),
+      Map.entry("metricsLinger", "live figures"),
+      Map.entry("transportOptions", "a transport's own options: examples are the same over every transport"),
+      Map.entry("commandLine", "the header's provenance line, not a record"),
+      Map.entry("progress", "stderr only"),
+      Map.entry("autoPartitionSize", "examples do not depend on the partition table"),
+      Map.entry("workerJavaOpts", "shard JVM flags: throughput only"),
+      Map.entry("shardTimeout", "when a silent shard stops the run"),
+      Map.entry("maxBatchWait", "when a partial batch is classified, not how"),
+      Map.entry("journal", "whether this run keeps a journal"),
+      Map.entry("resume", "whether this run resumes"),
+      Map.entry("journalInterval", "how often the journal is synced"),
+      Map.entry("examples.shards", "examples do not depend on the shard count"),
+      Map.entry("examples.task", "set per shard"),
+      Map.entry("examples.partitionSize", "examples do not depend on the partition table"));
+
+  private final Map<String, String> entries;
+
+  private PlanIdentity(Map<String, String> entries) {
+    this.entries = entries;
+  }
+
+  /** The identity of the run {@code s} (validated) with its checked files {@code files}. */
+  static PlanIdentity of(CallSettings s, RunFiles files) {
+    Map<String, String> e = new LinkedHashMap<>();
+    e.put("format", FORMAT);
+    String version = StreamingCall.class.getPackage().getImplementationVersion();
+    e.put("fastpipe", version == null ? "dev" : version);
+    for (RunFiles.Declared in : files.inputs()) {
+      e.put("input " + in.option() + " " + in.path().toAbsolutePath().normalize(), FileFingerprint.of(in.path()).toString());
+    }
+    settings(s).forEach((k, v) -> e.put("setting " + k, v));
+    return new PlanIdentity(e);
+  }
+
+  /** Every setting that changes the VCF (and every unclassified one), field name to value. */
+  static Map<String, String> settings(CallSettings s) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Field f : fields(CallSettings.class)) {
+      if (!NOT_IN_VCF.containsKey(f.getName())) out.put(f.getName(), render(get(f, s)));
+    }
+    for (Field f : fields(MakeExamplesOptions.class)) {
+      String key = "examples." + f.getName();
+      if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(get(f, s.examples)));
+    }
+    return out;
+  }
+
+  /** The public instance fields of {@code type}: the settings a CLI or a test fills. */
+  static List<Field> fields(Class<?> type) {
+    List<Field> out = new ArrayList<>();
+    for (Field f : type.getFields()) {
+      if (!Modifier.isStatic(f.getModifiers())) out.add(f);
+    }
+    return out;
+  }
+
+  private static Object get(Field f, Object o) {
+    try {
+      return f.get(o);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String render(Object v) {
+    if (v == null) return "none";
+    if (v instanceof Path p) return p.toAbsolutePath().normalize().toString();
+    if (v instanceof GqCalibration c) return c.isIdentity() ? "none" : c.info().toString();
+    return String.valueOf(v);
+  }
+
+  /** The entries, in order (for the journal). */
+  Map<String, String> entries() {
+    return entries;
+  }
+
+  /** An identity read back from a journal. */
+  static PlanIdentity fromEntries(Map<String, String> entries) {
+    return new PlanIdentity(new LinkedHashMap<>(entries));
+  }
+
+  /**
+   * What differs between {@code recorded} (the journal's) and this identity, as one line naming
+   * the first difference (and how many more there are), or null when they are the same.
+   */
+  String differenceFrom(PlanIdentity recorded) {
+    Set<String> keys = new LinkedHashSet<>(recorded.entries.keySet());
+    keys.addAll(entries.keySet());
+    List<String> changes = new ArrayList<>();
+    for (String k : keys) {
+      String was = recorded.entries.get(k);
+      String now = entries.get(k);
+      if (was != null && was.equals(now)) continue;
+      changes.add(describe(k, was, now));
+    }
+    if (changes.isEmpty()) return null;
+    return changes.get(0) + (changes.size() > 1 ? " (and " + (changes.size() - 1) + " more difference"
+        + (changes.size() > 2 ? "s" : "") + ")" : "");
+  }
+
+  private static String describe(String key, String was, String now) {
+    if (key.startsWith("input ")) {
+      String file = key.substring("input ".length());
+      if (was == null) return file + " is an input now but was not one of the interrupted run";
+      if (now == null) return file + " was an input of the interrupted run but is not one now";
+      FileFingerprint before = FileFingerprint.parse(was);
+      FileFingerprint after = FileFingerprint.parse(now);
+      String change = before == null || after == null ? "it differs" : after.changeFrom(before);
+      return file + " changed since the interrupted run (" + change + ")";
+    }
+    if (key.startsWith("setting ")) {
+      String field = key.substring("setting ".length());
+      String option = IN_VCF.getOrDefault(field, field);
+      return "setting " + field + " (" + option + ") was " + (was == null ? "not set" : was) + ", now "
+          + (now == null ? "not set" : now);
+    }
+    return key + " was " + was + ", now " + now;
+  }
+}
