@@ -106,9 +106,147 @@ public final class HaplotypeAssembler {
       if (!allBases(ref, rs - refStart, re - refStart)) return new Result(Status.NO_ACYCLIC_GRAPH, List.of());
       List<Haplotype> haps = tryK(ref, refStart, rs, re, k, reads, firstBase, limits.maxPaths());
       if (haps == OVER_PATHS) return new Result(Status.OVER_CAP, List.of());
-      if (haps != null) return new Result(Status.ASSEMBLED, haps);
+      if (haps != null) return new Result(Status.ASSEMBLED, writtenAsTheReads(haps, reads, ref, refStart));
     }
     return new Result(fitted ? Status.NO_ACYCLIC_GRAPH : Status.OVER_CAP, List.of());
+  }
+
+  /**
+   * Each haplotype written as the reads' own aligner wrote it, where at least
+   * {@link #MIN_EDGE_SUPPORT} reads spell it base for base over its whole region: the alignment most
+   * of them give (ties keep the dynamic programming's). One sequence has several equivalent
+   * alignments (an insertion at the start of a G run and a G-to-A change 33 bases on, or the
+   * two-base insertion "GA" there); the affine scoring takes the one with fewer events, while the
+   * mapper or simulator that wrote the reads may have chosen the other. Realignment is to change
+   * which reads support an allele, not how the allele is written, so the candidates of a
+   * realigned window stay those of the alignments it was given.
+   */
+  static List<Haplotype> writtenAsTheReads(List<Haplotype> haps, List<SAMRecord> reads, byte[] ref, int refStart) {
+    List<Haplotype> out = new ArrayList<>(haps.size());
+    for (Haplotype h : haps) {
+      if (h.isReference()) { out.add(h); continue; }
+      List<int[]> forms = new ArrayList<>();
+      List<Integer> counts = new ArrayList<>();
+      for (SAMRecord r : reads) {
+        int[] refOf = spelling(h, r);
+        if (refOf == null) continue;
+        int at = -1;
+        for (int f = 0; f < forms.size() && at < 0; f++) if (Arrays.equals(forms.get(f), refOf)) at = f;
+        if (at < 0) { forms.add(refOf); counts.add(1); } else counts.set(at, counts.get(at) + 1);
+      }
+      int best = -1;
+      int own = 0;
+      for (int f = 0; f < forms.size(); f++) {
+        if (Arrays.equals(forms.get(f), h.refOf)) own = counts.get(f);
+        if (best < 0 || counts.get(f) > counts.get(best)) best = f;
+      }
+      if (best < 0 || counts.get(best) < MIN_EDGE_SUPPORT || counts.get(best) <= own) out.add(h);
+      else out.add(new Haplotype(h.bases, leftAligned(h.bases, forms.get(best), h.regionStart, h.regionEnd, ref, refStart),
+          h.regionStart, h.regionEnd));
+    }
+    return out;
+  }
+
+  /**
+   * {@code refOf} with every insertion and deletion moved to the left end of its repeat (as the
+   * dynamic programming and the allele counter write them: a read that starts inside a repeat then
+   * does not count as spanning an indel it cannot place), keeping the region's first base a match.
+   * A gap moves one column left while the base before it matches the reference both before and
+   * after the move.
+   */
+  static int[] leftAligned(byte[] hap, int[] refOf, int rs, int re, byte[] ref, int refStart) {
+    // Columns of the alignment: hap index (or -1) against reference position (or -1).
+    int n = hap.length;
+    int[] ch = new int[n + (re - rs)];
+    int[] cr = new int[ch.length];
+    int c = 0;
+    int nextRef = rs;
+    for (int j = 0; j < n; j++) {
+      if (refOf[j] < 0) { ch[c] = j; cr[c++] = -1; continue; }
+      while (nextRef < refOf[j]) { ch[c] = -1; cr[c++] = nextRef++; }
+      ch[c] = j; cr[c++] = nextRef++;
+    }
+    while (nextRef < re) { ch[c] = -1; cr[c++] = nextRef++; }
+    boolean moved = true;
+    while (moved) {
+      moved = false;
+      for (int c0 = 1; c0 < c; c0++) {
+        boolean ins = cr[c0] < 0;
+        boolean del = ch[c0] < 0;
+        if (!ins && !del || ch[c0 - 1] < 0 || cr[c0 - 1] < 0 || c0 < 2) continue;
+        int c1 = c0;
+        while (c1 < c && (ins ? cr[c1] < 0 && ch[c1] >= 0 : ch[c1] < 0 && cr[c1] >= 0)) c1++;
+        // Column c0-1 is a match pair (h, r); the gap spans [c0, c1).
+        int h = ch[c0 - 1];
+        int r = cr[c0 - 1];
+        if (ins) {
+          int last = ch[c1 - 1]; // the inserted base that would pair with r
+          if (hap[h] != base(ref, refStart, r) || hap[last] != base(ref, refStart, r)) continue;
+          for (int t = c0 - 1, j = h; t < c1 - 1; t++, j++) { ch[t] = j; cr[t] = -1; }
+          ch[c1 - 1] = last; cr[c1 - 1] = r;
+        } else {
+          int last = cr[c1 - 1]; // the deleted reference position that would pair with h
+          if (hap[h] != base(ref, refStart, r) || hap[h] != base(ref, refStart, last)) continue;
+          for (int t = c0 - 1, p = r; t < c1 - 1; t++, p++) { ch[t] = -1; cr[t] = p; }
+          ch[c1 - 1] = h; cr[c1 - 1] = last;
+        }
+        moved = true;
+      }
+    }
+    int[] out = new int[n];
+    for (int t = 0; t < c; t++) if (ch[t] >= 0) out[ch[t]] = cr[t];
+    return out;
+  }
+
+  private static byte base(byte[] ref, int refStart, int pos) {
+    return WindowSelector.upper(ref[pos - refStart]);
+  }
+
+  /**
+   * Where read {@code r}'s alignment puts each base of {@code h} (as {@link Haplotype#refOf}), when
+   * its bases over the region are exactly the haplotype's and both region ends are aligned bases of
+   * it; null otherwise.
+   */
+  static int[] spelling(Haplotype h, SAMRecord r) {
+    int rs = h.regionStart;
+    int re = h.regionEnd;
+    if (r.getReadUnmappedFlag() || r.getAlignmentStart() - 1 > rs || r.getAlignmentEnd() < re) return null;
+    byte[] bases = r.getReadBases();
+    int n = h.bases.length;
+    int[] refOf = new int[n];
+    int j = 0;
+    int refPos = r.getAlignmentStart() - 1;
+    int readPos = 0;
+    for (CigarElement e : r.getCigar().getCigarElements()) {
+      CigarOperator op = e.getOperator();
+      int len = e.getLength();
+      if (op.consumesReadBases() && op.consumesReferenceBases()) {
+        for (int t = 0; t < len; t++) {
+          int pos = refPos + t;
+          if (pos < rs || pos >= re) continue;
+          if (j >= n || readPos + t >= bases.length || WindowSelector.upper(bases[readPos + t]) != h.bases[j]) return null;
+          refOf[j++] = pos;
+        }
+        refPos += len;
+        readPos += len;
+      } else if (op == CigarOperator.INSERTION) {
+        if (refPos > rs && refPos < re) {
+          for (int t = 0; t < len; t++) {
+            if (j >= n || readPos + t >= bases.length || WindowSelector.upper(bases[readPos + t]) != h.bases[j]) return null;
+            refOf[j++] = -1;
+          }
+        }
+        readPos += len;
+      } else if (op.consumesReferenceBases()) { // D or N
+        if (op == CigarOperator.SKIPPED_REGION && refPos < re && refPos + len > rs) return null;
+        if (refPos <= rs && refPos + len > rs || refPos < re && refPos + len >= re) return null; // an end deleted
+        refPos += len;
+      } else if (op.consumesReadBases()) { // soft clip
+        readPos += len;
+      }
+    }
+    if (j != n || refOf[0] != rs || refOf[n - 1] != re - 1) return null;
+    return refOf;
   }
 
   private static final List<Haplotype> OVER_PATHS = new ArrayList<>();
