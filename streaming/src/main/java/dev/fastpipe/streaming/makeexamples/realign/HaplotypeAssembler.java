@@ -112,36 +112,26 @@ public final class HaplotypeAssembler {
   }
 
   /**
-   * Each haplotype written as the reads' own aligner wrote it, where at least
-   * {@link #MIN_EDGE_SUPPORT} reads spell it base for base over its whole region: the alignment most
-   * of them give (ties keep the dynamic programming's). One sequence has several equivalent
+   * Each haplotype written as the reads' own aligner wrote it: as a combination of the events
+   * (mismatches, insertions, deletions) that at least {@link #MIN_EDGE_SUPPORT} reads show inside
+   * its region, where one spells it base for base; of several, the one whose least supported event
+   * has the most reads, then the one with fewer events. One sequence has several equivalent
    * alignments (an insertion at the start of a G run and a G-to-A change 33 bases on, or the
    * two-base insertion "GA" there); the affine scoring takes the one with fewer events, while the
    * mapper or simulator that wrote the reads may have chosen the other. Realignment is to change
-   * which reads support an allele, not how the allele is written, so the candidates of a
-   * realigned window stay those of the alignments it was given.
+   * which reads support an allele, not how the allele is written, so the candidates of a realigned
+   * window stay those of the alignments it was given. Without such a combination the haplotype
+   * keeps the dynamic programming's alignment.
    */
   static List<Haplotype> writtenAsTheReads(List<Haplotype> haps, List<SAMRecord> reads, byte[] ref, int refStart) {
     List<Haplotype> out = new ArrayList<>(haps.size());
+    List<ReadEvents.Event> events = null;
     for (Haplotype h : haps) {
       if (h.isReference()) { out.add(h); continue; }
-      List<int[]> forms = new ArrayList<>();
-      List<Integer> counts = new ArrayList<>();
-      for (SAMRecord r : reads) {
-        int[] refOf = spelling(h, r);
-        if (refOf == null) continue;
-        int at = -1;
-        for (int f = 0; f < forms.size() && at < 0; f++) if (Arrays.equals(forms.get(f), refOf)) at = f;
-        if (at < 0) { forms.add(refOf); counts.add(1); } else counts.set(at, counts.get(at) + 1);
-      }
-      int best = -1;
-      int own = 0;
-      for (int f = 0; f < forms.size(); f++) {
-        if (Arrays.equals(forms.get(f), h.refOf)) own = counts.get(f);
-        if (best < 0 || counts.get(f) > counts.get(best)) best = f;
-      }
-      if (best < 0 || counts.get(best) < MIN_EDGE_SUPPORT || counts.get(best) <= own) out.add(h);
-      else out.add(new Haplotype(h.bases, leftAligned(h.bases, forms.get(best), h.regionStart, h.regionEnd, ref, refStart),
+      if (events == null) events = ReadEvents.observed(reads, ref, refStart, h.regionStart, h.regionEnd, MIN_EDGE_SUPPORT);
+      int[] refOf = ReadEvents.spell(h.bases, events, ref, refStart, h.regionStart, h.regionEnd);
+      if (refOf == null || java.util.Arrays.equals(refOf, h.refOf)) { out.add(h); continue; }
+      out.add(new Haplotype(h.bases, leftAligned(h.bases, refOf, h.regionStart, h.regionEnd, ref, refStart),
           h.regionStart, h.regionEnd));
     }
     return out;
@@ -200,53 +190,6 @@ public final class HaplotypeAssembler {
 
   private static byte base(byte[] ref, int refStart, int pos) {
     return WindowSelector.upper(ref[pos - refStart]);
-  }
-
-  /**
-   * Where read {@code r}'s alignment puts each base of {@code h} (as {@link Haplotype#refOf}), when
-   * its bases over the region are exactly the haplotype's and both region ends are aligned bases of
-   * it; null otherwise.
-   */
-  static int[] spelling(Haplotype h, SAMRecord r) {
-    int rs = h.regionStart;
-    int re = h.regionEnd;
-    if (r.getReadUnmappedFlag() || r.getAlignmentStart() - 1 > rs || r.getAlignmentEnd() < re) return null;
-    byte[] bases = r.getReadBases();
-    int n = h.bases.length;
-    int[] refOf = new int[n];
-    int j = 0;
-    int refPos = r.getAlignmentStart() - 1;
-    int readPos = 0;
-    for (CigarElement e : r.getCigar().getCigarElements()) {
-      CigarOperator op = e.getOperator();
-      int len = e.getLength();
-      if (op.consumesReadBases() && op.consumesReferenceBases()) {
-        for (int t = 0; t < len; t++) {
-          int pos = refPos + t;
-          if (pos < rs || pos >= re) continue;
-          if (j >= n || readPos + t >= bases.length || WindowSelector.upper(bases[readPos + t]) != h.bases[j]) return null;
-          refOf[j++] = pos;
-        }
-        refPos += len;
-        readPos += len;
-      } else if (op == CigarOperator.INSERTION) {
-        if (refPos > rs && refPos < re) {
-          for (int t = 0; t < len; t++) {
-            if (j >= n || readPos + t >= bases.length || WindowSelector.upper(bases[readPos + t]) != h.bases[j]) return null;
-            refOf[j++] = -1;
-          }
-        }
-        readPos += len;
-      } else if (op.consumesReferenceBases()) { // D or N
-        if (op == CigarOperator.SKIPPED_REGION && refPos < re && refPos + len > rs) return null;
-        if (refPos <= rs && refPos + len > rs || refPos < re && refPos + len >= re) return null; // an end deleted
-        refPos += len;
-      } else if (op.consumesReadBases()) { // soft clip
-        readPos += len;
-      }
-    }
-    if (j != n || refOf[0] != rs || refOf[n - 1] != re - 1) return null;
-    return refOf;
   }
 
   private static final List<Haplotype> OVER_PATHS = new ArrayList<>();

@@ -96,6 +96,24 @@ class HaplotypeRepresentationTest {
   }
 
   @Test
+  void readsThatEachShowOneEventAreCombined() {
+    // 100 bp reads: none spans the region; the left ones show the insertion, the right ones the change.
+    String alt = g.refString(0, RUN) + "GG" + g.refString(RUN, RUN + RUN_LENGTH - 1) + "A"
+        + g.refString(RUN + RUN_LENGTH, g.ref.length);
+    List<SAMRecord> reads = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int start = RUN - 60 + i; // ends inside the run, after the insertion
+      int before = RUN - start;
+      reads.add(g.read(start, before + "M2I" + (98 - before) + "M", alt.substring(start, start + 100)));
+      int s2 = RUN + 10 + i; // starts inside the run, after the insertion: alt offset +2
+      reads.add(g.read(s2, "100M", alt.substring(s2 + 2, s2 + 102)));
+    }
+    Haplotype h = dpForm();
+    List<Haplotype> out = HaplotypeAssembler.writtenAsTheReads(List.of(h), reads, g.ref, 0);
+    assertArrayEquals(readsForm(), out.get(0).refOf);
+  }
+
+  @Test
   void anInsertionTheReadsPutAtTheRunsEndMovesToItsStart() {
     // The haplotype inserts GG into the run with no other change; the reads wrote it at the run's end.
     byte[] hap = (g.refString(RS, RUN) + "GG" + g.refString(RUN, RE)).getBytes();
