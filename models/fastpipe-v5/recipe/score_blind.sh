@@ -6,7 +6,8 @@
 # and the GQ calibration of MODEL pooled over every cell (fastpipe compare --manifest).
 # Run from the repository root.
 # usage: score_blind.sh OUTDIR [peers|models|all]   (default all)
-# env: T (default /work/v5data), MODEL (default models/fastpipe-v5), BEFORE (default models/fastpipe-v4; empty: skip)
+# env: T (default /work/v5data), MODEL (default models/fastpipe-v5), BEFORE (default models/fastpipe-v4; empty: skip),
+#      MANIFEST (default $T/manifest-blind.tsv)
 set -euo pipefail
 out=$1
 what=${2:-all}
@@ -14,7 +15,7 @@ T=${T:-/work/v5data}
 MODEL=${MODEL:-models/fastpipe-v5}
 BEFORE=${BEFORE-models/fastpipe-v4}
 R=$T/bwaidx/20.fa
-M=$T/manifest-blind.tsv
+M=${MANIFEST:-$T/manifest-blind.tsv}  # blind2.tsv: MANIFEST=$T/manifest-blind2.tsv
 [ -f "$M" ] || { echo "score_blind.sh: $M missing: run build_data.sh blind.tsv first" >&2; exit 2; }
 mkdir -p "$out"
 cells() { awk -F'\t' 'NR > 1' "$M"; }

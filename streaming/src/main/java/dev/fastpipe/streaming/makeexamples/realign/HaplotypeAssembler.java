@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples.realign;
 
+import htsjdk.samtools.CigarElement;
+import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,18 +11,27 @@ import java.util.List;
  * Candidate haplotypes of one window from a de Bruijn graph of the reference and the reads' k-mers
  * there. For each k of {@link #K_LADDER}, smallest first, the window is widened by k +
  * {@link #FLANK} on each side (so that the first and last k-mer are reference that the reads
- * carrying a variant share) and the graph built: the reference path, plus every k-mer of the reads
- * whose bases all have quality >= {@link #MIN_KMER_QUALITY}; read edges seen fewer than
- * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer and
- * whose graph between the first and the last reference k-mer has no cycle gives the haplotypes: every
- * path from one to the other. A window wider than the cap at the smallest k, or with more paths
- * than the cap, or with more reads than the cap, falls back ({@link Status#OVER_CAP}).
+ * carrying a variant share), and further while reads disagree with the reference inside that first
+ * or last k-mer (a SNP next to the window), and the graph built: the reference path, plus every
+ * k-mer of the reads whose bases all have quality >= {@link #MIN_KMER_QUALITY} (a read's edges over
+ * a lower base count where such k-mers made both ends); read edges seen fewer than
+ * {@link #MIN_EDGE_SUPPORT} times are pruned. The first k whose reference has no repeated k-mer,
+ * whose reads pass no k-mer twice (a tandem repeat longer than k) and whose graph between the first
+ * and the last reference k-mer has no cycle gives the haplotypes: every path from one to the other.
+ * A window wider than the cap at the smallest k, or with more paths than the cap, or with more
+ * reads than the cap, falls back ({@link Status#OVER_CAP}).
  *
  * <p>K-mers are 64-bit rolling hashes in an open-addressing primitive table reused from window to
  * window; a k-mer's edges are four slots, one per next base; nothing is allocated per base.
  */
 public final class HaplotypeAssembler {
-  static final int[] K_LADDER = {15, 25, 35, 45, 55, 65, 75};
+  /**
+   * The k tried, smallest first: odd steps, so that the smallest k past a tandem repeat (a unit's
+   * multiple plus one for dinucleotides, the run's length for homopolymers) is reached within a
+   * base, and the read k-mers stay as short as the repeat allows (a haplotype's edges need reads
+   * that cover k + 1 bases).
+   */
+  static final int[] K_LADDER = ladder(15, 75, 2);
   static final int FLANK = 10;
   static final int MIN_EDGE_SUPPORT = 2;
   static final int MIN_KMER_QUALITY = 10;
@@ -32,6 +43,12 @@ public final class HaplotypeAssembler {
 
   /** The haplotypes (the reference first, then the others by sequence) or why there are none. */
   public record Result(Status status, List<Haplotype> haplotypes) {}
+
+  private static int[] ladder(int from, int to, int step) {
+    int[] out = new int[(to - from) / step + 1];
+    for (int i = 0; i < out.length; i++) out[i] = from + i * step;
+    return out;
+  }
 
   /** The reference span a window is widened to for the largest k: reads overlapping it feed the graph. */
   static int widest() {
@@ -45,6 +62,9 @@ public final class HaplotypeAssembler {
   private int[] nodeStamp = new int[1 << 12];
   private int[] nodeId = new int[1 << 12];
   private byte[] nodeLast = new byte[1 << 10];
+  /** The last read (by {@link #readSerial}) that passed through each node. */
+  private long[] nodeRead = new long[1 << 10];
+  private long readSerial;
   private int nodes;
   // Edges: a k-mer has at most four successors, one per next base: slot 4 * node + base.
   private int[] outTo = new int[1 << 12];
@@ -71,22 +91,193 @@ public final class HaplotypeAssembler {
       Realigner.Limits limits) {
     if (reads.size() > limits.maxReadsPerWindow()) return new Result(Status.OVER_CAP, List.of());
     int refEnd = refStart + ref.length;
+    int lo = Math.max(refStart, w.first() - widest());
+    int hi = Math.min(refEnd, w.last() + 1 + widest());
+    countDisagreements(ref, refStart, reads, lo, hi);
     boolean fitted = false;
     for (int k : K_LADDER) {
       int rs = w.first() - k - FLANK;
       int re = w.last() + 1 + k + FLANK;
       if (rs < refStart || re > refEnd) break;
+      rs = clearStart(rs, k);
+      re = clearEnd(re, k);
       if (re - rs > limits.maxWindow()) break;
       fitted = true;
       if (!allBases(ref, rs - refStart, re - refStart)) return new Result(Status.NO_ACYCLIC_GRAPH, List.of());
       List<Haplotype> haps = tryK(ref, refStart, rs, re, k, reads, firstBase, limits.maxPaths());
       if (haps == OVER_PATHS) return new Result(Status.OVER_CAP, List.of());
-      if (haps != null) return new Result(Status.ASSEMBLED, haps);
+      if (haps != null) return new Result(Status.ASSEMBLED, writtenAsTheReads(haps, reads, ref, refStart));
     }
     return new Result(fitted ? Status.NO_ACYCLIC_GRAPH : Status.OVER_CAP, List.of());
   }
 
+  /**
+   * Each haplotype written as the reads' own aligner wrote it: as a combination of the events
+   * (mismatches, insertions, deletions) that at least {@link #MIN_EDGE_SUPPORT} reads show inside
+   * its region, where one spells it base for base; of several, the one whose least supported event
+   * has the most reads, then the one with fewer events. One sequence has several equivalent
+   * alignments (an insertion at the start of a G run and a G-to-A change 33 bases on, or the
+   * two-base insertion "GA" there); the affine scoring takes the one with fewer events, while the
+   * mapper or simulator that wrote the reads may have chosen the other. Realignment is to change
+   * which reads support an allele, not how the allele is written, so the candidates of a realigned
+   * window stay those of the alignments it was given. Without such a combination the haplotype
+   * keeps the dynamic programming's alignment.
+   */
+  static List<Haplotype> writtenAsTheReads(List<Haplotype> haps, List<SAMRecord> reads, byte[] ref, int refStart) {
+    List<Haplotype> out = new ArrayList<>(haps.size());
+    List<ReadEvents.Event> events = null;
+    for (Haplotype h : haps) {
+      if (h.isReference()) { out.add(h); continue; }
+      if (events == null) events = ReadEvents.observed(reads, ref, refStart, h.regionStart, h.regionEnd, MIN_EDGE_SUPPORT);
+      int[] refOf = ReadEvents.spell(h.bases, events, ref, refStart, h.regionStart, h.regionEnd);
+      if (refOf == null || java.util.Arrays.equals(refOf, h.refOf)) { out.add(h); continue; }
+      out.add(new Haplotype(h.bases, leftAligned(h.bases, refOf, h.regionStart, h.regionEnd, ref, refStart),
+          h.regionStart, h.regionEnd));
+    }
+    return out;
+  }
+
+  /**
+   * {@code refOf} with every insertion and deletion moved to the left end of its repeat (as the
+   * dynamic programming and the allele counter write them: a read that starts inside a repeat then
+   * does not count as spanning an indel it cannot place), keeping the region's first base a match.
+   * A gap moves one column left while the base before it matches the reference both before and
+   * after the move.
+   */
+  static int[] leftAligned(byte[] hap, int[] refOf, int rs, int re, byte[] ref, int refStart) {
+    // Columns of the alignment: hap index (or -1) against reference position (or -1).
+    int n = hap.length;
+    int[] ch = new int[n + (re - rs)];
+    int[] cr = new int[ch.length];
+    int c = 0;
+    int nextRef = rs;
+    for (int j = 0; j < n; j++) {
+      if (refOf[j] < 0) { ch[c] = j; cr[c++] = -1; continue; }
+      while (nextRef < refOf[j]) { ch[c] = -1; cr[c++] = nextRef++; }
+      ch[c] = j; cr[c++] = nextRef++;
+    }
+    while (nextRef < re) { ch[c] = -1; cr[c++] = nextRef++; }
+    boolean moved = true;
+    while (moved) {
+      moved = false;
+      for (int c0 = 1; c0 < c; c0++) {
+        boolean ins = cr[c0] < 0;
+        boolean del = ch[c0] < 0;
+        if (!ins && !del || ch[c0 - 1] < 0 || cr[c0 - 1] < 0 || c0 < 2) continue;
+        int c1 = c0;
+        while (c1 < c && (ins ? cr[c1] < 0 && ch[c1] >= 0 : ch[c1] < 0 && cr[c1] >= 0)) c1++;
+        // Column c0-1 is a match pair (h, r); the gap spans [c0, c1).
+        int h = ch[c0 - 1];
+        int r = cr[c0 - 1];
+        if (ins) {
+          int last = ch[c1 - 1]; // the inserted base that would pair with r
+          if (hap[h] != base(ref, refStart, r) || hap[last] != base(ref, refStart, r)) continue;
+          for (int t = c0 - 1, j = h; t < c1 - 1; t++, j++) { ch[t] = j; cr[t] = -1; }
+          ch[c1 - 1] = last; cr[c1 - 1] = r;
+        } else {
+          int last = cr[c1 - 1]; // the deleted reference position that would pair with h
+          if (hap[h] != base(ref, refStart, r) || hap[h] != base(ref, refStart, last)) continue;
+          for (int t = c0 - 1, p = r; t < c1 - 1; t++, p++) { ch[t] = -1; cr[t] = p; }
+          ch[c1 - 1] = h; cr[c1 - 1] = last;
+        }
+        moved = true;
+      }
+    }
+    int[] out = new int[n];
+    for (int t = 0; t < c; t++) if (ch[t] >= 0) out[ch[t]] = cr[t];
+    return out;
+  }
+
+  private static byte base(byte[] ref, int refStart, int pos) {
+    return WindowSelector.upper(ref[pos - refStart]);
+  }
+
   private static final List<Haplotype> OVER_PATHS = new ArrayList<>();
+
+  /**
+   * A haplotype's path reaches the sink only if the last reference k-mer is on it: a variant inside
+   * that k-mer (or the first) cuts its haplotype out of the graph. The window covers the positions
+   * where reads disagree with their alignment (indels, clips, mismatch clusters), not a SNP next to
+   * them (a SNP 4 bp past an (AC)n repeat whose indel anchors the window 40 bp earlier), so the
+   * region's ends move past every position where {@link #MIN_EDGE_SUPPORT} reads disagree with the
+   * reference (with {@link #FLANK} more where it fits), within the span the reads were given for.
+   */
+  private int clearStart(int rs, int k) {
+    int lo = disagreeingFrom;
+    while (true) {
+      int p = -1;
+      for (int i = rs; i < rs + k; i++) if (disagreeing[i - lo] >= MIN_EDGE_SUPPORT) { p = i; break; }
+      int next = Math.max(p - k - FLANK, lo); // the flank as well where the reads reach
+      if (p < 0 || next > p - k) return rs;
+      rs = next;
+    }
+  }
+
+  private int clearEnd(int re, int k) {
+    int lo = disagreeingFrom;
+    int hi = disagreeingTo;
+    while (true) {
+      int p = -1;
+      for (int i = re - 1; i >= re - k; i--) if (disagreeing[i - lo] >= MIN_EDGE_SUPPORT) { p = i; break; }
+      int next = Math.min(p + 1 + k + FLANK, hi);
+      if (p < 0 || next < p + 1 + k) return re;
+      re = next;
+    }
+  }
+
+  private int[] disagreeing = new int[1 << 9];
+  private int disagreeingFrom;
+  private int disagreeingTo;
+
+  /**
+   * For each reference position of {@code [lo, hi)}, the reads that disagree with the reference
+   * there: a mismatch of quality >= {@link WindowSelector#MIN_MISMATCH_QUALITY}, an insertion after
+   * it, a deletion or a soft clip starting there.
+   */
+  private void countDisagreements(byte[] ref, int refStart, List<SAMRecord> reads, int lo, int hi) {
+    int n = Math.max(0, hi - lo);
+    if (disagreeing.length < n) disagreeing = new int[Math.max(n, disagreeing.length * 2)];
+    Arrays.fill(disagreeing, 0, n, 0);
+    disagreeingFrom = lo;
+    disagreeingTo = hi;
+    for (SAMRecord r : reads) {
+      byte[] bases = r.getReadBases();
+      byte[] quals = r.getBaseQualities();
+      int refPos = r.getAlignmentStart() - 1;
+      int readPos = 0;
+      for (CigarElement el : r.getCigar().getCigarElements()) {
+        int len = el.getLength();
+        switch (el.getOperator()) {
+          case M, EQ, X -> {
+            int from = Math.max(refPos, lo);
+            int to = Math.min(refPos + len, hi);
+            for (int p = from; p < to; p++) {
+              int i = readPos + p - refPos;
+              if (i >= bases.length) break;
+              byte b = WindowSelector.upper(bases[i]);
+              if (b != WindowSelector.upper(ref[p - refStart]) && WindowSelector.isBase(b)
+                  && i < quals.length && quals[i] >= WindowSelector.MIN_MISMATCH_QUALITY) {
+                disagreeing[p - lo]++;
+              }
+            }
+            refPos += len;
+            readPos += len;
+          }
+          case I, S -> {
+            int p = refPos - (el.getOperator() == CigarOperator.I ? 1 : 0);
+            if (p >= lo && p < hi) disagreeing[p - lo]++;
+            readPos += len;
+          }
+          case D -> {
+            if (refPos >= lo && refPos < hi) disagreeing[refPos - lo]++;
+            refPos += len;
+          }
+          case N -> refPos += len;
+          default -> { }
+        }
+      }
+    }
+  }
 
   private static boolean allBases(byte[] ref, int from, int to) {
     for (int i = from; i < to; i++) if (!WindowSelector.isBase(WindowSelector.upper(ref[i]))) return false;
@@ -116,14 +307,24 @@ public final class HaplotypeAssembler {
       prev = node;
     }
     int sink = prev;
+    int repeating = 0; // reads with a repeated k-mer
     for (int i = 0; i < reads.size(); i++) {
-      addRead(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i]);
+      if (addRead(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i])) repeating++;
+    }
+    // A read that passes through one k-mer twice carries a tandem repeat longer than k: its
+    // haplotype's path is a cycle at this k, even where pruning the weaker edges of a low-coverage
+    // haplotype would hide the cycle and leave a graph without that haplotype.
+    if (repeating > 0) return null;
+    for (int i = 0; i < reads.size(); i++) {
+      confirmLowQuality(reads.get(i), k, pk, rs - READ_SLACK - firstBase[i], re + READ_SLACK - firstBase[i]);
     }
     return paths(ref, refStart, rs, re, k, source, sink, maxPaths);
   }
 
-  /** Adds the k-mers of the read's bases [from, to). */
-  private void addRead(SAMRecord r, int k, long pk, int from, int to) {
+  /** Adds the k-mers of the read's bases [from, to); true when one of them occurs twice in it. */
+  private boolean addRead(SAMRecord r, int k, long pk, int from, int to) {
+    readSerial++;
+    boolean repeats = false;
     byte[] bases = r.getReadBases();
     byte[] quals = r.getBaseQualities();
     int run = 0;
@@ -144,9 +345,71 @@ public final class HaplotypeAssembler {
       run++;
       if (run < k) continue;
       int node = node(h, b);
+      if (nodeRead[node] == readSerial) repeats = true;
+      nodeRead[node] = readSerial;
       if (prev >= 0) edge(prev, node, b, false);
       prev = node;
     }
+    return repeats;
+  }
+
+  /**
+   * Adds the read's support to the edges its k + 1-mers with a base below {@link #MIN_KMER_QUALITY}
+   * follow (those {@link #addRead} left out), where both k-mers are already in the graph: a
+   * low-quality base that agrees with what other reads read there with high quality is evidence
+   * like any other. Without it a haplotype is lost wherever its reads have a low-quality base, and
+   * the longer the k a repeat needs, the fewer reads have none over the k + 1 bases of an edge (a
+   * low-coverage STR allele had one read left on some edges, none on others). Such bases make no
+   * node, so an error there does not enter the graph.
+   */
+  private void confirmLowQuality(SAMRecord r, int k, long pk, int from, int to) {
+    byte[] bases = r.getReadBases();
+    byte[] quals = r.getBaseQualities();
+    to = Math.min(to, bases.length);
+    from = Math.max(0, from);
+    int firstLow = -1;
+    int finalLow = -1;
+    for (int i = from; i < to && i < quals.length; i++) {
+      if (quals[i] >= MIN_KMER_QUALITY) continue;
+      if (firstLow < 0) firstLow = i;
+      finalLow = i;
+    }
+    if (firstLow < 0) return;
+    // Only the edges over a low base: those ending in [firstLow, finalLow + k].
+    from = Math.max(from, firstLow - k);
+    to = Math.min(to, finalLow + k + 1);
+    int run = 0;
+    long h = 0;
+    int prev = -1;
+    int lastLow = Integer.MIN_VALUE;
+    for (int i = from; i < to; i++) {
+      byte b = WindowSelector.upper(bases[i]);
+      if (!WindowSelector.isBase(b)) {
+        run = 0;
+        h = 0;
+        prev = -1;
+        continue;
+      }
+      if (i < quals.length && quals[i] < MIN_KMER_QUALITY) lastLow = i;
+      h = h * P + code(b);
+      if (run >= k) h -= code(WindowSelector.upper(bases[i - k])) * pk;
+      run++;
+      if (run < k) continue;
+      int node = find(h);
+      if (prev >= 0 && node >= 0 && lastLow >= i - k) edge(prev, node, b, false);
+      prev = node;
+    }
+  }
+
+  /** The node of a k-mer, or -1 when the graph has none. */
+  private int find(long key) {
+    int mask = nodeKey.length - 1;
+    int s = (int) (mix(key) & mask);
+    while (nodeStamp[s] == stamp) {
+      if (nodeKey[s] == key) return nodeId[s];
+      s = (s + 1) & mask;
+    }
+    return -1;
   }
 
   private static long code(byte b) {
@@ -178,8 +441,12 @@ public final class HaplotypeAssembler {
     }
     nodeStamp[s] = stamp;
     nodeKey[s] = key;
-    if (nodes == nodeLast.length) nodeLast = Arrays.copyOf(nodeLast, nodes * 2);
+    if (nodes == nodeLast.length) {
+      nodeLast = Arrays.copyOf(nodeLast, nodes * 2);
+      nodeRead = Arrays.copyOf(nodeRead, nodes * 2);
+    }
     nodeLast[nodes] = last;
+    nodeRead[nodes] = 0;
     if (4 * nodes + 4 > outTo.length) {
       outTo = Arrays.copyOf(outTo, outTo.length * 2);
       outCount = Arrays.copyOf(outCount, outTo.length);
