@@ -79,21 +79,7 @@ public final class Main implements Runnable {
           if (System.getenv("FASTPIPE_DEBUG") != null) ex.printStackTrace(commandLine.getErr());
           return exitCode(ex);
         });
-    cl.setParameterExceptionHandler(Main::badCommandLine);
     return cl;
-  }
-
-  /**
-   * A command line picocli cannot parse (an unknown option, a missing or malformed value): one line
-   * naming the problem and where the options are listed, exit status 2. picocli's default prints the
-   * whole usage after the message, so whoever keeps the last line of a failed run's stderr (bench,
-   * tune, a workflow's log) showed the last usage line instead of the problem.
-   */
-  static int badCommandLine(CommandLine.ParameterException ex, String[] args) {
-    CommandLine cl = ex.getCommandLine();
-    String command = cl.getCommandSpec().qualifiedName(" ");
-    cl.getErr().println(command + ": " + ex.getMessage().replace('\n', ' ').strip() + " (" + command + " --help lists the options)");
-    return 2;
   }
 
   /**

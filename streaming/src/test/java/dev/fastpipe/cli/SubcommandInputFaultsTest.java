@@ -164,8 +164,8 @@ class SubcommandInputFaultsTest {
             unknownBed + ":1: contig chrX is not in the reference"),
         // a command line picocli cannot parse: the problem, not the usage
         Arguments.of(List.of("call", "--ref", r, "--reads", b, "--output", o, "--bogus"),
-            "Unknown option: '--bogus' (fastpipe call --help lists the options)"),
-        Arguments.of(List.of("bench", "--ref", r), "Unknown option: '--ref' (fastpipe bench --help lists the options)"),
+            "unknown option --bogus"),
+        Arguments.of(List.of("bench", "--ref", r), "unknown option --ref"),
         Arguments.of(List.of("call", "--ref", r, "--reads", b, "--output", o, "--shards", "x"),
             "Invalid value for option '--shards': 'x' is not an int"));
   }
