@@ -79,9 +79,14 @@ class ResumeIT {
   /** As above; with {@code oneShard} the signal goes to one shard process instead of the parent. */
   void killResumeAndCompare(String name, String signal, boolean oneShard) throws Exception {
     Path out = dir.resolve(name + ".vcf.gz");
-    Process p = ShardFaultsIT.start(call(name), dir.resolve(name + ".err"), Map.of());
+    // A shard that has made all its examples exits while the consumers still work through its ring:
+    // the shard is killed at the first checkpoint (and with small rings, which keep it waiting), the
+    // parent once 40 % is journaled.
+    List<String> first = oneShard ? call(name, "--ring-size", "2M") : call(name);
+    double at = oneShard ? 1e-9 : 0.4;
+    Process p = ShardFaultsIT.start(first, dir.resolve(name + ".err"), Map.of());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (p.isAlive() && journaled(out) < 0.4 && System.nanoTime() < deadline) Thread.sleep(20);
+    while (p.isAlive() && journaled(out) < at && System.nanoTime() < deadline) Thread.sleep(5);
     assertTrue(p.isAlive(), "the run ended before it could be killed: " + Files.readString(dir.resolve(name + ".err")));
     List<ProcessHandle> shards = p.toHandle().descendants().toList();
     long target = p.pid();
@@ -94,7 +99,7 @@ class ResumeIT {
     for (ProcessHandle h : shards) h.onExit().get(60, TimeUnit.SECONDS);
     assertFalse(Files.exists(out), "nothing under the final name after SIG" + signal);
     double kept = journaled(out);
-    assertTrue(kept >= 0.4 && kept < 1, "the journal holds " + kept);
+    assertTrue(kept >= at && kept < 1, "the journal holds " + kept);
 
     List<String> resume = call(name, "--resume", "--metrics", dir.resolve(name + ".json").toString());
     Process r = ShardFaultsIT.start(resume, dir.resolve(name + ".resume.err"), Map.of());
