@@ -41,17 +41,7 @@ public record Welch(double t, double df, double p, double difference, double ciL
    * stays NaN and does not count in m. Controls the family-wise error rate at alpha.
    */
   public static double[] holm(double[] p) {
-    Integer[] order = java.util.stream.IntStream.range(0, p.length).filter(i -> !Double.isNaN(p[i])).boxed()
-        .sorted(java.util.Comparator.comparingDouble(i -> p[i])).toArray(Integer[]::new);
-    double[] adjusted = new double[p.length];
-    Arrays.fill(adjusted, Double.NaN);
-    int m = order.length;
-    double running = 0;
-    for (int k = 0; k < m; k++) {
-      running = Math.max(running, Math.min(1, (m - k) * p[order[k]]));
-      adjusted[order[k]] = running;
-    }
-    return adjusted;
+    return Holm.adjust(p);
   }
 
   /** True when the test ran and its p-value is below {@code alpha}. */
