@@ -49,6 +49,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       CompareCommand.class,
       VcfStatsCommand.class,
+      VcfStatsCommand.Alias.class,
       DoctorCommand.class,
       ShardWorkerCommand.class,
     })
