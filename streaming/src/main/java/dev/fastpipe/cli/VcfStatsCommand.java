@@ -18,7 +18,6 @@ import picocli.CommandLine.Parameters;
     name = "stats",
     header = "Callset QC of any VCF: counts by type and FILTER, Ts/Tv, het/hom-alt, indel sizes, QUAL/GQ/DP/VAF histograms.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Reads a VCF (bgzipped or plain; the first sample) and prints records by FILTER and by type, Ts/Tv of the",
       "bi-allelic SNP calls and the het/hom-alt ratio of the variant calls (PASS or no FILTER, an ALT in GT);",
