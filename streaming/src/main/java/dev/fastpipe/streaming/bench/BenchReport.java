@@ -246,6 +246,7 @@ public final class BenchReport {
     m.put("warmup", r.warmup());
     m.put("exit_status", r.exitStatus());
     m.put("wall_seconds", r.wallSeconds());
+    m.put("load_average_1min_before", r.loadBefore());
     m.put("vcf_body_md5", r.vcfMd5());
     m.put("metrics", r.metrics());
     return m;
