@@ -58,16 +58,16 @@ final class DoctorChecks {
 
   static Check cpus(int cpus) {
     if (cpus < 2) {
-      return new Check(Verdict.WARN, "cpus", cpus + ": make_examples and call_variants share one core, so a call runs"
-          + " about as slowly as the two stages one after the other");
+      return new Check(Verdict.WARN, "cpus", cpus + ": make_examples and call_variants, which stream side by side,"
+          + " share one core");
     }
     return new Check(Verdict.OK, "cpus", Integer.toString(cpus));
   }
 
   static Check heap(long maxHeapMiB) {
     if (maxHeapMiB < 1024) {
-      return new Check(Verdict.WARN, "max heap", maxHeapMiB + " MiB: below 1 GiB a call's postprocess and a large"
-          + " --regions list can run out (raise it with FASTPIPE_JAVA_OPTS=-Xmx2g)");
+      return new Check(Verdict.WARN, "max heap", maxHeapMiB + " MiB: less than 1 GiB for the call's JVM"
+          + " (FASTPIPE_JAVA_OPTS=-Xmx2g raises it)");
     }
     return new Check(Verdict.OK, "max heap", maxHeapMiB + " MiB");
   }
@@ -96,8 +96,8 @@ final class DoctorChecks {
       return new Check(Verdict.WARN, role, "glibc (not started through bin/fastpipe, which preloads jemalloc)");
     }
     if (mapped.equals("glibc") && !jemallocInstalled) {
-      return new Check(Verdict.WARN, role, "glibc: libjemalloc.so.2, the default allocator, is not installed"
-          + " (apt-get install libjemalloc2); glibc's malloc fragments TensorFlow's and zlib's memory more");
+      return new Check(Verdict.WARN, role, "glibc: libjemalloc.so.2, the launcher's default allocator for TensorFlow"
+          + " and zlib, is not installed (apt-get install libjemalloc2)");
     }
     return new Check(Verdict.OK, role, mapped);
   }
@@ -114,8 +114,7 @@ final class DoctorChecks {
 
   static Check tensorflow(String version, Throwable failure) {
     if (failure != null) {
-      return new Check(Verdict.FAIL, "tensorflow", "the native library does not load: " + failure
-          + " (x86-64 Linux with glibc 2.27 or later is needed)");
+      return new Check(Verdict.FAIL, "tensorflow", "the native library does not load: " + failure);
     }
     return new Check(Verdict.OK, "tensorflow", version);
   }
