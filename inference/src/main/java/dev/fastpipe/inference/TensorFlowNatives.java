@@ -48,10 +48,18 @@ public final class TensorFlowNatives {
   /**
    * Loads the natives from the cache if they are there whole (see the class comment); otherwise
    * leaves them to JavaCPP. Call before the first TensorFlow class is used; later calls do nothing.
+   * Either way the natives are loaded when it returns, and {@link TensorFlowLogging#apply} has set
+   * Abseil's log level, so no TensorFlow start-up line reaches stderr unless asked for.
    */
   public static synchronized void load() {
     if (tried) return;
     tried = true;
+    loadNatives();
+    if (!source.startsWith("cache ")) org.tensorflow.TensorFlow.version(); // JavaCPP loads them now
+    TensorFlowLogging.apply();
+  }
+
+  private static void loadNatives() {
     if (!Boolean.parseBoolean(System.getProperty("fastpipe.tensorflow.preload", "true"))) {
       source = "JavaCPP (preload off)";
       return;

@@ -22,9 +22,8 @@ import picocli.CommandLine.Option;
     name = "bench",
     header = "Compare configurations of 'call' (options, environment, allocator): interleaved runs, Welch's t-test per stage.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
-      "Runs 'call' in two or more configurations, each --runs times, in rounds that run every configuration",
+      "Runs 'call' in two or more configurations, each --repeats times, in rounds that run every configuration",
       "once in an order shuffled with --seed, after --warmup unreported rounds. Every run is a child process",
       "started through bin/fastpipe, so launcher options (--allocator, --shard-allocator, --malloc-conf,",
       "--shard-malloc-conf) in a configuration apply to it. Prints a Markdown report: per configuration and",
@@ -40,7 +39,7 @@ import picocli.CommandLine.Option;
       "",
       "Example:",
       "  fastpipe bench --config 'jemalloc: --allocator jemalloc' --config 'glibc: --allocator glibc' \\",
-      "      --runs 10 --warmup 1 --json bench.json -- --ref REF.fa --reads READS.bam --bed REGIONS.bed"
+      "      --repeats 10 --warmup 1 --json bench.json -- --ref REF.fa --reads READS.bam --bed REGIONS.bed"
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -52,9 +51,18 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Configurations from a file, one per line as --config takes them; # comments.")
   Path configsFile;
 
-  @Option(names = "--runs", defaultValue = "5", paramLabel = "N",
+  @Option(names = "--repeats", defaultValue = "5", paramLabel = "N",
       description = "Measured runs per configuration (default ${DEFAULT-VALUE}; at least 2 for a t-test).")
   int runs;
+
+  /** --runs: --repeats' first spelling, kept hidden for one release (OptionSpellingsTest). */
+  @Option(names = "--runs", hidden = true, paramLabel = "N")
+  Integer runsAlias;
+
+  /** The measured runs per configuration: --repeats, or --runs when that was given. */
+  int repeats() {
+    return runsAlias != null ? runsAlias : runs;
+  }
 
   @Option(names = "--warmup", defaultValue = "1", paramLabel = "W",
       description = "Unreported rounds first, each running every configuration once (default ${DEFAULT-VALUE}).")
@@ -80,7 +88,8 @@ public final class BenchCommand implements Callable<Integer> {
     if (configsFile != null) all.addAll(BenchConfig.read(configsFile));
     for (String c : configs) all.add(BenchConfig.parse(c));
     BenchConfig.check(all, false);
-    if (runs < 1) throw new UserError("--runs must be >= 1, got " + runs);
+    runs = repeats();
+    if (runs < 1) throw new UserError("--repeats must be >= 1, got " + runs);
     if (warmup < 0) throw new UserError("--warmup must be >= 0, got " + warmup);
     if (baseline != null && all.stream().noneMatch(c -> c.name().equals(baseline))) {
       throw new UserError("--baseline " + baseline + ": no configuration has that name");

@@ -42,8 +42,18 @@ public final class BenchInferenceCommand implements Callable<Integer> {
   @Option(names = "--seconds", defaultValue = "3", description = "Seconds per setting per round (default ${DEFAULT-VALUE}).")
   double seconds;
 
-  @Option(names = "--rounds", defaultValue = "3", description = "Rounds (default ${DEFAULT-VALUE}).")
+  @Option(names = "--repeats", defaultValue = "3", paramLabel = "N",
+      description = "Measured rounds, each measuring every setting once (default ${DEFAULT-VALUE}).")
   int rounds;
+
+  /** --rounds: --repeats' first spelling here, kept hidden for one release (OptionSpellingsTest). */
+  @Option(names = "--rounds", hidden = true, paramLabel = "N")
+  Integer roundsAlias;
+
+  /** The measured rounds: --repeats, or --rounds when that was given. */
+  int repeats() {
+    return roundsAlias != null ? roundsAlias : rounds;
+  }
 
   @Option(names = "--vs-model", paramLabel = "DIR",
       description = "Another SavedModel to measure in the same run, interleaved setting by setting with --model"
@@ -52,6 +62,8 @@ public final class BenchInferenceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    rounds = repeats();
+    if (rounds < 1) throw new UserError("--repeats must be >= 1, got " + rounds);
     List<GenotypeModel> models = new ArrayList<>();
     try {
       models.add(modelOptions.load());

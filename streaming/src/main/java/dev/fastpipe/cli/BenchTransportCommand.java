@@ -73,8 +73,18 @@ public final class BenchTransportCommand implements Callable<Integer> {
   @Option(names = "--processes", description = "also run each transport that can (shm) with every producer in its own JVM process")
   boolean processes;
 
-  @Option(names = "--repeat", defaultValue = "5", description = "measured rounds; every configuration runs once per round (default: ${DEFAULT-VALUE})")
+  @Option(names = "--repeats", defaultValue = "5", paramLabel = "N",
+      description = "measured rounds; every configuration runs once per round (default: ${DEFAULT-VALUE})")
   int repeat;
+
+  /** --repeat: --repeats' first spelling here, kept hidden for one release (OptionSpellingsTest). */
+  @Option(names = "--repeat", hidden = true, paramLabel = "N")
+  Integer repeatAlias;
+
+  /** The measured rounds: --repeats, or --repeat when that was given. */
+  int repeats() {
+    return repeatAlias != null ? repeatAlias : repeat;
+  }
 
   @Option(names = "--warmup", defaultValue = "1",
       description = "unreported rounds first, so JIT compilation is not measured (default: ${DEFAULT-VALUE})")
@@ -133,7 +143,8 @@ public final class BenchTransportCommand implements Callable<Integer> {
     }
     TransportReport report = new TransportReport(runs, baseline, configs);
     String table = report.markdown();
-    System.out.printf("%nmean (95 %% CI) over %d rounds in interleaved order, after %d warm-up; %s%n%n%s", repeat, warmup,
+    System.out.printf("%nmean (95 %% CI) over %s in interleaved order, after %s; %s%n%n%s",
+        dev.fastpipe.streaming.Plural.of(repeat, "round"), dev.fastpipe.streaming.Plural.of(warmup, "warm-up round"),
         BenchReport.machine(), table);
     if (markdown != null) OutputFiles.writeString(markdown, ".tmp", table, "Markdown table");
     if (json != null) OutputFiles.writeString(json, ".tmp", report.json(BenchReport.machine(), settings()), "JSON");
@@ -147,7 +158,8 @@ public final class BenchTransportCommand implements Callable<Integer> {
     Map<String, TransportOptions> opts = new LinkedHashMap<>();
     for (String n : names) opts.put(n, TransportOptionsArg.validated(n, all));
     if (!names.contains(baseline)) TransportOptionsArg.provider(baseline); // an unknown baseline is named now
-    if (repeat < 1) throw new UserError("--repeat must be >= 1");
+    repeat = repeats();
+    if (repeat < 1) throw new UserError("--repeats must be >= 1");
     if (warmup < 0) throw new UserError("--warmup must be >= 0");
     List<Scenario> configs = new ArrayList<>();
     java.util.Set<String> limitsOf = new java.util.HashSet<>();

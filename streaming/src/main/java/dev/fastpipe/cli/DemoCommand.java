@@ -26,7 +26,6 @@ import picocli.CommandLine.Option;
     name = "demo",
     header = "Run the whole pipeline on a built-in simulated sample and score it against the truth.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Run the whole pipeline on built-in data: simulate a diploid sample (a few hundred kb of",
       "reference, known SNPs and indels, 30x 2x150 bp reads; deterministic seed), call it with the",

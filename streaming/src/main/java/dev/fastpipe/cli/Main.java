@@ -14,7 +14,6 @@ import picocli.CommandLine.Command;
 @Command(
     name = "fastpipe",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     versionProvider = Main.Version.class,
     description = {
       "Streaming DeepVariant-style germline variant calling on the JVM:",
@@ -49,6 +48,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       CompareCommand.class,
       VcfStatsCommand.class,
+      VcfStatsCommand.Alias.class,
       DoctorCommand.class,
       ShardWorkerCommand.class,
     })
@@ -69,8 +69,12 @@ public final class Main implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
+  /** The width every subcommand's --help is laid out in (one for all, set on the whole tree). */
+  static final int HELP_WIDTH = 110;
+
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.setUsageHelpWidth(HELP_WIDTH);
     cl.setParameterExceptionHandler(new OptionErrors()); // one line naming the problem, not the whole usage
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {

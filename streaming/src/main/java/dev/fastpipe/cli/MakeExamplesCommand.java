@@ -19,7 +19,6 @@ import picocli.CommandLine.Option;
     name = "make-examples",
     header = "Find candidates and write DeepVariant-layout pileup examples to a TFRecord file.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Find candidate variants in BAM/CRAM reads and write DeepVariant-layout pileup examples",
       "(" + ImageShape.DEFAULT_HEIGHT + " x " + ImageShape.DEFAULT_WIDTH + " x 6|7 uint8) as a gzipped TFRecord of tf.Example. Sharding as DeepVariant's",

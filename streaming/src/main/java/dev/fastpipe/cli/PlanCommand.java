@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
     name = "plan",
     header = "Split the genome into N chunks balanced by the reads' index, one BED per chunk (scatter/gather).",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Check the samples against the reference as call does, then cut the regions (--bed, or every contig",
       "of the reference the reads have) into N chunks that hold about the same bytes of reads per the",

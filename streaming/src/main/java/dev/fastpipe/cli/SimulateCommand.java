@@ -17,7 +17,6 @@ import picocli.CommandLine.Option;
     name = "simulate",
     header = "Simulate a diploid sample (reference, reads, truth) with a fixed seed.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Generate a synthetic diploid sample with known variants, entirely in code:",
       "ref.fa(+.fai,.dict), reads.bam(+.bai, 2x150 bp pairs aligned by construction),",
@@ -36,8 +35,17 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--output", required = true, paramLabel = "DIR", description = "directory to write into (created if missing)")
+  @Option(names = "--output-dir", paramLabel = "DIR", description = "directory to write into (created if missing); required")
   Path output;
+
+  /** --output: --output-dir's first spelling here, kept hidden for one release (OptionSpellingsTest). */
+  @Option(names = "--output", hidden = true, paramLabel = "DIR")
+  Path outputAlias;
+
+  /** Where the files go: --output-dir, or --output when that was given; null when neither was. */
+  Path outputDir() {
+    return outputAlias != null ? outputAlias : output;
+  }
 
   @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
   long seed = SyntheticSample.DEFAULT_SEED;
@@ -74,6 +82,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    output = outputDir();
+    if (output == null) throw new UserError("--output-dir DIR is required (where the reference, reads and truth go)");
     if (!(coverage > 0) || coverage > 1000) throw new UserError("--coverage: must be in (0, 1000], got " + coverage);
     if (java.nio.file.Files.exists(output) && !java.nio.file.Files.isDirectory(output)) {
       throw new UserError(output + ": exists and is not a directory");
@@ -98,7 +108,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     sim.withHaploid(haploidContigs, parBed);
     RunFiles.Builder files = RunFiles.builder().reference("--ref", ref).input("--bed", bed).input("--par-bed", parBed);
-    for (String name : sim.fileNames()) files.plannedOutput("--output", output.resolve(name));
+    for (String name : sim.fileNames()) files.plannedOutput("--output-dir", output.resolve(name));
     files.check();
     long t0 = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
@@ -110,8 +120,8 @@ public final class SimulateCommand implements Callable<Integer> {
     });
     long bases = sim.contigs().stream().mapToLong(Simulation.Contig::simulatedBases).sum();
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("wrote %s: %d bp on %d of %d contigs, %d SNPs, %d indels, %.0fx 2x%d bp reads (%d pairs, %d records) in %.1f s%n",
-        r.files().dir(), bases, r.contigsWithReads(), sim.contigs().size(), r.snps(), r.indels(), coverage,
+    out.printf("wrote %s: %d bp on %d of %s, %d SNPs, %d indels, %.0fx 2x%d bp reads (%d pairs, %d records) in %.1f s%n",
+        r.files().dir(), bases, r.contigsWithReads(), dev.fastpipe.streaming.Plural.of(sim.contigs().size(), "contig"), r.snps(), r.indels(), coverage,
         SyntheticSample.READ_LENGTH, r.pairs(), r.records(), (System.nanoTime() - t0) / 1e9);
     out.println("  reference: " + r.files().reference());
     out.println("  reads:     " + r.files().reads());

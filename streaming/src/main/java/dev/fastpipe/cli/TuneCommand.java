@@ -33,7 +33,6 @@ import picocli.CommandLine.Option;
     name = "tune",
     header = "Recommend --shards, --consumers, --batch-size and --ring-size for your data, from measured runs on a sample.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Chooses a sample of the regions you will call (--sample-size bases in --pieces pieces, placed by the reads'",
       "index where the reads are), then runs 'call' on it within --budget: the defaults first, whose ring figures",

@@ -10,19 +10,25 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code fastpipe vcf-stats VCF [--html OUT]}: a callset's QC figures (DeepVariant's vcf_stats_report). */
+/**
+ * {@code fastpipe stats VCF [--html OUT]}: a callset's QC figures (DeepVariant's vcf_stats_report).
+ * {@code vcf-stats}, its first name, still works ({@link Alias}, hidden from the help).
+ */
 @Command(
-    name = "vcf-stats",
+    name = "stats",
     header = "Callset QC of any VCF: counts by type and FILTER, Ts/Tv, het/hom-alt, indel sizes, QUAL/GQ/DP/VAF histograms.",
     mixinStandardHelpOptions = true,
-    usageHelpWidth = 110,
     description = {
       "Reads a VCF (bgzipped or plain; the first sample) and prints records by FILTER and by type, Ts/Tv of the",
       "bi-allelic SNP calls and the het/hom-alt ratio of the variant calls (PASS or no FILTER, an ALT in GT);",
       "--html also writes a self-contained page with the indel length histogram and QUAL, GQ, DP and VAF",
-      "histograms. See docs/tools.md."
+      "histograms. 'call --report' has the same section. See docs/tools.md."
     })
-public final class VcfStatsCommand implements Callable<Integer> {
+public class VcfStatsCommand implements Callable<Integer> {
+  /** {@code vcf-stats}: the command's name before it was {@code stats}; kept for one release, not listed. */
+  @Command(name = "vcf-stats", hidden = true)
+  static final class Alias extends VcfStatsCommand {}
+
   @Parameters(index = "0", paramLabel = "VCF", description = "The VCF (.vcf.gz or .vcf).")
   Path vcf;
 
@@ -37,7 +43,7 @@ public final class VcfStatsCommand implements Callable<Integer> {
     System.out.print(stats.text(vcf));
     if (html != null) {
       OutputFiles.writeString(html, ".html", stats.html(vcf.toAbsolutePath().toString()), "QC page");
-      System.err.println("vcf-stats: " + html);
+      System.err.println("stats: " + html);
     }
     return 0;
   }

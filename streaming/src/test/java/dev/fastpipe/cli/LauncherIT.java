@@ -49,6 +49,11 @@ class LauncherIT {
     return new Result(p.exitValue(), out, e);
   }
 
+  /** doctor's lines without their verdict column ("OK    allocator: glibc" -> "allocator: glibc"). */
+  static java.util.stream.Stream<String> facts(Result r) {
+    return r.out().lines().map(l -> l.replaceFirst("^(OK|WARN|FAIL) +", ""));
+  }
+
   static boolean libraryInstalled(String soname) throws IOException, InterruptedException {
     Process p = new ProcessBuilder("sh", "-c", "ldconfig -p | grep -q '[[:space:]]" + soname + "[[:space:]]'").start();
     return p.waitFor() == 0;
@@ -64,10 +69,40 @@ class LauncherIT {
   }
 
   @Test
+  void doctorGivesEveryCheckAVerdictSumsThemAndAMissingWorkflowToolOnlyWarns() throws Exception {
+    // A PATH with everything of /usr/bin but the tools the workflow and the peers use.
+    Path bin = Files.createTempDirectory("fastpipe-notools");
+    List<String> hidden = List.of("snakemake", "bcftools", "samtools", "tabix", "bgzip", "freebayes", "bwa");
+    try (var entries = Files.list(Path.of("/usr/bin"))) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        if (!hidden.contains(p.getFileName().toString())) Files.createSymbolicLink(bin.resolve(p.getFileName()), p);
+      }
+    }
+    try {
+      Result r = run(Map.of("PATH", bin.toString()), "doctor");
+      assertEquals(0, r.exit(), "WARN does not fail: " + r.out() + r.err());
+      List<String> lines = r.out().lines().toList();
+      String summary = lines.get(lines.size() - 1);
+      for (String l : lines.subList(0, lines.size() - 1)) assertTrue(l.matches("(OK|WARN|FAIL) +\\S.*: .*"), l);
+      for (String tool : List.of("snakemake", "bcftools", "samtools", "tabix", "bgzip", "freebayes")) {
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("WARN  " + tool + ": not found on PATH")), tool + ":\n" + r.out());
+      }
+      assertTrue(lines.contains("OK    bwa: not installed (optional: aligning your own reads into a BAM (fastpipe starts from aligned reads))"), r.out());
+      long warns = lines.stream().filter(l -> l.startsWith("WARN ")).count();
+      assertTrue(summary.matches("doctor: " + (lines.size() - 1) + " checks, \\d+ OK, " + warns + " WARN, 0 FAIL"), summary);
+    } finally {
+      try (var entries = Files.list(bin)) {
+        for (Path p : (Iterable<Path>) entries::iterator) Files.delete(p);
+      }
+      Files.delete(bin);
+    }
+  }
+
+  @Test
   void glibcMapsNoOtherAllocator() throws Exception {
     Result r = run(Map.of(), "--allocator", "glibc", "doctor");
     assertEquals(0, r.exit(), r.err());
-    assertTrue(r.out().lines().anyMatch(l -> l.equals("allocator: glibc")), r.out());
+    assertTrue(facts(r).anyMatch(l -> l.equals("allocator: glibc")), r.out());
   }
 
   @Test
@@ -85,7 +120,7 @@ class LauncherIT {
     Result r = run(Map.of(), "--malloc-conf", "narenas:1", "doctor", "--shard-allocator=tcmalloc",
         "--shard-malloc-conf", "");
     assertEquals(0, r.exit(), r.err());
-    List<String> lines = r.out().lines().toList();
+    List<String> lines = facts(r).toList();
     assertTrue(lines.contains("allocator: jemalloc (libjemalloc.so.2 mapped)"), r.out());
     assertTrue(lines.contains("MALLOC_CONF: narenas:1"), r.out());
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("shard allocator: tcmalloc (libtcmalloc_minimal.so.4")), r.out());
@@ -97,7 +132,7 @@ class LauncherIT {
     assumeTrue(libraryInstalled("libjemalloc.so.2"), "libjemalloc2 not installed");
     Result r = run(Map.of("FASTPIPE_SHARD_ALLOCATOR", "glibc", "FASTPIPE_SHARD_MALLOC_CONF", "narenas:2"), "doctor");
     assertEquals(0, r.exit(), r.err());
-    List<String> lines = r.out().lines().toList();
+    List<String> lines = facts(r).toList();
     assertTrue(lines.contains("allocator: jemalloc (libjemalloc.so.2 mapped)"), r.out());
     assertTrue(lines.contains("shard allocator: glibc"), r.out());
     assertTrue(lines.contains("shard MALLOC_CONF: narenas:2"), r.out());
@@ -132,7 +167,7 @@ class LauncherIT {
           "--allocator", "mimalloc", "doctor");
       assertEquals(0, r.exit(), r.err());
       assertTrue(r.err().contains("warning: mimalloc requested but libmimalloc.so.2 is not installed"), r.err());
-      assertTrue(r.out().lines().anyMatch(l -> l.equals("allocator: glibc")), r.out());
+      assertTrue(facts(r).anyMatch(l -> l.equals("allocator: glibc")), r.out());
     } finally {
       Files.delete(ldconfig);
       Files.delete(fakeBin);
@@ -146,7 +181,7 @@ class LauncherIT {
     Result r = run(Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.shm.dir=\"/tmp/a b\" -Dfastpipe.x='c d'"), "doctor");
     assertEquals(0, r.exit(), r.err());
     assertFalse(r.err().contains("Could not find or load main class"), r.err());
-    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("shard allocator: ") && !l.contains("unknown")), r.out());
+    assertTrue(facts(r).anyMatch(l -> l.startsWith("shard allocator: ") && !l.contains("unknown")), r.out());
   }
 
   @Test

@@ -142,9 +142,15 @@ class RunReportIT {
 
     // The report: every chart, drawn from samples.
     String html = Files.readString(report);
-    assertEquals(6, html.split("<svg ", -1).length - 1, "six charts");
+    assertEquals(6 + 5, html.split("<svg ", -1).length - 1, "six charts, then the callset QC's five histograms");
     assertFalse(html.contains("no samples"), "a chart without data");
     assertTrue(html.contains("shard 1") && html.contains("<polyline"), "per-shard lines");
+    // The callset QC section holds the figures that 'fastpipe stats' gives for the published VCF.
+    var qc = dev.fastpipe.streaming.evaluate.CallsetStats.of(observed);
+    assertTrue(html.contains("<h2>Callset QC</h2>"), "no callset QC section");
+    assertTrue(html.contains("<tr><th>records</th><td>" + qc.records() + "</td></tr>"), "records: " + qc.records());
+    assertTrue(qc.variantCalls() > 0 && html.contains("<tr><th>variant calls (PASS or no FILTER, an ALT in GT)</th><td>"
+        + qc.variantCalls() + "</td></tr>"), "variant calls: " + qc.variantCalls());
     try (var files = Files.list(dir)) {
       assertTrue(files.noneMatch(p -> p.getFileName().toString().contains(".tmp-")), "temporaries left");
     }

@@ -66,7 +66,7 @@ class WorkflowIT {
     assumeTrue(installed("bcftools", "--version") && installed("tabix", "--version"), "bcftools/tabix not installed; skipping");
     // Seed 12 puts variants 33, 86 (an insertion) and 36 bp from the plan's three cuts.
     Path sim = dir.resolve("sim");
-    LauncherIT.Result s = LauncherIT.run(Map.of(), "simulate", "--output", sim.toString(), "--contigs", "3",
+    LauncherIT.Result s = LauncherIT.run(Map.of(), "simulate", "--output-dir", sim.toString(), "--contigs", "3",
         "--length", "90000", "--seed", "12", "--quiet");
     assertEquals(0, s.exit(), s.err());
     ref = sim.resolve("ref.fa");
@@ -300,6 +300,11 @@ class WorkflowIT {
         }
       }
       assertEquals(variantRecords(work.resolve("out/DEMO.g.vcf.gz")).size(), variants, "one merged record per site");
+    }
+    // Each chunk log holds what fastpipe said, not TensorFlow's start-up lines.
+    for (String sample : List.of("DEMO", "DEMO2")) {
+      String log = Files.readString(work.resolve("out/logs/" + sample + "/chunk-0001-of-0001.log"));
+      assertEquals(List.of(), TensorFlowLogIT.tensorFlowLines(log), log);
     }
   }
 

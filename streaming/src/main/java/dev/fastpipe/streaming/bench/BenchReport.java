@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.bench;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.Plural;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -65,8 +66,8 @@ public final class BenchReport {
   public String markdown() {
     StringBuilder b = new StringBuilder();
     List<BenchConfig> cs = result.configs();
-    b.append(String.format(Locale.ROOT, "## fastpipe bench: %d configurations × %d runs, %d warm-up round%s, seed %d%n%n",
-        cs.size(), result.rounds(), result.warmup(), result.warmup() == 1 ? "" : "s", result.seed()));
+    b.append(String.format(Locale.ROOT, "## fastpipe bench: %s × %s, %s, seed %d%n%n", Plural.of(cs.size(), "configuration"),
+        Plural.of(result.rounds(), "run"), Plural.of(result.warmup(), "warm-up round"), result.seed()));
     b.append("Machine: ").append(machine()).append("  \n");
     if (load != null) {
       b.append("Load average (1 min): ").append(num(load.before())).append(" before the runs, ").append(num(load.after()))
@@ -79,13 +80,13 @@ public final class BenchReport {
     b.append(callsMayDiffer && mismatches.isEmpty()
         ? "VCF body (records): identical within each configuration (--calls-may-differ)"
         : mismatches.isEmpty()
-        ? "VCF body (records): identical in all " + result.runs().size() + " runs, md5 " + (ref == null ? "-" : ref.vcfMd5())
+        ? "VCF body (records): identical in all " + Plural.of(result.runs().size(), "run") + ", md5 " + (ref == null ? "-" : ref.vcfMd5())
         : "VCF body (records): **" + mismatches.size() + " run(s) DIFFER** from " + (ref == null ? "-" : ref.label()))
         .append("\n\n");
     for (BenchConfig c : cs) {
       List<BenchRun> runs = result.measured(c.name());
       b.append("### ").append(c.name()).append(": `").append(c.options().isEmpty() ? "(defaults)" : c.options())
-          .append("` (").append(runs.size()).append(" runs)\n\n");
+          .append("` (").append(Plural.of(runs.size(), "run")).append(")\n\n");
       b.append("| figure | mean ± sd | min | median | max |\n|---|---:|---:|---:|---:|\n");
       for (Figure f : Figure.STANDARD) {
         Summary s = Summary.of(f.values(runs));
@@ -245,6 +246,7 @@ public final class BenchReport {
     m.put("warmup", r.warmup());
     m.put("exit_status", r.exitStatus());
     m.put("wall_seconds", r.wallSeconds());
+    m.put("load_average_1min_before", r.loadBefore());
     m.put("vcf_body_md5", r.vcfMd5());
     m.put("metrics", r.metrics());
     return m;

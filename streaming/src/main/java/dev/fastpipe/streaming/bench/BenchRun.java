@@ -9,9 +9,17 @@ import java.util.List;
  *
  * @param seq the run's place in the schedule, from 1
  * @param errorTail the last lines the run wrote on stderr (kept for a failed run)
+ * @param loadBefore the machine's 1-minute load average just before the run started (NaN: not read),
+ *     so that a slow run can be told from a busy machine
  */
 public record BenchRun(int seq, String config, int round, boolean warmup, int exitStatus, double wallSeconds,
-    String vcfMd5, Object metrics, String errorTail) {
+    String vcfMd5, Object metrics, String errorTail, double loadBefore) {
+
+  /** A run whose load average was not read. */
+  public BenchRun(int seq, String config, int round, boolean warmup, int exitStatus, double wallSeconds,
+      String vcfMd5, Object metrics, String errorTail) {
+    this(seq, config, round, warmup, exitStatus, wallSeconds, vcfMd5, metrics, errorTail, Double.NaN);
+  }
 
   public boolean ok() {
     return exitStatus == 0 && metrics != null;

@@ -143,6 +143,7 @@ public final class BenchRunner implements AutoCloseable {
     pb.environment().putAll(c.env());
     int status;
     double wall;
+    double load = MachineLoad.oneMinute(); // the machine just before the run, recorded with it
     try {
       long t0 = System.nanoTime();
       Process p = pb.start();
@@ -172,7 +173,7 @@ public final class BenchRunner implements AutoCloseable {
       status = status == 0 ? -1 : status;
       tail = "cannot read what the run wrote: " + RootCause.of(e);
     }
-    BenchRun r = new BenchRun(seq, c.name(), round, warmup, status, wall, md5, metrics, tail);
+    BenchRun r = new BenchRun(seq, c.name(), round, warmup, status, wall, md5, metrics, tail, load);
     if (referenceMd5 == null && r.ok()) {
       referenceMd5 = md5;
       referenceSeq = seq;
@@ -180,8 +181,8 @@ public final class BenchRunner implements AutoCloseable {
     boolean keepVcf = r.ok() && (seq == referenceSeq || !md5.equals(referenceMd5));
     delete(json, r.ok() ? log : null, keepVcf ? null : vcf, keepVcf ? null : Path.of(vcf + ".tbi"));
     if (progress != null) {
-      progress.printf(Locale.ROOT, "bench: [%d/%d] %-16s %s %7.2f s%s%n", seq, total, c.name(),
-          warmup ? "warm-up " : "round " + (round + 1), wall, r.ok() ? "" : "  FAILED (exit " + status + ")");
+      progress.printf(Locale.ROOT, "bench: [%d/%d] %-16s %s %7.2f s  load %.2f%s%n", seq, total, c.name(),
+          warmup ? "warm-up " : "round " + (round + 1), wall, load, r.ok() ? "" : "  FAILED (exit " + status + ")");
     }
     return r;
   }

@@ -38,7 +38,9 @@ public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value,
       new Figure("peak RSS inference", "MiB", r -> max(r, "inference", "peak_rss_bytes") / MIB),
       new Figure("peak RSS shard (max)", "MiB", r -> max(r, "shard", "peak_rss_bytes") / MIB),
       new Figure("minor faults inference", "k", r -> sum(r, "inference", "minor_faults") / 1000),
-      new Figure("minor faults shards (sum)", "k", r -> sum(r, "shard", "minor_faults") / 1000));
+      new Figure("minor faults shards (sum)", "k", r -> sum(r, "shard", "minor_faults") / 1000),
+      // The machine, not the configuration: shown beside the figures, never tested.
+      new Figure("load average before the run", "(1 min)", BenchRun::loadBefore, false));
 
   /** The figures pairs of configurations are tested on. */
   public static List<Figure> tested() {

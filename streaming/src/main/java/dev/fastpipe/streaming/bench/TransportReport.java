@@ -139,8 +139,8 @@ public final class TransportReport {
     }
     double[] load = runs.stream().mapToDouble(Run::loadBefore).toArray();
     Summary l = Summary.of(load);
-    b.append(String.format(Locale.ROOT, "%nload average (1 min) before the runs: mean %.2f, min %.2f, max %.2f, over %d runs%n",
-        l.mean(), l.min(), l.max(), load.length));
+    b.append(String.format(Locale.ROOT, "%nload average (1 min) before the runs: mean %.2f, min %.2f, max %.2f, over %s%n",
+        l.mean(), l.min(), l.max(), dev.fastpipe.streaming.Plural.of(load.length, "run")));
     return b.toString();
   }
 

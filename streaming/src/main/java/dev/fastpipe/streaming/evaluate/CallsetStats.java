@@ -4,7 +4,18 @@ import dev.fastpipe.streaming.InputException;
 import htsjdk.variant.variantcontext.Allele;
 import htsjdk.variant.variantcontext.Genotype;
 import htsjdk.variant.variantcontext.VariantContext;
-import htsjdk.variant.vcf.VCFFileReader;
+import htsjdk.samtools.util.IOUtil;
+import htsjdk.tribble.readers.LineIterator;
+import htsjdk.tribble.readers.LineIteratorImpl;
+import htsjdk.tribble.readers.SynchronousLineReader;
+import htsjdk.variant.vcf.VCFCodec;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.zip.GZIPInputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -79,12 +90,22 @@ public final class CallsetStats {
     }
   }
 
-  /** The figures of {@code vcf} (bgzipped or plain; no index needed). */
+  /**
+   * The figures of {@code vcf}: bgzipped, gzipped or plain, told by its first bytes, not its name
+   * (so {@code call}'s temporary and journaled files read too); no index needed.
+   */
   public static CallsetStats of(Path vcf) {
     CallsetStats s = new CallsetStats();
-    try (VCFFileReader r = new VCFFileReader(vcf, false)) {
-      for (VariantContext v : r) s.add(v);
-    } catch (RuntimeException e) {
+    try (InputStream raw = new BufferedInputStream(Files.newInputStream(vcf), 1 << 16);
+        InputStream in = IOUtil.isGZIPInputStream(raw) ? new GZIPInputStream(raw, 1 << 16) : raw) {
+      LineIterator lines = new LineIteratorImpl(new SynchronousLineReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+      VCFCodec codec = new VCFCodec();
+      codec.readActualHeader(lines);
+      while (lines.hasNext()) {
+        String line = lines.next();
+        if (!line.isEmpty()) s.add(codec.decode(line));
+      }
+    } catch (IOException | RuntimeException e) {
       throw InputException.reading(vcf, "cannot read the VCF", e);
     }
     return s;
@@ -233,8 +254,22 @@ public final class CallsetStats {
     StringBuilder b = new StringBuilder(32 * 1024);
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
         .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n")
-        .append("<title>fastpipe vcf-stats</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
-        .append("<h1>Callset QC</h1>\n<p class=\"sub\">").append(esc(title)).append("</p>\n<div class=\"tables\">\n");
+        .append("<title>fastpipe stats</title>\n<style>\n").append(PAGE_CSS).append(SECTION_CSS).append("</style>\n</head>\n<body>\n")
+        .append("<h1>Callset QC</h1>\n<p class=\"sub\">").append(esc(title)).append("</p>\n");
+    appendSection(b, null);
+    b.append("</body>\n</html>\n");
+    return b.toString();
+  }
+
+  /**
+   * The figures as one {@code <section class="qc">} (tables, then the histograms) for a page that
+   * includes {@link #SECTION_CSS}, as {@code call --report} does; {@code heading}, when not null,
+   * is its {@code <h2>}.
+   */
+  public void appendSection(StringBuilder b, String heading) {
+    b.append("<section class=\"qc\">\n");
+    if (heading != null) b.append("<h2>").append(esc(heading)).append("</h2>\n");
+    b.append("<div class=\"tables\">\n");
     b.append("<table>\n<caption>Summary</caption>\n");
     row(b, "records", records);
     row(b, "variant calls (PASS or no FILTER, an ALT in GT)", variantCalls);
@@ -263,8 +298,7 @@ public final class CallsetStats {
       }
       bars(b, h.name + " of the variant calls" + (h.missing > 0 ? " (" + h.missing + " without one)" : ""), l, h.counts);
     }
-    b.append("</div>\n</body>\n</html>\n");
-    return b.toString();
+    b.append("</div>\n</section>\n");
   }
 
   private static void row(StringBuilder b, String k, Object v) {
@@ -306,23 +340,29 @@ public final class CallsetStats {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
-  private static final String CSS = """
+  /** The standalone page's own rules (the run report has its own). */
+  private static final String PAGE_CSS = """
       body { font: 14px/1.4 system-ui, sans-serif; color: #222; margin: 20px 24px; background: #fff; }
       h1 { font-size: 22px; margin: 0 0 4px; }
       .sub { color: #555; margin: 0 0 18px; word-break: break-all; }
-      .tables { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; margin-bottom: 20px; }
-      table { border-collapse: collapse; font-size: 13px; }
-      caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
-      th, td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px 3px 0; text-align: left; }
-      td { font-variant-numeric: tabular-nums; }
-      th { font-weight: 500; color: #444; }
-      .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(640px, 1fr)); gap: 18px 24px; }
-      figure { margin: 0; }
-      figcaption { font-size: 12px; color: #555; }
-      svg.chart text { font: 10px system-ui, sans-serif; fill: #333; }
-      svg.chart .title { font-size: 13px; font-weight: 600; }
-      svg.chart rect { fill: #4878a8; }
-      svg.chart .count, svg.chart .xtick { text-anchor: middle; }
-      svg.chart .axis { stroke: #999; }
+      """;
+
+  /** The rules of {@link #appendSection}'s markup, all under {@code .qc} so that they touch nothing else on a page. */
+  public static final String SECTION_CSS = """
+      .qc h2 { font-size: 18px; margin: 28px 0 10px; }
+      .qc .tables { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; margin-bottom: 20px; }
+      .qc table { border-collapse: collapse; font-size: 13px; }
+      .qc caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
+      .qc th, .qc td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px 3px 0; text-align: left; }
+      .qc td { font-variant-numeric: tabular-nums; }
+      .qc th { font-weight: 500; color: #444; }
+      .qc .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(640px, 1fr)); gap: 18px 24px; }
+      .qc figure { margin: 0; }
+      .qc figcaption { font-size: 12px; color: #555; }
+      .qc svg.chart text { font: 10px system-ui, sans-serif; fill: #333; }
+      .qc svg.chart .title { font-size: 13px; font-weight: 600; }
+      .qc svg.chart rect { fill: #4878a8; }
+      .qc svg.chart .count, .qc svg.chart .xtick { text-anchor: middle; }
+      .qc svg.chart .axis { stroke: #999; }
       """;
 }

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.evaluate.CallsetStats;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
 import dev.fastpipe.streaming.report.HtmlReport;
 import dev.fastpipe.streaming.report.MetricsEndpoint;
@@ -90,7 +91,21 @@ final class RunObservation implements AutoCloseable {
         .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
     String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
         .withNano(0);
-    HtmlReport.stage(tx, settings.report, HtmlReport.render(title, m.settings, figures, stages, series));
+    // The callset QC of the VCF just written, read back from its finished temporary file (a
+    // resumed run's earlier records included); none when it went to standard output.
+    // A VCF that cannot be read back costs the section, not the run.
+    var written = writer.finishedFile();
+    CallsetStats qc = null;
+    if (written.isEmpty()) figures.put("callset QC", "none: the VCF went to standard output (fastpipe stats VCF gives it)");
+    else {
+      try {
+        qc = CallsetStats.of(written.get());
+      } catch (RuntimeException e) {
+        figures.put("callset QC", "none: " + e.getMessage());
+        err.println("fastpipe: warning: the report has no callset QC section: " + e.getMessage());
+      }
+    }
+    HtmlReport.stage(tx, settings.report, HtmlReport.render(title, null, m.settings, figures, stages, series, qc));
   }
 
   /** The run's metrics, as far as they go: what {@link #writeFailure} writes if the run fails. */

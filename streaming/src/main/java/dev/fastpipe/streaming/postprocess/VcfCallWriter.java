@@ -521,6 +521,15 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
     finished = true;
   }
 
+  /**
+   * The finished file under its temporary name (until the outputs are committed), for a reader that
+   * wants the records as written ({@code call --report}'s callset QC); empty for standard output or
+   * before {@link #finish}.
+   */
+  public java.util.Optional<Path> finishedFile() {
+    return finished && tmp != null && Files.exists(tmp) ? java.util.Optional.of(tmp) : java.util.Optional.empty();
+  }
+
   /** Renames the {@link #finish finished} file and index to the output name. */
   public void publish() {
     publishBoth(this, null);

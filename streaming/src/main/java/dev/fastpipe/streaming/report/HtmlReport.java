@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.report;
 import static dev.fastpipe.streaming.report.SvgChart.esc;
 
 import dev.fastpipe.streaming.OutputFiles;
+import dev.fastpipe.streaming.evaluate.CallsetStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,20 +46,28 @@ public final class HtmlReport {
    */
   public static String render(String title, Map<String, ?> settings, Map<String, ?> figures, List<StageCost> stages,
       RunSeries series) {
-    return render(title, null, settings, figures, stages, series);
+    return render(title, null, settings, figures, stages, series, null);
+  }
+
+  /** The page of a run that failed, without a callset QC section (no VCF was published). */
+  public static String render(String title, String failure, Map<String, ?> settings, Map<String, ?> figures,
+      List<StageCost> stages, RunSeries series) {
+    return render(title, failure, settings, figures, stages, series, null);
   }
 
   /**
    * The page of a run that failed ({@code failure}: why; null: it did not), marked as such at the
-   * top; {@code series} may be null (the run stopped before it was sampled).
+   * top; {@code series} may be null (the run stopped before it was sampled). {@code callset}: the
+   * VCF's QC figures, shown as the page's last section (the same as {@code fastpipe stats --html}),
+   * or null for none.
    */
   public static String render(String title, String failure, Map<String, ?> settings, Map<String, ?> figures,
-      List<StageCost> stages, RunSeries series) {
+      List<StageCost> stages, RunSeries series, CallsetStats callset) {
     StringBuilder b = new StringBuilder(64 * 1024);
     // Void elements closed XML-style, so the page is well-formed XML as well as HTML.
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
         .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n")
-        .append("<title>fastpipe call: run report</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        .append("<title>fastpipe call: run report</title>\n<style>\n").append(CSS).append(CallsetStats.SECTION_CSS).append("</style>\n</head>\n<body>\n");
     b.append("<h1>fastpipe call: run report").append(failure == null ? "" : " (FAILED)").append("</h1>\n<p class=\"sub\">")
         .append(esc(title)).append("</p>\n");
     if (failure != null) {
@@ -73,6 +82,7 @@ public final class HtmlReport {
     b.append("</div>\n");
 
     if (series == null) {
+      if (callset != null) callset.appendSection(b, "Callset QC");
       b.append("</body>\n</html>\n");
       return b.toString();
     }
@@ -90,6 +100,7 @@ public final class HtmlReport {
         "<p class=\"foot\">%d samples, every %d ms (neighbours merged past %d samples); the sampler used %s of CPU.</p>%n",
         series.size(), series.intervalNanos() / 1_000_000, RunSeries.MAX_SAMPLES,
         series.samplerCpuNanos() < 0 ? "an unknown amount" : String.format(Locale.ROOT, "%.0f ms", series.samplerCpuNanos() / 1e6)));
+    if (callset != null) callset.appendSection(b, "Callset QC");
     b.append("</body>\n</html>\n");
     return b.toString();
   }

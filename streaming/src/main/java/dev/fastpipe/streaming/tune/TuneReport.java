@@ -32,7 +32,7 @@ public final class TuneReport {
   public String markdown() {
     StringBuilder b = new StringBuilder();
     int runs = result.trials().stream().mapToInt(t -> t.runs.size()).sum();
-    b.append(String.format(Locale.ROOT, "## fastpipe tune: %d runs and a warm-up in %s (budget %s)%s%n%n", runs,
+    b.append(String.format(Locale.ROOT, "## fastpipe tune: %s and a warm-up in %s (budget %s)%s%n%n", dev.fastpipe.streaming.Plural.of(runs, "run"),
         Tuner.clock(result.seconds()), Tuner.clock(budgetSeconds), result.budgetRanOut() ? ", the budget ended the sweep" : ""));
     b.append("Machine: ").append(BenchReport.machine()).append("  \n");
     long bases = sample.stream().mapToLong(Region::length).sum();

@@ -233,8 +233,9 @@ public final class Tuner {
       return b.append("The sweep found ").append(change).append(" faster, but its confirmation against the defaults did not complete: keep the defaults.").toString();
     }
     String p = BenchReport.p(c.welch().p());
-    String figures = String.format(Locale.ROOT, "wall %.2f → %.2f s (%+.1f %%, Welch p %s, %d runs each)",
-        c.defaults().mean(), c.best().mean(), c.defaults().percentChange(c.best()), p.startsWith("<") ? p : "= " + p, c.rounds());
+    String figures = String.format(Locale.ROOT, "wall %.2f → %.2f s (%+.1f %%, Welch p %s, %s each)",
+        c.defaults().mean(), c.best().mean(), c.defaults().percentChange(c.best()), p.startsWith("<") ? p : "= " + p,
+        dev.fastpipe.streaming.Plural.of(c.rounds(), "run"));
     if (recommended.equals(defaults)) {
       return b.append("The best configuration tried, ").append(change).append(", was not faster at alpha ")
           .append(s.alpha()).append(" when run against the defaults: ").append(figures).append(". Keep the defaults.").toString();

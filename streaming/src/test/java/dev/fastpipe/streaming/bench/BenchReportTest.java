@@ -87,6 +87,28 @@ class BenchReportTest {
   }
 
   @Test
+  void eachRunsLoadIsShownPerConfigurationAndInTheJsonButNeverTested() {
+    List<BenchRun> runs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      BenchRun r = run(i, i % 2 == 0 ? "a" : "b", 0.5);
+      runs.add(new BenchRun(r.seq(), r.config(), r.round(), r.warmup(), r.exitStatus(), r.wallSeconds(), r.vcfMd5(),
+          r.metrics(), r.errorTail(), 1.0 + i));
+    }
+    BenchResult result = new BenchResult(List.of(BenchConfig.parse("a: --shards 1"), BenchConfig.parse("b: --shards 2")),
+        List.of(), 3, 0, 1, runs, null);
+    BenchReport report = new BenchReport(result, null, false, 0.05);
+    String md = report.markdown();
+    String tableA = md.substring(md.indexOf("### a:"), md.indexOf("### b:"));
+    assertTrue(tableA.contains("| load average before the run (1 min) | 3.00 ± 2.00 | 1.00 | 3.00 | 5.00 |"), tableA);
+    assertFalse(md.substring(md.indexOf("### b vs a")).contains("load average"), "the machine is not a figure to test");
+    Object j = Json.parse(report.json());
+    assertEquals(1.0, Json.number(Json.list(j, "runs").get(0), "load_average_1min_before"));
+    Object unread = Json.list(Json.parse(new BenchReport(result(), null, false, 0.05).json()), "runs").get(0);
+    assertTrue(((java.util.Map<?, ?>) unread).containsKey("load_average_1min_before"));
+    assertEquals(null, Json.at(unread, "load_average_1min_before"), "a load that was not read is null");
+  }
+
+  @Test
   void theLoadIsProcLoadavgsFirstField() {
     assertEquals(0.52, MachineLoad.parse("0.52 0.58 0.59 1/123 4567\n"));
     assertTrue(Double.isNaN(MachineLoad.parse("")));

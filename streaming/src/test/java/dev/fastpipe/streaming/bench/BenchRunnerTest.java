@@ -66,6 +66,9 @@ class BenchRunnerTest {
     assertEquals(List.of(), r.mismatches());
     assertEquals(3, r.measured("a").size());
     assertEquals(5.0, Figure.STANDARD.get(1).value().applyAsDouble(r.measured("b").get(0))); // total CPU = 2 + 3
+    // Each run carries the machine's load average read just before it started (NaN only off Linux).
+    boolean linux = Files.isReadable(Path.of("/proc/loadavg"));
+    for (BenchRun run : r.runs()) assertTrue(linux ? run.loadBefore() >= 0 : Double.isNaN(run.loadBefore()), run.label());
     List<Schedule.Slot> slots = Schedule.interleaved(2, 1, 3, 5);
     for (int i = 0; i < slots.size(); i++) {
       assertEquals(configs.get(slots.get(i).config()).name(), r.runs().get(i).config());

@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
-class CallsetStatsTest {
+public class CallsetStatsTest {
 
-  static final String VCF = """
+  /** A small callset with every kind of record (also HtmlReportTest's). */
+  public static final String VCF = """
       ##fileformat=VCFv4.2
       ##FILTER=<ID=RefCall,Description="ref">
       ##FILTER=<ID=LowQual,Description="low">

@@ -81,6 +81,26 @@ class HtmlReportTest {
   }
 
   @Test
+  void aCallsetQcSectionFollowsTheRunChartsAndItsStylesTouchNothingElse(@TempDir Path dir) throws Exception {
+    Path vcf = Files.writeString(dir.resolve("c.vcf"), dev.fastpipe.streaming.evaluate.CallsetStatsTest.VCF);
+    var qc = dev.fastpipe.streaming.evaluate.CallsetStats.of(vcf);
+    String html = HtmlReport.render("reads.bam -> c.vcf", null, Map.of("transport", "shm"), Map.of("wall seconds", 1.0),
+        List.of(new HtmlReport.StageCost("make_examples", 1, 1)), series(2, 1, 16 << 20), qc);
+    Document doc = parse(html);
+    assertEquals(CHARTS.size() + 5, doc.getElementsByTagName("svg").getLength(), "the run's charts, then indel length, QUAL, GQ, DP, VAF");
+    assertEquals(1, doc.getElementsByTagName("section").getLength());
+    assertTrue(html.indexOf("<h2>Callset QC</h2>") > html.indexOf("Progress"), "after the run's charts");
+    assertTrue(html.contains("<th>Ts/Tv (bi-allelic SNP calls)</th><td>2.000 (2 / 1)</td>"), html);
+    assertTrue(html.contains("<th>het / hom-alt</th><td>2.000 (4 / 2)</td>"), html);
+    // Every rule of the section is scoped to it, so the run charts keep their own look.
+    for (String rule : dev.fastpipe.streaming.evaluate.CallsetStats.SECTION_CSS.strip().split("\n")) {
+      assertTrue(rule.strip().startsWith(".qc "), rule);
+    }
+    // A failed run's page has none, and the two-argument forms are unchanged.
+    assertFalse(render(series(1, 1, 1 << 20)).contains("class=\"qc\""));
+  }
+
+  @Test
   void thePageFetchesNothing() {
     String html = render(series(2, 1, 16 << 20));
     for (String external : List.of("http:", "https:", "//", "<script", "<link", "src=", "href=", "url(", "@import")) {
