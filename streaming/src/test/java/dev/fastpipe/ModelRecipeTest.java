@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Test;
  * of the earlier models' blind seeds.
  */
 class ModelRecipeTest {
-  /** The shipped model's samples, and its two blind matrices (the second made after it was frozen). */
+  /** The shipped model's samples, and its three blind matrices (the second and third made after it was frozen). */
   static final Path SAMPLES = Path.of("..", "models", "fastpipe-v5", "recipe", "samples.tsv");
   static final List<Path> BLIND = List.of(Path.of("..", "models", "fastpipe-v5", "recipe", "blind.tsv"),
-      Path.of("..", "models", "fastpipe-v5", "recipe", "blind2.tsv"));
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind2.tsv"),
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind3.tsv"));
   static final long BAND_LO = 9_000_000;
   static final long BAND_HI = 12_000_000;
   /** sim30x_eval, and the blind seeds of v3 (301-307) and v4 (461-467), each with its reads' seeds (+1, +2). */

@@ -6,6 +6,7 @@ import dev.fastpipe.streaming.evaluate.ComparisonManifest.Pair;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Evaluation;
 import dev.fastpipe.streaming.evaluate.VcfComparison.ScoredCall;
+import dev.fastpipe.streaming.postprocess.AlleleCountLikelihood;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.GqCalibration.Observation;
 import java.io.IOException;
@@ -52,9 +53,15 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "The validation calls: NAME REF TRUTH CALLS [BED [READS]] per line (as compare --manifest).")
   Path manifest;
 
+  @Option(names = "--count-likelihood", paramLabel = "snp=W:E,indel=W:E", defaultValue = "none",
+      description = "The read-count likelihood the validation calls were made with (call --count-likelihood), stored"
+          + " with the GQ map so that call applies both (default ${DEFAULT-VALUE}).")
+  String countLikelihood;
+
   @Override
   public Integer call() throws IOException {
     if (!Files.isDirectory(model)) throw new UserError(model + ": model directory not found");
+    AlleleCountLikelihood counts = CallCommand.countLikelihood(countLikelihood); // one line, exit 2, before any work
     List<Pair> pairs = ComparisonManifest.read(manifest);
     // One check, as every command makes it: the calibration written into the model directory is
     // none of the files it is fitted on (InputException: one line, exit 2).
@@ -80,7 +87,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       truthIndels += e.counts().indel().truth();
     }
     if (observations.isEmpty()) throw new UserError(manifest + ": no PASS calls inside the regions to calibrate on");
-    GqCalibration c = GqCalibration.fit(observations, truthSnps, truthIndels);
+    GqCalibration c = GqCalibration.fit(observations, truthSnps, truthIndels, counts);
     PrintWriter out = spec.commandLine().getOut();
     c.save(model);
     out.printf("calibrate: %d calls of %d pairs -> %s%n", observations.size(), pairs.size(),

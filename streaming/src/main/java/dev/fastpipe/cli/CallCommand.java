@@ -113,6 +113,12 @@ public final class CallCommand implements Callable<Integer> {
           + " calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
   boolean noGqCalibration;
 
+  @Option(names = "--count-likelihood", paramLabel = "snp=W:E,indel=W:E",
+      description = "Stack the allele depths' binomial likelihood (weight W in 0..1, per-read error E) on the network's"
+          + " probabilities at bi-allelic sites, instead of what the model's calibration.json says ('none': off). For"
+          + " fitting a model's calibration; with --no-gq-calibration it applies alone.")
+  String countLikelihood;
+
   @Option(names = "--no-small-model",
       description = "Send every candidate to the CNN, even when the model directory has a small model (small_model.json).")
   boolean noSmallModel;
@@ -200,6 +206,7 @@ public final class CallCommand implements Callable<Integer> {
       if (s.examples.smallModel != null) SmallModel.load(s.examples.smallModel, CandidateFeatures.NAMES); // named before any work
     }
     if (!noGqCalibration) s.calibration = GqCalibration.forModel(modelOptions.modelDir()); // checked before any work
+    if (countLikelihood != null) s.calibration = s.calibration.withCounts(countLikelihood(countLikelihood));
     s.consumers = consumers;
     s.metrics = metrics;
     s.report = report;
@@ -268,4 +275,13 @@ public final class CallCommand implements Callable<Integer> {
     return (int) v;
   }
 
+
+  /** {@code --count-likelihood}'s value, or a one-line error naming the option. */
+  static dev.fastpipe.streaming.postprocess.AlleleCountLikelihood countLikelihood(String spec) {
+    try {
+      return dev.fastpipe.streaming.postprocess.AlleleCountLikelihood.parse(spec);
+    } catch (IllegalArgumentException e) {
+      throw new dev.fastpipe.streaming.InputException("--count-likelihood " + spec + ": " + e.getMessage());
+    }
+  }
 }

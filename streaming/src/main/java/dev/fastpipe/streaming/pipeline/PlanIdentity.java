@@ -154,7 +154,7 @@ public final class PlanIdentity {
   private static String render(Object v) {
     if (v == null) return "none";
     if (v instanceof Path p) return p.toAbsolutePath().normalize().toString();
-    if (v instanceof GqCalibration c) return c.isIdentity() ? "none" : c.info().toString();
+    if (v instanceof GqCalibration c) return c.identity();
     return String.valueOf(v);
   }
 

@@ -25,6 +25,9 @@ import java.util.List;
  *       is below {@code minHomRefGq}, DeepVariant's default 20); a variant call with QUAL below
  *       {@code minQual}, or with a (calibrated) GQ below its type's PASS threshold of the model's
  *       {@link GqCalibration}, gets {@code LowQual}; everything else PASS.
+ *   <li><b>Read counts</b> (bi-allelic sites, where the model's calibration has them): the
+ *       probabilities are re-weighted by the allele depths' binomial likelihood
+ *       ({@link AlleleCountLikelihood}) before GT, GQ, QUAL and PL are taken from them.
  *   <li><b>GQ calibration</b>: a variant call's GQ becomes the model's calibrated one
  *       ({@link GqCalibration}), its PLs scaled by the same factor.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
@@ -152,6 +155,10 @@ public final class GenotypeCombiner {
         for (int i = 0; i < n; i++) if (newIndex[i] > 0) ad[newIndex[i]] = r.alleleDepths()[i + 1];
         break;
       }
+    }
+
+    if (alleles == 2 && ad.length == 2) { // the read counts' second opinion, where the model's calibration has one
+      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1]);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).

@@ -42,16 +42,34 @@ public final class GqCalibration {
   }
 
   /** No calibration: GQ as computed, every variant call with QUAL >= min-qual PASS. */
-  public static final GqCalibration IDENTITY = new GqCalibration(identity(0), identity(0), Map.of());
+  public static final GqCalibration IDENTITY =
+      new GqCalibration(identity(0), identity(0), Map.of(), AlleleCountLikelihood.NONE);
 
   private final TypeCalibration snp;
   private final TypeCalibration indel;
   private final Map<String, Object> info;
+  private final AlleleCountLikelihood counts;
 
-  private GqCalibration(TypeCalibration snp, TypeCalibration indel, Map<String, Object> info) {
+  private GqCalibration(TypeCalibration snp, TypeCalibration indel, Map<String, Object> info, AlleleCountLikelihood counts) {
     this.snp = snp;
     this.indel = indel;
     this.info = info;
+    this.counts = counts;
+  }
+
+  /**
+   * The read-count likelihood stacked on the network's probabilities before GQ is computed
+   * ({@link AlleleCountLikelihood}); the GQ map is fitted on calls made with it.
+   */
+  public AlleleCountLikelihood counts() {
+    return counts;
+  }
+
+  /** This calibration with another read-count likelihood (the GQ map and thresholds unchanged). */
+  public GqCalibration withCounts(AlleleCountLikelihood c) {
+    if (c.equals(counts)) return this;
+    if (isIdentity() && c.isNone()) return IDENTITY;
+    return new GqCalibration(snp, indel, info, c);
   }
 
   private static TypeCalibration identity(int minPassGq) {
@@ -74,6 +92,11 @@ public final class GqCalibration {
     return this == IDENTITY;
   }
 
+  /** What identifies this calibration in a run's plan: the fit and the read-count likelihood. */
+  public String identity() {
+    return isIdentity() ? "none" : info + " counts=" + counts.spec();
+  }
+
   /** What the fit saw (calls, errors, thresholds per type), as stored. */
   public Map<String, Object> info() {
     return info;
@@ -84,10 +107,15 @@ public final class GqCalibration {
    * variants of each type in the same regions (for the F1 that chooses the PASS threshold).
    */
   public static GqCalibration fit(List<Observation> calls, int truthSnps, int truthIndels) {
+    return fit(calls, truthSnps, truthIndels, AlleleCountLikelihood.NONE);
+  }
+
+  /** As {@link #fit(List, int, int)}, for calls that were made with the read-count likelihood {@code counts}. */
+  public static GqCalibration fit(List<Observation> calls, int truthSnps, int truthIndels, AlleleCountLikelihood counts) {
     Map<String, Object> info = new LinkedHashMap<>();
     TypeCalibration s = fitType(calls, true, truthSnps, info);
     TypeCalibration i = fitType(calls, false, truthIndels, info);
-    return new GqCalibration(s, i, info);
+    return new GqCalibration(s, i, info, counts);
   }
 
   private static TypeCalibration fitType(List<Observation> all, boolean isSnp, int truth, Map<String, Object> info) {
@@ -197,8 +225,21 @@ public final class GqCalibration {
     root.put("format", FORMAT);
     root.put("snp", type(snp));
     root.put("indel", type(indel));
+    if (!counts.isNone()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("snp", weight(counts.snp()));
+      c.put("indel", weight(counts.indel()));
+      root.put("allele_count_likelihood", c);
+    }
     root.put("fit", info);
     OutputFiles.writeString(modelDir.resolve(FILE_NAME), ".json", Json.write(root), "GQ calibration");
+  }
+
+  private static Map<String, Object> weight(AlleleCountLikelihood.Weight w) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("weight", w.weight());
+    m.put("error", w.error());
+    return m;
   }
 
   private static Map<String, Object> type(TypeCalibration t) {
@@ -234,10 +275,18 @@ public final class GqCalibration {
       }
       @SuppressWarnings("unchecked")
       Map<String, Object> fit = Json.at(root, "fit") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-      return new GqCalibration(parseType(root, "snp"), parseType(root, "indel"), fit);
+      AlleleCountLikelihood counts = Json.at(root, "allele_count_likelihood") == null
+          ? AlleleCountLikelihood.NONE
+          : new AlleleCountLikelihood(parseWeight(root, "snp"), parseWeight(root, "indel"));
+      return new GqCalibration(parseType(root, "snp"), parseType(root, "indel"), fit, counts);
     } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
       throw new InputException(file + ": not a fastpipe GQ calibration (" + e.getMessage() + ")");
     }
+  }
+
+  private static AlleleCountLikelihood.Weight parseWeight(Object root, String type) {
+    return new AlleleCountLikelihood.Weight(Json.number(root, "allele_count_likelihood", type, "weight"),
+        Json.number(root, "allele_count_likelihood", type, "error"));
   }
 
   private static TypeCalibration parseType(Object root, String type) {

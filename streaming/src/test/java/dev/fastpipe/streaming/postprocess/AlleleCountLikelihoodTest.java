@@ -1,0 +1,108 @@
+package dev.fastpipe.streaming.postprocess;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.genome.HaploidRegions;
+import dev.fastpipe.streaming.postprocess.GqCalibration.Observation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AlleleCountLikelihoodTest {
+  private static final AlleleCountLikelihood INDEL_ONLY = AlleleCountLikelihood.parse("indel=0.2:0.005");
+
+  private static CallResult site(String ref, String alt, int refReads, int altReads, float... p) {
+    return new CallResult(0, 99, ref, List.of(alt), new int[] {0}, p, 1, refReads + altReads, new int[] {refReads, altReads});
+  }
+
+  private static GenotypeCombiner combiner(AlleleCountLikelihood counts) {
+    return new GenotypeCombiner(1.0, 20, HaploidRegions.none(), GqCalibration.IDENTITY.withCounts(counts));
+  }
+
+  @Test
+  void parsesBothTypesNoneAndRefusesNonsense() {
+    AlleleCountLikelihood c = AlleleCountLikelihood.parse("snp=0.1:0.02,indel=0.35:0.01");
+    assertEquals(0.1, c.snp().weight());
+    assertEquals(0.02, c.snp().error());
+    assertEquals(0.35, c.indel().weight());
+    assertEquals(c, AlleleCountLikelihood.parse(c.spec()));
+    assertSame(AlleleCountLikelihood.NONE, AlleleCountLikelihood.parse("none"));
+    assertEquals(0, INDEL_ONLY.snp().weight()); // a type left out stays off
+    for (String bad : new String[] {"", "snp=0.1", "snp=x:0.01", "snv=0.1:0.01", "snp=1.5:0.01", "snp=NaN:0.01",
+        "snp=0.1:0", "snp=0.1:0.5", "snp=-0.1:0.01"}) {
+      assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse(bad), bad);
+    }
+  }
+
+  @Test
+  void anUncertainRefCallWithFourOfFifteenAltReadsBecomesAHet() {
+    // A 20x blind-matrix miss: PL 0,1,35 from the network, AD 11,4.
+    float[] p = {0.55f, 0.44f, 0.01f};
+    GenotypeCall off = combiner(AlleleCountLikelihood.NONE).combine(List.of(site("A", "AT", 11, 4, p)));
+    assertEquals(GenotypeCall.REF_CALL, off.filter());
+    GenotypeCall on = combiner(INDEL_ONLY).combine(List.of(site("A", "AT", 11, 4, p)));
+    assertArrayEquals(new int[] {0, 1}, on.genotype());
+    assertEquals(GenotypeCall.PASS, on.filter());
+    // The same counts at a SNP: the SNP weight is 0, so the network's call stands.
+    GenotypeCall snp = combiner(INDEL_ONLY).combine(List.of(site("A", "G", 11, 4, p)));
+    assertEquals(GenotypeCall.REF_CALL, snp.filter());
+  }
+
+  @Test
+  void aFewErrorReadsAtDepthPushTowardsHomRef() {
+    double[] p = {0.5, 0.5, 0.0};
+    double[] q = INDEL_ONLY.apply(false, p, 38, 2); // 2 of 40: far likelier errors than a het
+    // L(0/0) / L(0/1) = 0.005^2 0.995^38 / 0.5^40, to the power 0.2: about 29.4 for hom-ref.
+    double ratio = Math.pow(Math.pow(0.005, 2) * Math.pow(0.995, 38) / Math.pow(0.5, 40), 0.2);
+    assertEquals(ratio / (ratio + 1), q[0], 1e-9, java.util.Arrays.toString(q));
+    assertTrue(q[0] > 0.95);
+    assertEquals(1.0, q[0] + q[1] + q[2], 1e-12);
+  }
+
+  @Test
+  void neverMovesAHomAltTowardsHet() {
+    // A long hom-alt insertion with 10 reads that do not span it counted as reference.
+    double[] p = {0.0001, 0.2, 0.7999};
+    double[] q = INDEL_ONLY.apply(false, p, 10, 23);
+    assertTrue(q[2] / q[1] >= p[2] / p[1] - 1e-9, java.util.Arrays.toString(q));
+    assertTrue(q[0] < p[0]);
+  }
+
+  @Test
+  void offTypesNoReadsAndMultiAllelicSitesAreLeftAlone() {
+    double[] p = {0.6, 0.3, 0.1};
+    assertSame(p, INDEL_ONLY.apply(true, p, 11, 4));
+    assertSame(p, INDEL_ONLY.apply(false, p, 0, 0));
+    // A tri-allelic site: the same genotype whether the counts are on or off.
+    List<CallResult> tri = List.of(
+        new CallResult(0, 99, "A", List.of("AT", "ATT"), new int[] {0}, new float[] {0.5f, 0.4f, 0.1f}, 3, 20, new int[] {10, 5, 5}),
+        new CallResult(0, 99, "A", List.of("AT", "ATT"), new int[] {1}, new float[] {0.5f, 0.4f, 0.1f}, 3, 20, new int[] {10, 5, 5}),
+        new CallResult(0, 99, "A", List.of("AT", "ATT"), new int[] {0, 1}, new float[] {0.5f, 0.3f, 0.2f}, 3, 20, new int[] {10, 5, 5}));
+    assertArrayEquals(combiner(AlleleCountLikelihood.NONE).combine(tri).genotypeProbabilities(),
+        combiner(INDEL_ONLY).combine(tri).genotypeProbabilities());
+  }
+
+  @Test
+  void theCalibrationFileCarriesTheCountsAndOldFilesHaveNone(@TempDir Path dir) throws Exception {
+    List<Observation> calls = new ArrayList<>();
+    for (int i = 0; i < 100; i++) calls.add(new Observation(false, 30, false));
+    GqCalibration fitted = GqCalibration.fit(calls, 0, 100, INDEL_ONLY);
+    fitted.save(dir);
+    GqCalibration loaded = GqCalibration.load(dir.resolve(GqCalibration.FILE_NAME));
+    assertEquals(INDEL_ONLY, loaded.counts());
+    assertTrue(loaded.identity().contains("counts=" + INDEL_ONLY.spec()));
+    // A calibration written before the counts existed reads as none.
+    String text = Files.readString(dir.resolve(GqCalibration.FILE_NAME));
+    String old = text.replaceAll("(?s)\"allele_count_likelihood\"\\s*:\\s*\\{.*?\\}\\s*\\}\\s*,", "");
+    assertTrue(!old.contains("allele_count_likelihood"), old);
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), old);
+    assertEquals(AlleleCountLikelihood.NONE, GqCalibration.forModel(dir).counts());
+  }
+}
