@@ -83,10 +83,11 @@ public record VcfProvenance(String version, LocalDate date, Model model, String 
 
   /**
    * The SHA-256 of a model directory: of the text {@code sha256sum} prints for every regular file
-   * under it, by path relative to it ({@code ./saved_model.pb}) in byte order, i.e. of
-   * {@code cd DIR && find . -type f | LC_ALL=C sort | xargs sha256sum}; so
-   * {@code (cd DIR && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum} gives the same
-   * hex. A file (not a directory) is digested alone, as {@code sha256sum FILE}'s hex.
+   * under it that makes calls (all but documentation, {@code *.md}, and the top-level
+   * {@code recipe/} that rebuilds it, so a documentation edit neither changes the VCF header nor
+   * stops a {@code --resume}), by path relative to it ({@code ./saved_model.pb}) in byte order; so
+   * {@code (cd DIR && find . -type f ! -name '*.md' ! -path './recipe/*' | LC_ALL=C sort | xargs sha256sum) | sha256sum}
+   * gives the same hex. A file (not a directory) is digested alone, as {@code sha256sum FILE}'s hex.
    */
   public static String modelSha256(Path dir) {
     try {
@@ -94,7 +95,7 @@ public record VcfProvenance(String version, LocalDate date, Model model, String 
       List<String> paths;
       try (Stream<Path> s = Files.walk(dir)) {
         paths = s.filter(Files::isRegularFile).map(p -> "./" + dir.relativize(p).toString().replace('\\', '/'))
-            .sorted(VcfProvenance::byBytes).toList();
+            .filter(VcfProvenance::makesCalls).sorted(VcfProvenance::byBytes).toList();
       }
       MessageDigest all = sha256();
       for (String p : paths) {
@@ -105,6 +106,11 @@ public record VcfProvenance(String version, LocalDate date, Model model, String 
     } catch (IOException e) {
       throw InputException.reading(dir, "cannot read the model to record its checksum", e);
     }
+  }
+
+  /** A model file that takes part in calling: not documentation ({@code *.md}) and not under {@code ./recipe/}. */
+  private static boolean makesCalls(String relative) {
+    return !relative.endsWith(".md") && !relative.startsWith("./recipe/");
   }
 
   private static int byBytes(String a, String b) {
