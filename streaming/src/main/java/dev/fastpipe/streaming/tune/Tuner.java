@@ -250,7 +250,9 @@ public final class Tuner {
     Trial t = trial(k);
     if (!warmup) t.runs.add(r);
     if (!r.ok()) {
-      t.dropped = "failed (exit " + r.exitStatus() + "): " + r.errorTail().lines().reduce((x, y) -> y).orElse("");
+      String last = r.errorTail().lines().filter(l -> !l.isBlank()).reduce((x, y) -> y).orElse("");
+      String how = r.exitStatus() > 128 ? "killed by signal " + (r.exitStatus() - 128) : "exit " + r.exitStatus();
+      t.dropped = "failed (" + how + ")" + (last.isEmpty() ? "" : ": " + last);
     } else if (referenceMd5 != null && !r.vcfMd5().equals(referenceMd5)) {
       t.dropped = "VCF records differ from the defaults' (" + r.label() + ")";
     }
