@@ -180,6 +180,7 @@ public final class CallCommand implements Callable<Integer> {
 
   CallSettings settings() {
     CallSettings s = new CallSettings();
+    s.launcher = Main.LAUNCHER;
     ThreadBudget budget = ThreadBudget.ofThisMachine();
     modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
     s.intraOpThreads = modelOptions.intraOpThreads();

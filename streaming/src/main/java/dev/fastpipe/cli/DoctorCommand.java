@@ -66,7 +66,7 @@ public final class DoctorCommand implements Callable<Integer> {
       return List.of("shard allocator: as this process (not started through bin/fastpipe)");
     }
     try {
-      List<String> lines = ShardProcesses.probe().stream()
+      List<String> lines = ShardProcesses.probe(Main.LAUNCHER).stream()
           .filter(l -> l.startsWith("allocator: ") || l.startsWith("MALLOC_CONF: ")).map(l -> "shard " + l).toList();
       return lines.size() == 2 ? lines : List.of("shard allocator: unknown (the probe worker printed no answer)");
     } catch (IOException e) {

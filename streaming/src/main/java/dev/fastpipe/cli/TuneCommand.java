@@ -137,7 +137,7 @@ public final class TuneCommand implements Callable<Integer> {
         sampleBed.toString()));
     common.addAll(series.callArgs);
     boolean differ = false;
-    try (BenchRunner runner = new BenchRunner(null, common, series.workDir, series.keep, null)) {
+    try (BenchRunner runner = new BenchRunner(Main.LAUNCHER.command(""), common, series.workDir, series.keep, null)) {
       Tuner.Result result =
           new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, series.alpha, series.seed), System.err).run();
       TuneReport report = new TuneReport(result, sample, command(result.recommended()), budget.toMillis() / 1000.0);

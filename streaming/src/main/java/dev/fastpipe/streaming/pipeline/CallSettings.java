@@ -5,6 +5,7 @@ import dev.fastpipe.shm.TransportOptions;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
@@ -71,6 +72,8 @@ public final class CallSettings {
    * FASTPIPE_WORKER_JAVA_OPTS overrides.
    */
   public String workerJavaOpts;
+  /** How shard worker processes are started (the CLI's entry point); needed with the shm transport. */
+  public SubcommandLauncher launcher;
   /** A shard process whose heartbeat stands still this long stops the run (zero: never; shm only). */
   public Duration shardTimeout = ShardProcesses.DEFAULT_SHARD_TIMEOUT;
   /**
