@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.bench;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.JsonCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -246,7 +247,7 @@ public final class BenchReport {
     m.put("exit_status", r.exitStatus());
     m.put("wall_seconds", r.wallSeconds());
     m.put("vcf_body_md5", r.vcfMd5());
-    m.put("metrics", r.metrics());
+    m.put("metrics", r.metrics() == null ? null : JsonCodec.STRICT.convertValue(r.metrics(), Map.class));
     return m;
   }
 

@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.bench;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.RootCause;
+import dev.fastpipe.streaming.pipeline.MetricsFile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -158,12 +159,12 @@ public final class BenchRunner implements AutoCloseable {
       throw new BenchFailedException("interrupted during run " + seq);
     }
     String md5 = null;
-    Object metrics = null;
+    MetricsFile metrics = null;
     String tail = "";
     try {
       if (status == 0) {
         md5 = VcfBody.md5(vcf);
-        metrics = Json.parse(Files.readString(json));
+        metrics = MetricsFile.parse(Files.readString(json));
       } else {
         tail = tail(log, 5);
       }

@@ -120,7 +120,7 @@ public final class TuneReport {
   }
 
   private static Summary stage(Tuner.Trial t, String name) {
-    return Summary.of(t.runs.stream().mapToDouble(r -> r.stage(name, "cpu_seconds")).toArray());
+    return Summary.of(t.runs.stream().mapToDouble(r -> r.stageCpu(name)).toArray());
   }
 
   private static String pct(double d) {
