@@ -234,7 +234,7 @@ public final class BenchReport {
       }
     }
     root.put("comparisons", comparisons);
-    return Json.write(root);
+    return JsonCodec.pretty(root);
   }
 
   /** One run as the JSON reports hold it: its place, how it ended, wall, VCF body md5 and full --metrics. */
