@@ -1,8 +1,8 @@
 package dev.fastpipe.streaming.pipeline;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.fastpipe.streaming.JsonCodec;
+import dev.fastpipe.streaming.report.RunSeries;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.Map;
  * figures, the series) is left out when it does not apply.
  *
  * @param status {@code ok} or {@code failed}
- * @param series the run's time series ({@link dev.fastpipe.streaming.report.RunSeries}), or null
+ * @param series the run's time series ({@link RunSeries}), or null
  */
 public record MetricsFile(String status, @JsonInclude(JsonInclude.Include.NON_NULL) String error,
     Map<String, Object> settings, double wallSeconds, long examplesMade, long examplesCalled, long smallModelCalls,
@@ -24,7 +24,8 @@ public record MetricsFile(String status, @JsonInclude(JsonInclude.Include.NON_NU
     @JsonInclude(JsonInclude.Include.NON_NULL) Long gvcfBlocks,
     Realignment realignment, @JsonInclude(JsonInclude.Include.NON_NULL) Resume resume, long batches,
     long paddingImages, long maxPendingSites, PeakRss peakRssMb, List<RunMetrics.Stage> stages, List<Ring> rings,
-    List<ConsumerWait> consumers, List<Process> processes, @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode series) {
+    List<ConsumerWait> consumers, List<Process> processes,
+    @JsonInclude(JsonInclude.Include.NON_NULL) RunSeries.Columns series) {
 
   public MetricsFile {
     settings = settings == null ? Map.of() : settings;

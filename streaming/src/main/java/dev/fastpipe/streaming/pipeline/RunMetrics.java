@@ -1,8 +1,6 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.TransportStats;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.report.RunSeries;
 import java.io.IOException;
@@ -141,15 +139,7 @@ public final class RunMetrics {
             round3(journalSeconds)),
         batches, paddingImages, maxPendingSites, new MetricsFile.PeakRss(parent, shardRss),
         stages.stream().map(st -> new Stage(st.name(), round3(st.wallSeconds()), round3(st.cpuSeconds()))).toList(),
-        ringRows, waits, procs, series == null ? null : seriesTree());
-  }
-
-  private JsonNode seriesTree() {
-    try {
-      return JsonCodec.STRICT.readTree(series.toJson(""));
-    } catch (IOException e) {
-      throw new IllegalStateException("the run's series is not JSON: " + e.getMessage(), e);
-    }
+        ringRows, waits, procs, series == null ? null : series.columns());
   }
 
   /** The {@code --metrics} file's text ({@link MetricsFile}). */
