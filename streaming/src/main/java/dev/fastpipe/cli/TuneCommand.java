@@ -85,7 +85,7 @@ public final class TuneCommand implements Callable<Integer> {
   List<Integer> batchSizes = List.of(32, 64, 128, 256);
 
   @Option(names = "--ring-sizes", split = ",", paramLabel = "SIZE", description = "Ring sizes to try (default: 4M,16M,64M).")
-  List<String> ringSizes = List.of("4M", CallCommand.DEFAULT_RING_SIZE, "64M");
+  List<String> ringSizes = List.of("4M", CallDefaults.bytes(dev.fastpipe.shm.TransportConfig.DEFAULT_RING_BYTES), "64M");
 
   @Option(names = "--transports", split = ",", paramLabel = "NAME",
       description = "Also try these transports (shm, disruptor, mutex, chronicle, disk; default: shm only).")

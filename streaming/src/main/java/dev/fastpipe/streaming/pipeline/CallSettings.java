@@ -23,12 +23,22 @@ public final class CallSettings {
   public Path output;
   /** Also write a gVCF here (bgzipped, tabix-indexed) in the same pass; null: none. */
   public Path gvcf;
-  public String transport = "shm";
+  public String transport = DEFAULT_TRANSPORT;
   /** The transport's own options ({@code --transport-opt key=value}), validated by its provider. */
   public TransportOptions transportOptions = TransportOptions.NONE;
   public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
-  public int batchSize = 256;
-  public int consumers = 1;
+  public int batchSize = DEFAULT_BATCH_SIZE;
+  public int consumers = DEFAULT_CONSUMERS;
+
+  /**
+   * The defaults of {@code call}'s options live in this class, as its fields' initial values: the
+   * CLI's default provider reads them from a fresh instance, so none is written twice.
+   */
+  public static final String DEFAULT_TRANSPORT = "shm";
+  /** {@code --batch-size}'s default (a multiple of the model's fixed chunk). */
+  public static final int DEFAULT_BATCH_SIZE = 64;
+  /** {@code --consumers}' default. */
+  public static final int DEFAULT_CONSUMERS = 1;
   /** TensorFlow threads the model was loaded with (0: TensorFlow decides), for the metrics' settings. */
   public int intraOpThreads;
   public int interOpThreads;
