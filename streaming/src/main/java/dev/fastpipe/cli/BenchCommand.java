@@ -96,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     series.check(RunFiles.builder().input("--configs", configsFile));
     BenchResult result = null;
-    try (BenchRunner runner = new BenchRunner(null, series.callArgs, series.workDir, series.keep, System.err)) {
+    try (BenchRunner runner = new BenchRunner(Main.LAUNCHER.command(""), series.callArgs, series.workDir, series.keep, System.err)) {
       try {
         double loadBefore = MachineLoad.oneMinute();
         result = runner.runAll(all, runs, warmup, series.seed);

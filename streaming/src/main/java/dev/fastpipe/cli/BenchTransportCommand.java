@@ -13,7 +13,6 @@ import dev.fastpipe.streaming.bench.BenchReport;
 import dev.fastpipe.streaming.bench.MachineLoad;
 import dev.fastpipe.streaming.bench.Schedule;
 import dev.fastpipe.streaming.bench.TransportReport;
-import dev.fastpipe.streaming.pipeline.ShardProcesses;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -233,7 +232,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
   /** Producer processes start like shard workers: through the launcher (same allocator and flags) when there is one. */
   private static TransportBench.ChildCommand childCommand() {
     return (name, address, count, bytes, options) -> {
-      List<String> cmd = ShardProcesses.launcherCommand("");
+      List<String> cmd = Main.LAUNCHER.command("");
       cmd.addAll(List.of("bench-transport", "--child-transport", name, "--child-address", address, "--child-count",
           Long.toString(count), "--record-bytes", Integer.toString(bytes)));
       for (String w : options.words()) cmd.addAll(List.of("--transport-opt", w));

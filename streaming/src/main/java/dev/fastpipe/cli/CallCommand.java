@@ -1,5 +1,6 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Option;
     header = "Call variants: BAM/CRAM + FASTA -> indexed VCF in one streaming pass (no intermediate files).",
     mixinStandardHelpOptions = true,
     usageHelpWidth = 110,
+    defaultValueProvider = CallDefaults.class,
     description = {
       "Call germline variants: BAM/CRAM + FASTA -> bgzipped, tabix-indexed VCF, in one streaming pass.",
       "make_examples shards write pileup examples into per-shard rings (shm: one process per shard,",
@@ -32,13 +34,6 @@ import picocli.CommandLine.Option;
       "No intermediate files (except --transport disk, the classic baseline; its files are removed)."
     })
 public final class CallCommand implements Callable<Integer> {
-  /** --transport when none is given. */
-  static final String DEFAULT_TRANSPORT = "shm";
-  /** --ring-size when none is given. */
-  static final String DEFAULT_RING_SIZE = "16M";
-  /** --consumers when none is given. */
-  static final int DEFAULT_CONSUMERS = 1;
-
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
   @Mixin ExampleInputOptions input;
   @Mixin ModelOptions modelOptions;
@@ -58,7 +53,7 @@ public final class CallCommand implements Callable<Integer> {
           + " threads; here ${DEFAULT-VALUE}).")
   int shards = defaultKnobs(ThreadBudget.ofThisMachine(), null).shards();
 
-  @Option(names = "--transport", defaultValue = DEFAULT_TRANSPORT, paramLabel = "NAME",
+  @Option(names = "--transport", paramLabel = "NAME",
       description = "shm (processes, /dev/shm rings), disruptor, chronicle, mutex, seqring (threads), disk "
           + "(classic: files, then inference), or a plug-in's name (docs/tools.md); an unknown name lists those"
           + " on the class path. Default ${DEFAULT-VALUE}.")
@@ -68,11 +63,11 @@ public final class CallCommand implements Callable<Integer> {
       description = "An option of the transport, checked by it (repeatable), e.g. shm's dir=/dev/shm, disk's gzip=false.")
   java.util.List<String> transportOpts = new java.util.ArrayList<>();
 
-  @Option(names = "--ring-size", defaultValue = DEFAULT_RING_SIZE, paramLabel = "BYTES",
+  @Option(names = "--ring-size", paramLabel = "BYTES",
       description = "Ring capacity per shard, e.g. 4M, 16M, 1G (power of two for shm; default ${DEFAULT-VALUE}).")
   String ringSize;
 
-  @Option(names = "--consumers", defaultValue = "" + DEFAULT_CONSUMERS, paramLabel = "M",
+  @Option(names = "--consumers", paramLabel = "M",
       description = "call_variants consumer threads; shards are split among them (default ${DEFAULT-VALUE}).")
   int consumers;
 
@@ -95,16 +90,16 @@ public final class CallCommand implements Callable<Integer> {
           + " interface, for a central Prometheus), or one interface's address.")
   String metricsBind;
 
-  @Option(names = "--metrics-linger", defaultValue = "0", paramLabel = "TIME", converter = DurationConverter.class,
+  @Option(names = "--metrics-linger", paramLabel = "TIME", converter = DurationConverter.class,
       description = "After the run, keep serving its final metrics this long (30s, 2m; plain seconds), so that the"
           + " last scrape sees them (fastpipe_run_finished 1). Default ${DEFAULT-VALUE}: stop at once.")
   Duration metricsLinger;
 
-  @Option(names = "--metrics-interval", defaultValue = "200ms", paramLabel = "TIME", converter = DurationConverter.class,
+  @Option(names = "--metrics-interval", paramLabel = "TIME", converter = DurationConverter.class,
       description = "How often --metrics, --report and --metrics-port sample the run: 100ms, 1s (default ${DEFAULT-VALUE}).")
   Duration metricsInterval;
 
-  @Option(names = "--min-qual", defaultValue = "1.0", paramLabel = "Q",
+  @Option(names = "--min-qual", paramLabel = "Q",
       description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
   double minQual;
 
@@ -126,12 +121,12 @@ public final class CallCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress line on stderr.")
   boolean noProgress;
 
-  @Option(names = "--shard-timeout", defaultValue = "5m", paramLabel = "TIME", converter = DurationConverter.class,
+  @Option(names = "--shard-timeout", paramLabel = "TIME", converter = DurationConverter.class,
       description = "Stop the run when a shard process sends no heartbeat for this long: 90s, 5m, or seconds;"
           + " 0 = never (shm shards; a shard waiting on a full ring is not silent). Default ${DEFAULT-VALUE}.")
   Duration shardTimeout;
 
-  @Option(names = "--max-batch-wait", defaultValue = "1s", paramLabel = "TIME", converter = DurationConverter.class,
+  @Option(names = "--max-batch-wait", paramLabel = "TIME", converter = DurationConverter.class,
       description = "How long a partial batch of CNN examples may wait for more while the rings are dry before it is"
           + " classified padded to a whole chunk of 64 images: 500ms, 2s; 0 = at once. Longer: less padding"
           + " (fewer model runs), sites written later. Default ${DEFAULT-VALUE}.")
@@ -149,7 +144,7 @@ public final class CallCommand implements Callable<Integer> {
           + " so a killed run cannot be resumed.")
   boolean noJournal;
 
-  @Option(names = "--journal-interval", defaultValue = "2s", paramLabel = "TIME", converter = DurationConverter.class,
+  @Option(names = "--journal-interval", paramLabel = "TIME", converter = DurationConverter.class,
       description = "At most one journal checkpoint (an fsync of the VCF, the gVCF and the journal) per TIME; a kill"
           + " loses at most the work since the last one. 0 = at every partition boundary. Default ${DEFAULT-VALUE}.")
   Duration journalInterval;
@@ -186,6 +181,7 @@ public final class CallCommand implements Callable<Integer> {
 
   CallSettings settings() {
     CallSettings s = new CallSettings();
+    s.launcher = Main.LAUNCHER;
     ThreadBudget budget = ThreadBudget.ofThisMachine();
     modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
     s.intraOpThreads = modelOptions.intraOpThreads();
@@ -239,8 +235,8 @@ public final class CallCommand implements Callable<Integer> {
    * defaults from here.
    */
   static Knobs defaultKnobs(ThreadBudget budget, String allocator) {
-    return new Knobs(budget.shards(), DEFAULT_CONSUMERS, ModelOptions.DEFAULT_BATCH_SIZE, DEFAULT_RING_SIZE,
-        DEFAULT_TRANSPORT, allocator);
+    return new Knobs(budget.shards(), CallSettings.DEFAULT_CONSUMERS, CallSettings.DEFAULT_BATCH_SIZE,
+        CallDefaults.bytes(TransportConfig.DEFAULT_RING_BYTES), CallSettings.DEFAULT_TRANSPORT, allocator);
   }
 
   /** "1 shard", "3 shards". */

@@ -1,15 +1,15 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RunFiles;
-import dev.fastpipe.streaming.bench.Json;
 import dev.fastpipe.streaming.evaluate.Calibration;
-import dev.fastpipe.streaming.evaluate.ComparisonManifest;
 import dev.fastpipe.streaming.evaluate.ComparisonManifest.Pair;
-import dev.fastpipe.streaming.evaluate.VcfComparison;
+import dev.fastpipe.streaming.evaluate.ComparisonManifest;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Counts;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Evaluation;
+import dev.fastpipe.streaming.evaluate.VcfComparison;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Precision / recall / F1 of a calls VCF against a truth VCF, like shared/tools/vcf_compare.py, plus GQ calibration. */
 @Command(
@@ -129,7 +129,7 @@ public final class CompareCommand implements Callable<Integer> {
     out.flush();
     if (json != null) {
       try {
-        OutputFiles.writeString(json, ".json", Json.write(json(pairs, results, pooled, calibration)), "comparison JSON");
+        OutputFiles.writeString(json, ".json", JsonCodec.pretty(json(pairs, results, pooled, calibration)), "comparison JSON");
       } catch (IOException e) {
         throw new UserError(e.getMessage(), e);
       }

@@ -75,6 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
         (System.nanoTime() - t0) / 1e9, dir);
 
     CallSettings s = new CallSettings();
+    s.launcher = Main.LAUNCHER;
     ThreadBudget budget = ThreadBudget.ofThisMachine();
     modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
     s.intraOpThreads = modelOptions.intraOpThreads();

@@ -141,7 +141,7 @@ public final class DoctorCommand implements Callable<Integer> {
     }
     String why;
     try {
-      List<String> lines = ShardProcesses.probe();
+      List<String> lines = ShardProcesses.probe(Main.LAUNCHER);
       Optional<String> allocator = lines.stream().filter(l -> l.startsWith("allocator: ")).map(l -> l.substring(11)).findFirst();
       Optional<String> conf = lines.stream().filter(l -> l.startsWith("MALLOC_CONF: ")).map(l -> l.substring(13)).findFirst();
       if (allocator.isPresent() && conf.isPresent()) {

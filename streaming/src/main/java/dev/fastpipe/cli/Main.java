@@ -1,9 +1,11 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.inference.ModelSignatureException;
+import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.RootCause;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -81,7 +83,7 @@ public final class Main implements Runnable {
           // One line for the user, no stack trace unless asked for.
           commandLine.getErr().println("fastpipe " + commandLine.getCommandName() + ": " + oneLine(ex));
           if (System.getenv("FASTPIPE_DEBUG") != null) ex.printStackTrace(commandLine.getErr());
-          return exitCode(ex);
+          return exitStatus(ex).code();
         });
     return cl;
   }
@@ -99,17 +101,21 @@ public final class Main implements Runnable {
   }
 
   /**
-   * The exit status for an error that reached the command line: 2 for bad input (a file, a
-   * setting, a model that does not fit), 1 for a run that failed (a shard, an unexpected error).
+   * The exit status for an error that reached the command line: {@link ExitStatus#BAD_INPUT} for
+   * bad input (a file, a setting, a model that does not fit), {@link ExitStatus#FAILED} for a run
+   * that failed (a shard, an unexpected error).
    */
-  static int exitCode(Throwable ex) {
-    if (ex instanceof UserError ue) return ue.exitCode();
+  static ExitStatus exitStatus(Throwable ex) {
+    if (ex instanceof UserError ue) return ue.status();
     if (ex instanceof InputException || ex instanceof ModelSignatureException
         || ex instanceof java.io.UncheckedIOException) {
-      return 2;
+      return ExitStatus.BAD_INPUT;
     }
-    return 1;
+    return ExitStatus.FAILED;
   }
+
+  /** The launcher of subcommand processes (shard workers, benchmarked runs): this class's main. */
+  static final SubcommandLauncher LAUNCHER = new SubcommandLauncher(Main.class.getName());
 
   public static void main(String[] args) {
     exitOnSignals();
@@ -125,7 +131,7 @@ public final class Main implements Runnable {
   static void exitOnSignals() {
     try {
       sun.misc.Signal usr1 = new sun.misc.Signal("USR1");
-      sun.misc.SignalHandler previous = sun.misc.Signal.handle(usr1, s -> System.exit(128 + s.getNumber()));
+      sun.misc.SignalHandler previous = sun.misc.Signal.handle(usr1, s -> System.exit(ExitStatus.SIGNALLED + s.getNumber()));
       if (previous == sun.misc.SignalHandler.SIG_IGN) sun.misc.Signal.handle(usr1, previous);
     } catch (IllegalArgumentException | LinkageError e) {
       // a platform without SIGUSR1, or the JVM keeps it: its default stays

@@ -28,7 +28,7 @@ final class OptionErrors implements CommandLine.IParameterExceptionHandler {
   public int handleParseException(CommandLine.ParameterException ex, String[] args) {
     CommandLine cl = ex.getCommandLine();
     cl.getErr().println(message(ex, args));
-    return 2;
+    return dev.fastpipe.streaming.ExitStatus.BAD_INPUT.code();
   }
 
   /** The one line: "fastpipe CMD: PROBLEM; see 'fastpipe CMD --help'". */

@@ -84,7 +84,7 @@ public final class TuneCommand implements Callable<Integer> {
   List<Integer> batchSizes = List.of(32, 64, 128, 256);
 
   @Option(names = "--ring-sizes", split = ",", paramLabel = "SIZE", description = "Ring sizes to try (default: 4M,16M,64M).")
-  List<String> ringSizes = List.of("4M", CallCommand.DEFAULT_RING_SIZE, "64M");
+  List<String> ringSizes = List.of("4M", CallDefaults.bytes(dev.fastpipe.shm.TransportConfig.DEFAULT_RING_BYTES), "64M");
 
   @Option(names = "--transports", split = ",", paramLabel = "NAME",
       description = "Also try these transports (shm, disruptor, mutex, chronicle, disk; default: shm only).")
@@ -136,7 +136,7 @@ public final class TuneCommand implements Callable<Integer> {
         sampleBed.toString()));
     common.addAll(series.callArgs);
     boolean differ = false;
-    try (BenchRunner runner = new BenchRunner(null, common, series.workDir, series.keep, null)) {
+    try (BenchRunner runner = new BenchRunner(Main.LAUNCHER.command(""), common, series.workDir, series.keep, null)) {
       Tuner.Result result =
           new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, series.alpha, series.seed), System.err).run();
       TuneReport report = new TuneReport(result, sample, command(result.recommended()), budget.toMillis() / 1000.0);

@@ -1,27 +1,30 @@
 package dev.fastpipe.cli;
 
+import dev.fastpipe.streaming.ExitStatus;
+
 /**
  * A problem with the user's input (a file, a flag, a setting) reported as one line and an exit
- * status, without a stack trace. Messages name the file or option and the problem.
+ * status ({@link ExitStatus#BAD_INPUT} unless told otherwise), without a stack trace. Messages
+ * name the file or option and the problem.
  */
 public class UserError extends RuntimeException {
-  private final int exitCode;
+  private final ExitStatus status;
 
   public UserError(String message) {
-    this(message, 2);
+    this(message, ExitStatus.BAD_INPUT);
   }
 
-  public UserError(String message, int exitCode) {
+  public UserError(String message, ExitStatus status) {
     super(message);
-    this.exitCode = exitCode;
+    this.status = status;
   }
 
   public UserError(String message, Throwable cause) {
     super(message, cause);
-    this.exitCode = 2;
+    this.status = ExitStatus.BAD_INPUT;
   }
 
-  public int exitCode() {
-    return exitCode;
+  public ExitStatus status() {
+    return status;
   }
 }

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.bench;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.Plural;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -234,7 +235,7 @@ public final class BenchReport {
       }
     }
     root.put("comparisons", comparisons);
-    return Json.write(root);
+    return JsonCodec.pretty(root);
   }
 
   /** One run as the JSON reports hold it: its place, how it ended, wall, VCF body md5 and full --metrics. */
@@ -246,9 +247,9 @@ public final class BenchReport {
     m.put("warmup", r.warmup());
     m.put("exit_status", r.exitStatus());
     m.put("wall_seconds", r.wallSeconds());
-    m.put("load_average_1min_before", r.loadBefore());
+    m.put("load_average_1min_before", Double.isNaN(r.loadBefore()) ? null : r.loadBefore()); // null: not read
     m.put("vcf_body_md5", r.vcfMd5());
-    m.put("metrics", r.metrics());
+    m.put("metrics", r.metrics() == null ? null : JsonCodec.STRICT.convertValue(r.metrics(), Map.class));
     return m;
   }
 

@@ -2,7 +2,7 @@ package dev.fastpipe.streaming.bench;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.RootCause;
-import dev.fastpipe.streaming.pipeline.ShardProcesses;
+import dev.fastpipe.streaming.pipeline.MetricsFile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -44,8 +44,8 @@ public final class BenchRunner implements AutoCloseable {
   private final Thread onSignal = new Thread(this::stopCurrent, "fastpipe-bench-stop");
 
   /**
-   * @param launcher the command that starts a fastpipe subcommand (null: this JVM's launcher, see
-   *     {@link ShardProcesses#launcherCommand})
+   * @param launcher the command that starts a fastpipe subcommand ({@link
+   *     dev.fastpipe.streaming.SubcommandLauncher#command})
    * @param commonArgs options of {@code call} every run gets before its configuration's
    * @param workDir where runs write (null: a new temporary directory, removed by {@link #close}
    *     unless it holds VCFs that differ)
@@ -62,7 +62,7 @@ public final class BenchRunner implements AutoCloseable {
    */
   public BenchRunner(List<String> launcher, List<String> commonArgs, Path workDir, boolean keep, PrintStream progress) {
     this.keep = keep;
-    this.launcher = List.copyOf(launcher != null ? launcher : ShardProcesses.launcherCommand(""));
+    this.launcher = List.copyOf(launcher);
     for (String a : commonArgs) {
       for (String own : BenchConfig.OWN_OPTIONS) {
         if (a.equals(own) || a.startsWith(own + "=")) throw new InputException("bench sets " + own + " on every run itself; remove it");
@@ -160,12 +160,12 @@ public final class BenchRunner implements AutoCloseable {
       throw new BenchFailedException("interrupted during run " + seq);
     }
     String md5 = null;
-    Object metrics = null;
+    MetricsFile metrics = null;
     String tail = "";
     try {
       if (status == 0) {
         md5 = VcfBody.md5(vcf);
-        metrics = Json.parse(Files.readString(json));
+        metrics = MetricsFile.parse(Files.readString(json));
       } else {
         tail = tail(log, 5);
       }

@@ -1,5 +1,9 @@
 package dev.fastpipe.streaming.bench;
 
+import static dev.fastpipe.streaming.pipeline.ProcessFootprint.INFERENCE;
+import static dev.fastpipe.streaming.pipeline.ProcessFootprint.SHARD;
+
+import dev.fastpipe.streaming.pipeline.MetricsFile;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -28,17 +32,17 @@ public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value,
   /** The figures of every bench report, in the order of its tables. */
   public static final List<Figure> STANDARD = List.of(
       new Figure("total wall", "s", BenchRun::wallSeconds),
-      new Figure("total CPU", "s", r -> r.stage("make_examples", "cpu_seconds") + r.stage("call_variants", "cpu_seconds")),
-      new Figure("make_examples wall", "s", r -> r.stage("make_examples", "wall_seconds")),
-      new Figure("make_examples CPU", "s", r -> r.stage("make_examples", "cpu_seconds")),
-      new Figure("call_variants wall", "s", r -> r.stage("call_variants", "wall_seconds")),
-      new Figure("call_variants CPU", "s", r -> r.stage("call_variants", "cpu_seconds")),
-      new Figure("postprocess wall", "s", r -> r.stage("postprocess", "wall_seconds")),
-      new Figure("postprocess CPU", "s", r -> r.stage("postprocess", "cpu_seconds"), false),
-      new Figure("peak RSS inference", "MiB", r -> max(r, "inference", "peak_rss_bytes") / MIB),
-      new Figure("peak RSS shard (max)", "MiB", r -> max(r, "shard", "peak_rss_bytes") / MIB),
-      new Figure("minor faults inference", "k", r -> sum(r, "inference", "minor_faults") / 1000),
-      new Figure("minor faults shards (sum)", "k", r -> sum(r, "shard", "minor_faults") / 1000),
+      new Figure("total CPU", "s", r -> r.stageCpu("make_examples") + r.stageCpu("call_variants")),
+      new Figure("make_examples wall", "s", r -> r.stageWall("make_examples")),
+      new Figure("make_examples CPU", "s", r -> r.stageCpu("make_examples")),
+      new Figure("call_variants wall", "s", r -> r.stageWall("call_variants")),
+      new Figure("call_variants CPU", "s", r -> r.stageCpu("call_variants")),
+      new Figure("postprocess wall", "s", r -> r.stageWall("postprocess")),
+      new Figure("postprocess CPU", "s", r -> r.stageCpu("postprocess"), false),
+      new Figure("peak RSS inference", "MiB", r -> max(r, INFERENCE, MetricsFile.Process::peakRssBytes) / MIB),
+      new Figure("peak RSS shard (max)", "MiB", r -> max(r, SHARD, MetricsFile.Process::peakRssBytes) / MIB),
+      new Figure("minor faults inference", "k", r -> sum(r, INFERENCE, MetricsFile.Process::minorFaults) / 1000),
+      new Figure("minor faults shards (sum)", "k", r -> sum(r, SHARD, MetricsFile.Process::minorFaults) / 1000),
       // The machine, not the configuration: shown beside the figures, never tested.
       new Figure("load average before the run", "(1 min)", BenchRun::loadBefore, false));
 
@@ -57,12 +61,12 @@ public record Figure(String name, String unit, ToDoubleFunction<BenchRun> value,
     return name + " " + unit;
   }
 
-  private static double max(BenchRun r, String role, String field) {
-    return r.processes(role).stream().mapToDouble(p -> Json.number(p, field)).filter(d -> d >= 0).max().orElse(Double.NaN);
+  private static double max(BenchRun r, String role, ToDoubleFunction<MetricsFile.Process> field) {
+    return r.processes(role).stream().mapToDouble(field).filter(d -> d >= 0).max().orElse(Double.NaN);
   }
 
-  private static double sum(BenchRun r, String role, String field) {
-    List<Object> ps = r.processes(role);
-    return ps.isEmpty() ? Double.NaN : ps.stream().mapToDouble(p -> Json.number(p, field)).sum();
+  private static double sum(BenchRun r, String role, ToDoubleFunction<MetricsFile.Process> field) {
+    List<MetricsFile.Process> ps = r.processes(role);
+    return ps.isEmpty() ? Double.NaN : ps.stream().mapToDouble(field).sum();
   }
 }

@@ -262,7 +262,7 @@ public final class Calibration {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
 
-  /** The tables as maps and lists for {@code Json.write}: {@code gq_calibration}, {@code depth_strata} and their definitions. */
+  /** The tables as maps and lists for {@link dev.fastpipe.streaming.JsonCodec#pretty}: {@code gq_calibration}, {@code depth_strata} and their definitions. */
   public Map<String, Object> toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("error_definition", ERROR_DEFINITION);

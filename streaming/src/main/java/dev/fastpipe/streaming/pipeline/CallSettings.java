@@ -5,6 +5,7 @@ import dev.fastpipe.shm.TransportOptions;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
@@ -22,12 +23,22 @@ public final class CallSettings {
   public Path output;
   /** Also write a gVCF here (bgzipped, tabix-indexed) in the same pass; null: none. */
   public Path gvcf;
-  public String transport = "shm";
+  public String transport = DEFAULT_TRANSPORT;
   /** The transport's own options ({@code --transport-opt key=value}), validated by its provider. */
   public TransportOptions transportOptions = TransportOptions.NONE;
   public int ringBytes = TransportConfig.DEFAULT_RING_BYTES;
-  public int batchSize = 256;
-  public int consumers = 1;
+  public int batchSize = DEFAULT_BATCH_SIZE;
+  public int consumers = DEFAULT_CONSUMERS;
+
+  /**
+   * The defaults of {@code call}'s options live in this class, as its fields' initial values: the
+   * CLI's default provider reads them from a fresh instance, so none is written twice.
+   */
+  public static final String DEFAULT_TRANSPORT = "shm";
+  /** {@code --batch-size}'s default (a multiple of the model's fixed chunk). */
+  public static final int DEFAULT_BATCH_SIZE = 64;
+  /** {@code --consumers}' default. */
+  public static final int DEFAULT_CONSUMERS = 1;
   /** TensorFlow threads the model was loaded with (0: TensorFlow decides), for the metrics' settings. */
   public int intraOpThreads;
   public int interOpThreads;
@@ -71,6 +82,8 @@ public final class CallSettings {
    * FASTPIPE_WORKER_JAVA_OPTS overrides.
    */
   public String workerJavaOpts;
+  /** How shard worker processes are started (the CLI's entry point); needed with the shm transport. */
+  public SubcommandLauncher launcher;
   /** A shard process whose heartbeat stands still this long stops the run (zero: never; shm only). */
   public Duration shardTimeout = ShardProcesses.DEFAULT_SHARD_TIMEOUT;
   /**

@@ -16,9 +16,10 @@ public final class ParentWatch {
    * Starts a daemon thread that ends this JVM with {@link System#exit System.exit(exitCode)} once
    * {@code parentPid} has exited: shutdown hooks run, other threads (one blocked on a full ring,
    * say) are not waited for. A parent killed with -9 counts as gone at once, even while it is a
-   * zombie its own parent has not reaped yet, and so does a pid reused by another process.
+   * zombie its own parent has not reaped yet, and so does a pid reused by another process. The
+   * worker's logs and {@code report} file (null: none) are removed first, as nobody else would.
    */
-  public static void start(long parentPid, int exitCode) {
+  public static void start(long parentPid, int exitCode, java.nio.file.Path report) {
     long startTicks = ProcessStat.startTicks(parentPid);
     Thread t =
         new Thread(
@@ -26,7 +27,7 @@ public final class ParentWatch {
               while (true) {
                 if (!alive(parentPid, startTicks)) {
                   System.err.println("fastpipe shard-worker: parent process " + parentPid + " is gone; stopping");
-                  ShardProcesses.removeOwnLogs(parentPid); // no parent left to read or remove them
+                  ShardProcesses.removeOwnLogs(parentPid, report); // no parent left to read or remove them
                   // exit, not Runtime.halt: shutdown hooks still run. fastpipe registers none in a
                   // worker (ShmFiles' hook belongs to the side that creates the transport's files), so none can hang.
                   System.exit(exitCode);

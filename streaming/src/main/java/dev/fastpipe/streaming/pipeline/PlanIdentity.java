@@ -93,6 +93,7 @@ public final class PlanIdentity {
       Map.entry("progress", "stderr only"),
       Map.entry("autoPartitionSize", "examples do not depend on the partition table"),
       Map.entry("workerJavaOpts", "shard JVM flags: throughput only"),
+      Map.entry("launcher", "how shard processes are started: the same plan runs in them"),
       Map.entry("shardTimeout", "when a silent shard stops the run"),
       Map.entry("maxBatchWait", "when a partial batch is classified, not how"),
       Map.entry("journal", "whether this run keeps a journal"),

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,6 +19,9 @@ import java.util.Map;
  * run was sampled, its time series ({@link RunSeries}).
  */
 public final class RunMetrics {
+  private static double round3(double d) {
+    return MetricsFile.round3(d);
+  }
 
   /** One stage's cost. CPU seconds are summed over its threads or processes. */
   public record Stage(String name, double wallSeconds, double cpuSeconds) {}
@@ -97,105 +99,52 @@ public final class RunMetrics {
     for (int i = 0; i < stats.size(); i++) if (stats.get(i) != null) rings.get(i).add(stats.get(i));
   }
 
-  public synchronized String toJson() {
-    StringBuilder b = new StringBuilder("{\n");
-    b.append("  \"status\": ").append(failure == null ? "\"ok\"" : "\"failed\"").append(",\n");
-    if (failure != null) b.append("  \"error\": ").append(q(failure.replaceAll("\\p{Cntrl}", " "))).append(",\n");
-    b.append("  \"settings\": {");
-    int i = 0;
-    for (var e : settings.entrySet()) {
-      b.append(i++ == 0 ? "" : ", ").append(q(e.getKey())).append(": ").append(value(e.getValue()));
-    }
-    b.append("},\n");
-    b.append("  \"wall_seconds\": ").append(num(wallSeconds)).append(",\n");
-    b.append("  \"examples_made\": ").append(examplesMade).append(",\n");
-    b.append("  \"examples_called\": ").append(examplesCalled).append(",\n");
-    b.append("  \"small_model_calls\": ").append(smallModelCalls).append(",\n");
-    b.append("  \"cnn_examples\": ").append(examplesCalled - smallModelCalls).append(",\n");
-    b.append("  \"examples_per_second\": ").append(num(wallSeconds > 0 ? examplesCalled / wallSeconds : 0)).append(",\n");
-    b.append("  \"sites_written\": ").append(sitesWritten).append(",\n");
-    if (gvcfRecords >= 0) {
-      b.append("  \"gvcf_records\": ").append(gvcfRecords).append(",\n");
-      b.append("  \"gvcf_blocks\": ").append(gvcfBlocks).append(",\n");
-    }
-    b.append("  \"realignment\": {\"windows_realigned\": ").append(realignment.windows())
-        .append(", \"windows_fallen_back\": ").append(realignment.fallbacks())
-        .append(", \"reads_realigned\": ").append(realignment.reads())
-        .append(", \"realigner_seconds\": ").append(num(realignment.seconds())).append("},\n");
-    if (journal) {
-      b.append("  \"resume\": {\"resumed\": ").append(basesResumed > 0)
-          .append(", \"bases_total\": ").append(basesTotal)
-          .append(", \"bases_resumed\": ").append(basesResumed)
-          .append(", \"share_resumed\": ").append(num(basesTotal > 0 ? (double) basesResumed / basesTotal : 0))
-          .append(", \"seconds_saved\": ").append(num(secondsResumed))
-          .append(", \"checkpoints\": ").append(checkpoints)
-          .append(", \"journal_seconds\": ").append(num(journalSeconds)).append("},\n");
-    }
-    b.append("  \"batches\": ").append(batches).append(",\n");
-    b.append("  \"padding_images\": ").append(paddingImages).append(",\n");
-    b.append("  \"max_pending_sites\": ").append(maxPendingSites).append(",\n");
-    // Peak resident set (VmHWM, MiB) of this process and of each shard process (none for threads):
-    // the processes' footprints below, in MiB.
+  /** The run's figures as the typed record of the {@code --metrics} file. */
+  public synchronized MetricsFile toFile() {
     double parent = -1;
-    StringBuilder shards = new StringBuilder();
+    List<Double> shardRss = new ArrayList<>(); // VmHWM in MiB of this process and of each shard process
     for (ProcessFootprint f : processes) {
-      double mib = f.peakRssBytes() < 0 ? -1 : f.peakRssBytes() / (1024.0 * 1024.0);
+      double mib = f.peakRssBytes() < 0 ? -1 : round3(f.peakRssBytes() / (1024.0 * 1024.0));
       if (f.role().equals(ProcessFootprint.INFERENCE)) parent = mib;
-      else shards.append(shards.length() == 0 ? "" : ", ").append(num(mib));
+      else shardRss.add(mib);
     }
-    b.append("  \"peak_rss_mb\": {\"parent\": ").append(num(parent)).append(", \"shards\": [").append(shards)
-        .append("]},\n");
-    b.append("  \"stages\": [");
-    for (int s = 0; s < stages.size(); s++) {
-      Stage st = stages.get(s);
-      b.append(s == 0 ? "\n" : ",\n").append("    {\"name\": ").append(q(st.name()))
-          .append(", \"wall_seconds\": ").append(num(st.wallSeconds()))
-          .append(", \"cpu_seconds\": ").append(num(st.cpuSeconds())).append("}");
-    }
-    b.append("\n  ],\n  \"rings\": [");
-    for (int r = 0; r < rings.size(); r++) {
-      RingSamples rs = rings.get(r);
+    List<MetricsFile.Ring> ringRows = new ArrayList<>();
+    for (RingSamples rs : rings) {
       TransportStats last = rs.last;
-      b.append(r == 0 ? "\n" : ",\n").append("    {\"shard\": ").append(rs.shard)
-          .append(", \"capacity_bytes\": ").append(rs.capacity)
-          .append(", \"mean_fill_bytes\": ").append(num(rs.samples == 0 ? 0 : rs.fillSum / rs.samples))
-          .append(", \"max_fill_bytes\": ").append(rs.maxFill)
-          .append(", \"records_committed\": ").append(last == null ? 0 : last.recordsCommitted())
-          .append(", \"records_consumed\": ").append(last == null ? 0 : last.recordsConsumed())
-          .append(", \"producer_stall_ms\": ").append(num(last == null ? 0 : last.producerStallNanos() / 1e6))
-          .append(", \"consumer_idle_ms\": ").append(num(last == null ? 0 : last.consumerIdleNanos() / 1e6))
-          .append(", \"producer_stall_cpu_ms\": ")
-          .append(last == null || last.producerStallCpuNanos() < 0 ? "null" : num(last.producerStallCpuNanos() / 1e6));
-      if (spilledRecords != null && rs.shard < spilledRecords.length) b.append(", \"spilled_records\": ").append(spilledRecords[rs.shard]);
-      b.append("}");
+      ringRows.add(new MetricsFile.Ring(rs.shard, rs.capacity, round3(rs.samples == 0 ? 0 : rs.fillSum / rs.samples),
+          rs.maxFill, last == null ? 0 : last.recordsCommitted(), last == null ? 0 : last.recordsConsumed(),
+          round3(last == null ? 0 : last.producerStallNanos() / 1e6), round3(last == null ? 0 : last.consumerIdleNanos() / 1e6),
+          last == null || last.producerStallCpuNanos() < 0 ? null : round3(last.producerStallCpuNanos() / 1e6),
+          spilledRecords != null && rs.shard < spilledRecords.length ? spilledRecords[rs.shard] : null));
     }
     // What waiting cost: a consumer's wall time with nothing to read and its thread's CPU meanwhile.
-    b.append("\n  ],\n  \"consumers\": [");
-    for (int c = 0; c < consumerWaits.size(); c++) {
-      CallVariantsConsumers.Wait w = consumerWaits.get(c);
-      b.append(c == 0 ? "\n" : ",\n").append("    {\"consumer\": ").append(w.consumer())
-          .append(", \"wait_ms\": ").append(num(w.waitNanos() / 1e6))
-          .append(", \"wait_cpu_ms\": ").append(w.waitCpuNanos() < 0 ? "null" : num(w.waitCpuNanos() / 1e6))
-          .append(", \"wait_cpu_pct_of_core\": ").append(Double.isNaN(w.cpuPctOfCore()) ? "null" : num(w.cpuPctOfCore()))
-          .append("}");
-    }
-    b.append("\n  ],\n  \"processes\": [");
-    for (int p = 0; p < processes.size(); p++) {
-      ProcessFootprint f = processes.get(p);
-      b.append(p == 0 ? "\n" : ",\n").append("    {\"role\": ").append(q(f.role()))
-          .append(f.shard() >= 0 ? ", \"shard\": " + f.shard() : "")
-          .append(", \"pid\": ").append(f.pid())
-          .append(", \"allocator\": ").append(q(f.allocator()))
-          .append(", \"malloc_conf\": ").append(q(f.mallocConf()))
-          .append(", \"peak_rss_bytes\": ").append(f.peakRssBytes())
-          .append(", \"minor_faults\": ").append(f.minorFaults())
-          .append(", \"major_faults\": ").append(f.majorFaults())
-          .append(", \"cpu_seconds\": ").append(num(f.cpuSeconds())).append("}");
-    }
-    b.append("\n  ]");
-    if (series != null) b.append(",\n  \"series\": ").append(series.toJson("  "));
-    b.append("\n}\n");
-    return b.toString();
+    List<MetricsFile.ConsumerWait> waits = consumerWaits.stream().map(w -> new MetricsFile.ConsumerWait(w.consumer(),
+        round3(w.waitNanos() / 1e6), w.waitCpuNanos() < 0 ? null : round3(w.waitCpuNanos() / 1e6),
+        Double.isNaN(w.cpuPctOfCore()) ? null : round3(w.cpuPctOfCore()))).toList();
+    List<MetricsFile.Process> procs = processes.stream().map(f -> new MetricsFile.Process(f.role(),
+        f.shard() >= 0 ? f.shard() : null, f.pid(), f.allocator(), f.mallocConf(), f.peakRssBytes(), f.minorFaults(),
+        f.majorFaults(), round3(f.cpuSeconds()))).toList();
+    Map<String, Object> shownSettings = new LinkedHashMap<>();
+    settings.forEach((k, v) -> shownSettings.put(k, v instanceof Double || v instanceof Float
+        ? (Object) round3(((Number) v).doubleValue()) : v instanceof Number || v instanceof Boolean ? v : String.valueOf(v)));
+    return new MetricsFile(failure == null ? "ok" : "failed",
+        failure == null ? null : failure.replaceAll("\\p{Cntrl}", " "), shownSettings, round3(wallSeconds), examplesMade,
+        examplesCalled, smallModelCalls, examplesCalled - smallModelCalls,
+        round3(wallSeconds > 0 ? examplesCalled / wallSeconds : 0), sitesWritten,
+        gvcfRecords >= 0 ? gvcfRecords : null, gvcfRecords >= 0 ? gvcfBlocks : null,
+        new MetricsFile.Realignment(realignment.windows(), realignment.fallbacks(), realignment.reads(),
+            round3(realignment.seconds())),
+        !journal ? null : new MetricsFile.Resume(basesResumed > 0, basesTotal, basesResumed,
+            round3(basesTotal > 0 ? (double) basesResumed / basesTotal : 0), round3(secondsResumed), checkpoints,
+            round3(journalSeconds)),
+        batches, paddingImages, maxPendingSites, new MetricsFile.PeakRss(parent, shardRss),
+        stages.stream().map(st -> new Stage(st.name(), round3(st.wallSeconds()), round3(st.cpuSeconds()))).toList(),
+        ringRows, waits, procs, series == null ? null : series.columns());
+  }
+
+  /** The {@code --metrics} file's text ({@link MetricsFile}). */
+  public String toJson() {
+    return toFile().toJson();
   }
 
   /** Writes the JSON under a temporary name, then renames it into place. */
@@ -206,19 +155,5 @@ public final class RunMetrics {
   /** Writes the JSON under a temporary name, staged in {@code tx}: it appears with the run's other outputs. */
   public void stage(OutputFiles.Transaction tx, Path path) throws IOException {
     tx.writeString(path, ".json", toJson(), "metrics");
-  }
-
-  private static String value(Object v) {
-    if (v instanceof Number n) return n instanceof Double || n instanceof Float ? num(n.doubleValue()) : n.toString();
-    if (v instanceof Boolean bo) return bo.toString();
-    return q(String.valueOf(v));
-  }
-
-  private static String num(double d) {
-    return String.format(Locale.ROOT, "%.3f", d);
-  }
-
-  private static String q(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 }

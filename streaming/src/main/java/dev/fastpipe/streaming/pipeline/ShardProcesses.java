@@ -4,8 +4,10 @@ import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.HeartbeatMonitor;
 import dev.fastpipe.shm.ProcessStat;
 import dev.fastpipe.shm.ShmTransport;
+import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +22,9 @@ import java.util.regex.Pattern;
 
 /**
  * The shard worker processes of one run, for the shared-memory rings. Worker i runs
- * {@code fastpipe shard-worker --task i --ring-file RING --parent-pid PID} and reads the
- * {@link RunPlan} as text on its stdin (a file written once, given to every worker), so it runs
- * exactly the partitions its parent planned. Each is started through {@code bin/fastpipe} (the
+ * {@code fastpipe shard-worker --task i --ring-file RING --parent-pid PID --report-file FILE}, reads
+ * the {@link RunPlan} as text on its stdin (a file written once, given to every worker), so it runs
+ * exactly the partitions its parent planned, and writes its {@link ShardReport} to FILE. Each is started through {@code bin/fastpipe} (the
  * launcher exports {@code FASTPIPE_LAUNCHER}), so it gets the same allocator preload and JVM
  * flags, and its command line carries {@code --task i} so operators can find it with ps.
  * A worker whose ring heartbeat ({@link HeartbeatMonitor}) stands still for the shard timeout
@@ -31,14 +33,8 @@ import java.util.regex.Pattern;
  */
 public final class ShardProcesses implements Shards {
 
-  /** The class whose main starts a fastpipe subcommand (the CLI's; named, not imported: the CLI sits above). */
-  static final String MAIN_CLASS = "dev.fastpipe.cli.Main";
-
   /** The hidden subcommand a worker runs. */
   static final String WORKER_COMMAND = "shard-worker";
-
-  /** The exit status of a worker that stopped on bad input (the CLI's status for an InputException). */
-  public static final int INPUT_FAULT_STATUS = 2;
 
   /**
    * Below this many reads per shard (about a minute of make_examples), worker JVMs skip C2: on
@@ -50,9 +46,12 @@ public final class ShardProcesses implements Shards {
   public static final Duration DEFAULT_SHARD_TIMEOUT = Duration.ofMinutes(5);
 
   private final List<Process> processes = new ArrayList<>();
+  private final SubcommandLauncher launcher;
   private final String workerJavaOpts;
   private final List<Path> stderrFiles = new ArrayList<>();
   private final List<Path> stdoutFiles = new ArrayList<>();
+  private final List<Path> reportFiles = new ArrayList<>();
+  private ShardReport[] reports = new ShardReport[0]; // read once each, after the worker has exited
   private final Duration shardTimeout;
   private long endNanos;
   private HeartbeatMonitor heartbeats;
@@ -62,17 +61,19 @@ public final class ShardProcesses implements Shards {
   private ShardFailedException silent; // the shard stopped for sending no heartbeat
 
   /** Workers with the {@link #DEFAULT_SHARD_TIMEOUT}. */
-  public ShardProcesses(String workerJavaOpts) {
-    this(workerJavaOpts, DEFAULT_SHARD_TIMEOUT);
+  public ShardProcesses(SubcommandLauncher launcher, String workerJavaOpts) {
+    this(launcher, workerJavaOpts, DEFAULT_SHARD_TIMEOUT);
   }
 
   /**
+   * @param launcher starts a worker process (through bin/fastpipe when this process runs under it)
    * @param workerJavaOpts JVM flags added for the workers (after the parent's FASTPIPE_JAVA_OPTS);
    *     FASTPIPE_WORKER_JAVA_OPTS, when set, replaces them
    * @param shardTimeout a worker whose heartbeat stands still this long is killed and fails the
    *     run; zero: never
    */
-  public ShardProcesses(String workerJavaOpts, Duration shardTimeout) {
+  public ShardProcesses(SubcommandLauncher launcher, String workerJavaOpts, Duration shardTimeout) {
+    this.launcher = java.util.Objects.requireNonNull(launcher, "launcher");
     this.workerJavaOpts = workerJavaOpts == null ? "" : workerJavaOpts;
     this.shardTimeout = shardTimeout;
   }
@@ -150,9 +151,12 @@ public final class ShardProcesses implements Shards {
     try {
       Files.writeString(planFile, plan.toText(), StandardCharsets.UTF_8);
       String parent = Long.toString(ProcessHandle.current().pid());
+      reports = new ShardReport[plan.shards()];
       for (int i = 0; i < plan.shards(); i++) {
+        Path report = Files.createTempFile(logName(i), ".json");
+        reportFiles.add(report);
         start(i, List.of(WORKER_COMMAND, "--task", Integer.toString(i), "--ring-file", shm.path(i).toString(),
-            "--parent-pid", parent), planFile);
+            "--parent-pid", parent, "--report-file", report.toString()), planFile);
       }
       rings = shm;
       lastCpuNanos = new long[plan.shards()];
@@ -164,34 +168,11 @@ public final class ShardProcesses implements Shards {
   }
 
   /**
-   * The command that starts a fastpipe subcommand in a new process: the launcher if known, else
-   * this JVM's binary and class path; {@code javaOpts} are added directly when there is no launcher.
-   */
-  public static List<String> launcherCommand(String javaOpts) {
-    String launcher = System.getenv("FASTPIPE_LAUNCHER");
-    List<String> cmd = new ArrayList<>();
-    if (launcher != null && Files.isExecutable(Path.of(launcher))) {
-      cmd.add(launcher);
-    } else {
-      // Started outside the launcher (tests, IDE): same JVM binary and class path.
-      cmd.add(ProcessHandle.current().info().command().orElse("java"));
-      cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-          .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Xmx"))
-          .toList());
-      if (!javaOpts.isBlank()) cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
-      cmd.add("-cp");
-      cmd.add(System.getProperty("java.class.path"));
-      cmd.add(MAIN_CLASS);
-    }
-    return cmd;
-  }
-
-  /**
    * Starts a worker as a run would (same launcher, so the same per-role allocator and MALLOC_CONF)
    * but with {@code --probe}: it prints what it runs on and exits. Returns its stdout lines.
    */
-  public static List<String> probe() throws IOException, InterruptedException {
-    List<String> cmd = launcherCommand("");
+  public static List<String> probe(SubcommandLauncher launcher) throws IOException, InterruptedException {
+    List<String> cmd = launcher.command("");
     cmd.addAll(List.of(WORKER_COMMAND, "--probe"));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     p.getOutputStream().close();
@@ -204,11 +185,10 @@ public final class ShardProcesses implements Shards {
   private void start(int shard, List<String> args, Path input) throws IOException {
     String override = System.getenv("FASTPIPE_WORKER_JAVA_OPTS");
     String extra = override != null ? override : workerJavaOpts;
-    List<String> cmd = launcherCommand(extra);
+    List<String> cmd = launcher.command(extra);
     cmd.addAll(args);
-    String name = LOG_PREFIX + "shard-" + ProcessHandle.current().pid() + "-" + shard + "-";
-    Path err = Files.createTempFile(name, ".err");
-    Path out = Files.createTempFile(name, ".out");
+    Path err = Files.createTempFile(logName(shard), ".err");
+    Path out = Files.createTempFile(logName(shard), ".out");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(input.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile());
     String parent = System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "");
@@ -220,13 +200,19 @@ public final class ShardProcesses implements Shards {
   }
 
   /**
-   * How the files a run keeps in java.io.tmpdir begin: {@code fastpipe-shard-PID-I-*.out|.err}
-   * (worker I's stdout and stderr) and {@code fastpipe-plan-PID-*.properties}, PID the run's.
+   * How the files a run keeps in java.io.tmpdir begin: {@code fastpipe-shard-PID-I-*.out|.err|.json}
+   * (worker I's stdout, stderr and {@link ShardReport}) and {@code fastpipe-plan-PID-*.properties},
+   * PID the run's.
    */
   static final String LOG_PREFIX = "fastpipe-";
 
   private static final Pattern LOG_NAME =
-      Pattern.compile(Pattern.quote(LOG_PREFIX) + "(?:shard|plan)-(\\d+)-.*\\.(?:out|err|properties)");
+      Pattern.compile(Pattern.quote(LOG_PREFIX) + "(?:shard|plan)-(\\d+)-.*\\.(?:out|err|json|properties)");
+
+  /** The beginning of worker {@code shard}'s files in java.io.tmpdir. */
+  private static String logName(int shard) {
+    return LOG_PREFIX + "shard-" + ProcessHandle.current().pid() + "-" + shard + "-";
+  }
 
   static Path tmpDir() {
     return Path.of(System.getProperty("java.io.tmpdir"));
@@ -267,10 +253,16 @@ public final class ShardProcesses implements Shards {
 
   /**
    * In a shard worker whose parent {@code parentPid} is gone: deletes this worker's own stdout and
-   * stderr files (its fds 1 and 2, when they are shard logs of that parent), which nobody else
-   * would read or remove. The open descriptors stay usable.
+   * stderr files (its fds 1 and 2, when they are shard logs of that parent) and its report file
+   * ({@code report}, when it is one of that parent's), which nobody else would read or remove. The
+   * open descriptors stay usable.
    */
-  static void removeOwnLogs(long parentPid) {
+  static void removeOwnLogs(long parentPid, Path report) {
+    try {
+      if (report != null && runPid(report) == parentPid) Files.deleteIfExists(report);
+    } catch (IOException | RuntimeException e) {
+      // best effort, as below
+    }
     for (int fd = 1; fd <= 2; fd++) {
       try {
         Path target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd));
@@ -284,11 +276,11 @@ public final class ShardProcesses implements Shards {
   }
 
   /**
-   * The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: last
-   * error line"; or one it has just killed for sending no heartbeat for the shard timeout: "shard
-   * i (pid P) sent no heartbeat for 30 s (--shard-timeout 30s): stopped". A worker exits with
-   * {@link #INPUT_FAULT_STATUS} only for bad input: its error line is then the failure's cause, an
-   * {@link InputException}.
+   * The first shard that has exited non-zero, if any: "shard i (pid P) exited with status S: what
+   * its {@link ShardReport} says failed" (a worker that died without a report: its last stderr
+   * line); or one it has just killed for sending no heartbeat for the shard timeout: "shard i (pid
+   * P) sent no heartbeat for 30 s (--shard-timeout 30s): stopped". A report whose failure is
+   * {@link ExitStatus#BAD_INPUT} makes its message the failure's cause, an {@link InputException}.
    */
   @Override
   public synchronized ShardFailedException failure() {
@@ -296,17 +288,33 @@ public final class ShardProcesses implements Shards {
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive() && p.exitValue() != 0) {
-        String tail = stderrTail(i);
+        ShardReport report = report(i);
+        String why = report != null && report.failure() != null ? report.failure().message() : stderrTail(i);
         String message = "shard " + i + " (pid " + p.pid() + ") exited with status " + p.exitValue()
-            + (tail.isBlank() ? "" : ": " + tail);
-        String prefix = "fastpipe " + WORKER_COMMAND + ": ";
-        if (p.exitValue() == INPUT_FAULT_STATUS && tail.startsWith(prefix)) {
-          return new ShardFailedException(message, new InputException(tail.substring(prefix.length())));
+            + (why.isBlank() ? "" : ": " + why);
+        if (report != null && report.exitStatus() == ExitStatus.BAD_INPUT) {
+          return new ShardFailedException(message, new InputException(why));
         }
         return new ShardFailedException(message);
       }
     }
     return silentShard();
+  }
+
+  /**
+   * Worker {@code shard}'s report, once it has exited and written one; null before, and for a
+   * worker that died without one (killed, out of memory) or left an unreadable one.
+   */
+  private synchronized ShardReport report(int shard) {
+    if (shard >= reports.length || processes.get(shard).isAlive()) return null;
+    if (reports[shard] == null) {
+      try {
+        reports[shard] = ShardReport.read(reportFiles.get(shard));
+      } catch (IOException | RuntimeException e) {
+        return null; // an empty file (no report) or a torn one: the exit status and stderr say the rest
+      }
+    }
+    return reports[shard];
   }
 
   /** Kills the first live worker silent for longer than the shard timeout and returns its failure. */
@@ -360,23 +368,13 @@ public final class ShardProcesses implements Shards {
   }
 
   @Override
-  public long examples() {
-    return WorkerStats.sumExamples(this);
-  }
-
-  @Override
-  public long readsSeen() {
-    return WorkerStats.sumReadsSeen(this);
-  }
-
-  @Override
-  public double cpuSeconds() {
-    return WorkerStats.sumCpuSeconds(this);
-  }
-
-  @Override
-  public RealignTotals realignment() {
-    return WorkerStats.sumRealignment(this);
+  public List<ShardReport> reports() {
+    List<ShardReport> all = new ArrayList<>();
+    for (int i = 0; i < processes.size(); i++) {
+      ShardReport r = report(i);
+      if (r != null) all.add(r);
+    }
+    return all;
   }
 
   @Override
@@ -386,7 +384,7 @@ public final class ShardProcesses implements Shards {
 
   /**
    * The worker's CPU from /proc while its process exists; once it is gone, the last figure read or
-   * the one it reported itself on exit ({@link WorkerStats}), whichever is larger.
+   * the one it reported itself on exit ({@link ShardReport}), whichever is larger.
    */
   @Override
   public synchronized long cpuNanos(int shard) {
@@ -395,33 +393,16 @@ public final class ShardProcesses implements Shards {
     if (now >= 0) {
       lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], now);
     } else if (!processes.get(shard).isAlive()) {
-      for (String l : stdout(shard)) {
-        if (l.startsWith(WorkerStats.PREFIX)) {
-          lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], (long) (WorkerStats.field(l, "cpu_seconds") * 1e9));
-        }
-      }
+      ShardReport r = report(shard);
+      if (r != null) lastCpuNanos[shard] = Math.max(lastCpuNanos[shard], (long) (r.cpuSeconds() * 1e9));
       cpuFinal[shard] = true;
     }
     return lastCpuNanos[shard];
   }
 
   @Override
-  public List<ProcessFootprint> footprints() {
-    return WorkerStats.footprints(this);
-  }
-
-  @Override
   public boolean inProcesses() {
     return true;
-  }
-
-  /** What worker {@code shard} printed on stdout (its stats line), once it has exited. */
-  public List<String> stdout(int shard) {
-    try {
-      return Files.readAllLines(stdoutFiles.get(shard));
-    } catch (IOException e) {
-      return List.of();
-    }
   }
 
   private String stderrTail(int shard) {
@@ -450,6 +431,7 @@ public final class ShardProcesses implements Shards {
     }
     List<Path> logs = new ArrayList<>(stderrFiles);
     logs.addAll(stdoutFiles);
+    logs.addAll(reportFiles);
     for (Path f : logs) {
       try {
         Files.deleteIfExists(f);

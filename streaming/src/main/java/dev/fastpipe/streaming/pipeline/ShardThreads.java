@@ -2,6 +2,8 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.ExampleTransport;
+import dev.fastpipe.streaming.ExitStatus;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
@@ -10,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -19,11 +22,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ShardThreads implements Shards {
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicReference<ShardFailedException> failure = new AtomicReference<>();
-  private final AtomicLong examples = new AtomicLong();
-  private final AtomicLong readsSeen = new AtomicLong();
-  private final AtomicLong cpuNanos = new AtomicLong();
+  private final List<ShardReport> reports = new CopyOnWriteArrayList<>();
   private final AtomicLong endNanos = new AtomicLong();
-  private final AtomicReference<RealignTotals> realignment = new AtomicReference<>(RealignTotals.NONE);
   private final ThreadMXBean jvmThreads = ManagementFactory.getThreadMXBean();
   private AtomicLongArray progress = new AtomicLongArray(0);
   private AtomicLongArray shardCpuNanos = new AtomicLongArray(0);
@@ -37,16 +37,17 @@ public final class ShardThreads implements Shards {
       var producer = new ProgressKeeper(transport.producer(shard), progress, shard);
       Thread t = new Thread(() -> {
         MakeExamplesStats st = MakeExamples.run(plan, shard, producer);
-        examples.addAndGet(st.examples + st.smallCalls); // every example: CNN images and small-model calls
-        readsSeen.addAndGet(st.readsSeen());
-        realignment.accumulateAndGet(RealignTotals.of(st), RealignTotals::plus);
         long cpu = jvmThreads.getCurrentThreadCpuTime();
         shardCpuNanos.set(shard, cpu);
-        cpuNanos.addAndGet(cpu);
+        reports.add(ShardReport.finished(shard, st, cpu / 1e9, null)); // its footprint is this process's
         endNanos.accumulateAndGet(System.nanoTime(), Math::max);
       }, "fastpipe-shard-" + shard);
-      t.setUncaughtExceptionHandler((th, e) -> failure.compareAndSet(null, new ShardFailedException(
-          "shard " + shard + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()), e)));
+      t.setUncaughtExceptionHandler((th, e) -> {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        reports.add(ShardReport.failed(shard, e instanceof InputException ? ExitStatus.BAD_INPUT : ExitStatus.FAILED,
+            message, null));
+        failure.compareAndSet(null, new ShardFailedException("shard " + shard + " failed: " + message, e));
+      });
       t.setDaemon(true);
       threads.add(t);
       t.start();
@@ -80,23 +81,10 @@ public final class ShardThreads implements Shards {
   }
 
   @Override
-  public long examples() {
-    return examples.get();
-  }
-
-  @Override
-  public long readsSeen() {
-    return readsSeen.get();
-  }
-
-  @Override
-  public RealignTotals realignment() {
-    return realignment.get();
-  }
-
-  @Override
-  public double cpuSeconds() {
-    return cpuNanos.get() / 1e9;
+  public List<ShardReport> reports() {
+    List<ShardReport> inOrder = new ArrayList<>(reports);
+    inOrder.sort(java.util.Comparator.comparingInt(ShardReport::shard));
+    return inOrder;
   }
 
   @Override

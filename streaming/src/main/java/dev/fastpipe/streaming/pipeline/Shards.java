@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.pipeline;
 import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,11 +21,13 @@ public interface Shards extends AutoCloseable {
   /**
    * Processes for {@link ShmTransport} (rings other processes can attach to), threads otherwise.
    * {@code shardTimeout} stops a shard process whose ring heartbeat stands still that long (zero:
-   * never); threads have no timeout: a JVM is stopped whole, and a stuck thread cannot be stopped
+   * never); {@code launcher} starts a process; threads have no timeout: a JVM is stopped whole, and a stuck thread cannot be stopped
    * safely anyway.
    */
-  static Shards forTransport(ExampleTransport transport, String workerJavaOpts, Duration shardTimeout) {
-    return transport instanceof ShmTransport ? new ShardProcesses(workerJavaOpts, shardTimeout) : new ShardThreads();
+  static Shards forTransport(ExampleTransport transport, SubcommandLauncher launcher, String workerJavaOpts,
+      Duration shardTimeout) {
+    return transport instanceof ShmTransport
+        ? new ShardProcesses(launcher, workerJavaOpts, shardTimeout) : new ShardThreads();
   }
 
   /** Starts every shard of {@code plan}; returns at once. */
@@ -42,20 +45,11 @@ public interface Shards extends AutoCloseable {
   /** Waits up to {@code timeout} for every shard to end; returns {@link #failure()}. */
   ShardFailedException await(long timeout, TimeUnit unit) throws InterruptedException;
 
-  /** Examples the shards made (known once they have ended). */
-  long examples();
-
   /**
-   * Reads the shards saw in their partitions, passing the filters or not (known once they have
-   * ended); -1 when a shard did not say.
+   * What each shard that has ended did (one {@link ShardReport} each, in shard order; a process
+   * that died without writing one has none), so that counts, CPU and footprints come from one record.
    */
-  long readsSeen();
-
-  /** The shards' realigner counters summed (known once they have ended). */
-  RealignTotals realignment();
-
-  /** CPU seconds the shards used (known once they have ended). */
-  double cpuSeconds();
+  List<ShardReport> reports();
 
   /**
    * Examples shard {@code shard} has made so far, read live: what it last published through its
@@ -68,11 +62,6 @@ public interface Shards extends AutoCloseable {
    * from the JVM); the last figure known once it has ended; 0 before it has started.
    */
   long cpuNanos(int shard);
-
-  /** The shard processes' footprints, once they have ended; empty for threads (they are this process's). */
-  default List<ProcessFootprint> footprints() {
-    return List.of();
-  }
 
   /** True when the shards run in other processes (their CPU is not this process's). */
   boolean inProcesses();

@@ -206,7 +206,7 @@ public final class StreamingCall {
       release.onBoundary(new Checkpoints(journal, plan, writer, gvcfWriter, basesBefore, totalBases,
           metrics.secondsResumed, t0, s.journalInterval, metrics, hook));
     }
-    Shards shardSet = Shards.forTransport(transport, workerOpts, s.shardTimeout);
+    Shards shardSet = Shards.forTransport(transport, s.launcher, workerOpts, s.shardTimeout);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
@@ -248,7 +248,8 @@ public final class StreamingCall {
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
       if (f != null) throw f;
       long consumersEnd = System.nanoTime();
-      if (shardSet.readsSeen() >= 0) plan.requireReadsSeen(shardSet.readsSeen());
+      ShardReport.Totals made = ShardReport.Totals.of(shardSet.reports(), shards);
+      if (made.readsSeen() >= 0) plan.requireReadsSeen(made.readsSeen());
 
       release.finish();
       metrics.sampleRings(stats(transport, shards));
@@ -269,9 +270,9 @@ public final class StreamingCall {
         metrics.gvcfRecords = gvcfWriter.written();
         metrics.gvcfBlocks = gvcfWriter.blocks();
       }
-      metrics.examplesMade = shardSet.examples();
-      metrics.realignment = shardSet.realignment();
-      double producerCpu = shardSet.cpuSeconds();
+      metrics.examplesMade = made.examples();
+      metrics.realignment = made.realignment();
+      double producerCpu = made.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
       long producersEnd = shardSet.endNanos() != 0 ? shardSet.endNanos() : consumersEnd;
@@ -281,7 +282,8 @@ public final class StreamingCall {
       metrics.stages.add(new RunMetrics.Stage("postprocess", release.seconds(), release.seconds()));
       metrics.series = observation.finish();
       metrics.processes.add(ProcessFootprint.self(ProcessFootprint.INFERENCE, -1));
-      metrics.processes.addAll(shardSet.footprints());
+      shardSet.reports().stream().map(ShardReport::footprint).filter(java.util.Objects::nonNull)
+          .forEach(metrics.processes::add);
       if (s.metrics != null) metrics.stage(outputs, s.metrics);
       observation.writeReport(metrics, writer, metrics.series, outputs);
       files.requireInputsUnchanged(); // a reference or reads rewritten under the run: publish nothing
@@ -310,7 +312,7 @@ public final class StreamingCall {
       shardSet.close();
       transport.close();
       if (!ok) {
-        asFarAsItGot(metrics, writer, consumers, shardSet);
+        asFarAsItGot(metrics, writer, consumers, shardSet, shards);
         writer.abort();
         if (gvcfWriter != null) gvcfWriter.abort();
       }
@@ -319,14 +321,15 @@ public final class StreamingCall {
   }
 
   /** The counts of a run that failed, for its --metrics and --report. */
-  private static void asFarAsItGot(RunMetrics m, VcfCallWriter writer, CallVariantsConsumers consumers, Shards shards) {
+  private static void asFarAsItGot(RunMetrics m, VcfCallWriter writer, CallVariantsConsumers consumers, Shards shards,
+      int shardCount) {
     try {
       m.sitesWritten = writer.written();
       if (consumers != null) {
         m.examplesCalled = consumers.examplesCalled();
         m.smallModelCalls = consumers.smallCalls();
       }
-      m.examplesMade = shards.examples();
+      m.examplesMade = ShardReport.Totals.of(shards.reports(), shardCount).examples();
     } catch (RuntimeException e) {
       // counts of a broken run: what could be read is enough
     }

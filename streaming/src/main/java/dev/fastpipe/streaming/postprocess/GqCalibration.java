@@ -1,8 +1,9 @@
 package dev.fastpipe.streaming.postprocess;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.OutputFiles;
-import dev.fastpipe.streaming.bench.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -219,36 +220,43 @@ public final class GqCalibration {
     return block[3] / (double) block[2];
   }
 
+  /**
+   * The file's fields (a typed record written and read by Jackson, {@link JsonCodec}; fields it
+   * does not know are passed over); {@code fit} holds the free-form figures the tables were fitted with.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record FileForm(String format, TypeForm snp, TypeForm indel, CountsForm alleleCountLikelihood, Map<String, Object> fit) {}
+
+  /** The read-count likelihood ({@link AlleleCountLikelihood}), absent when there is none. */
+  record CountsForm(WeightForm snp, WeightForm indel) {
+    static CountsForm of(AlleleCountLikelihood c) {
+      return new CountsForm(new WeightForm(c.snp().weight(), c.snp().error()), new WeightForm(c.indel().weight(), c.indel().error()));
+    }
+
+    /** The likelihood, or an {@link IllegalArgumentException} naming what is missing or out of range. */
+    AlleleCountLikelihood parse() {
+      return new AlleleCountLikelihood(weight(snp, "snp"), weight(indel, "indel"));
+    }
+
+    private static AlleleCountLikelihood.Weight weight(WeightForm w, String type) {
+      if (w == null || w.weight() == null || w.error() == null) {
+        throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
+      }
+      return new AlleleCountLikelihood.Weight(w.weight(), w.error());
+    }
+  }
+
+  /** One type's weight and per-read error rate. */
+  record WeightForm(Double weight, Double error) {}
+
+  /** One variant type: the calibrated GQ of each raw GQ 0..{@value #MAX_GQ}, and the lowest GQ that passes. */
+  record TypeForm(int[] gqByRawGq, Integer minPassGq) {}
+
   /** Writes {@value #FILE_NAME} into the model directory (temporary name, then renamed). */
   public void save(Path modelDir) throws IOException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("format", FORMAT);
-    root.put("snp", type(snp));
-    root.put("indel", type(indel));
-    if (!counts.isNone()) {
-      Map<String, Object> c = new LinkedHashMap<>();
-      c.put("snp", weight(counts.snp()));
-      c.put("indel", weight(counts.indel()));
-      root.put("allele_count_likelihood", c);
-    }
-    root.put("fit", info);
-    OutputFiles.writeString(modelDir.resolve(FILE_NAME), ".json", Json.write(root), "GQ calibration");
-  }
-
-  private static Map<String, Object> weight(AlleleCountLikelihood.Weight w) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("weight", w.weight());
-    m.put("error", w.error());
-    return m;
-  }
-
-  private static Map<String, Object> type(TypeCalibration t) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    List<Object> gq = new ArrayList<>();
-    for (int g : t.gq()) gq.add((long) g);
-    m.put("gq_by_raw_gq", gq);
-    m.put("min_pass_gq", (long) t.minPassGq());
-    return m;
+    FileForm f = new FileForm(FORMAT, new TypeForm(snp.gq(), snp.minPassGq()),
+        new TypeForm(indel.gq(), indel.minPassGq()), counts.isNone() ? null : CountsForm.of(counts), info);
+    OutputFiles.writeString(modelDir.resolve(FILE_NAME), ".json", JsonCodec.pretty(f), "GQ calibration");
   }
 
   /** The model directory's calibration, or {@link #IDENTITY} when it has none. */
@@ -269,41 +277,30 @@ public final class GqCalibration {
       throw new InputException(file + ": cannot read the GQ calibration (" + e.getMessage() + ")");
     }
     try {
-      Object root = Json.parse(text);
-      if (!FORMAT.equals(Json.at(root, "format"))) {
-        throw new IllegalArgumentException("format is " + Json.at(root, "format") + ", expected " + FORMAT);
-      }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> fit = Json.at(root, "fit") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-      AlleleCountLikelihood counts = Json.at(root, "allele_count_likelihood") == null
-          ? AlleleCountLikelihood.NONE
-          : new AlleleCountLikelihood(parseWeight(root, "snp"), parseWeight(root, "indel"));
-      return new GqCalibration(parseType(root, "snp"), parseType(root, "indel"), fit, counts);
-    } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+      FileForm f = JsonCodec.read(JsonCodec.LENIENT, text, FileForm.class);
+      if (f == null) throw new IllegalArgumentException("the file is empty");
+      if (!FORMAT.equals(f.format())) throw new IllegalArgumentException("format is " + f.format() + ", expected " + FORMAT);
+      AlleleCountLikelihood counts = f.alleleCountLikelihood() == null ? AlleleCountLikelihood.NONE : f.alleleCountLikelihood().parse();
+      return new GqCalibration(parseType(f.snp(), "snp"), parseType(f.indel(), "indel"), f.fit() == null ? Map.of() : f.fit(),
+          counts);
+    } catch (IOException | IllegalArgumentException | NullPointerException e) {
       throw new InputException(file + ": not a fastpipe GQ calibration (" + e.getMessage() + ")");
     }
   }
 
-  private static AlleleCountLikelihood.Weight parseWeight(Object root, String type) {
-    return new AlleleCountLikelihood.Weight(Json.number(root, "allele_count_likelihood", type, "weight"),
-        Json.number(root, "allele_count_likelihood", type, "error"));
-  }
-
-  private static TypeCalibration parseType(Object root, String type) {
-    List<Object> l = Json.list(root, type, "gq_by_raw_gq");
-    if (l.size() != MAX_GQ + 1) {
-      throw new IllegalArgumentException(type + ".gq_by_raw_gq has " + l.size() + " values, expected " + (MAX_GQ + 1));
+  private static TypeCalibration parseType(TypeForm t, String type) {
+    int[] gq = t == null || t.gqByRawGq() == null ? new int[0] : t.gqByRawGq();
+    if (gq.length != MAX_GQ + 1) {
+      throw new IllegalArgumentException(type + ".gq_by_raw_gq has " + gq.length + " values, expected " + (MAX_GQ + 1));
     }
-    int[] gq = new int[MAX_GQ + 1];
     for (int i = 0; i <= MAX_GQ; i++) {
-      gq[i] = ((Number) l.get(i)).intValue();
       if (gq[i] < 0 || gq[i] > i || (i > 0 && gq[i] < gq[i - 1])) {
         throw new IllegalArgumentException(type + ".gq_by_raw_gq[" + i + "] = " + gq[i]
             + ": a calibrated GQ is in 0..raw and non-decreasing");
       }
     }
-    double min = Json.number(root, type, "min_pass_gq");
-    if (!(min >= 0 && min <= MAX_GQ)) throw new IllegalArgumentException(type + ".min_pass_gq must be in 0.." + MAX_GQ);
-    return new TypeCalibration(gq, (int) min);
+    Integer min = t.minPassGq();
+    if (min == null || min < 0 || min > MAX_GQ) throw new IllegalArgumentException(type + ".min_pass_gq must be in 0.." + MAX_GQ);
+    return new TypeCalibration(gq.clone(), min);
   }
 }

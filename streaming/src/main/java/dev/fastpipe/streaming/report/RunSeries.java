@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /**
@@ -192,59 +191,50 @@ public final class RunSeries {
   }
 
   /**
-   * The series as one JSON object (for {@code --metrics}), columns of equal length, one value per
-   * sample; {@code indent} starts every line after the first.
+   * The series as the {@code --metrics} file keeps it: columns of equal length, one value per
+   * sample (rates and shares rounded; a value not known is null), written by Jackson.
    */
-  public String toJson(String indent) {
-    String in = indent + "  ";
-    StringBuilder b = new StringBuilder("{\n");
-    b.append(in).append("\"interval_ms\": ").append(intervalNanos / 1_000_000).append(",\n");
-    b.append(in).append("\"samples\": ").append(size()).append(",\n");
+  public record Columns(long intervalMs, int samples, Double samplerCpuMs, Map<String, Double> marks,
+      long partitionsTotal, List<Double> tSeconds, List<Long> examplesMade, List<Long> examplesCalled,
+      List<Long> sitesWritten, List<Long> partitionsDone, List<Double> examplesMadePerSecond,
+      List<Double> examplesCalledPerSecond, List<Double> sitesWrittenPerSecond, Map<String, List<Double>> cpuCores,
+      List<ShardColumns> shards, List<ConsumerColumns> consumers) {}
+
+  /** One shard's columns: examples made per second, ring fill, producer stall (a share of time), CPU cores. */
+  public record ShardColumns(int shard, List<Double> examplesMadePerSecond, List<Double> ringFill,
+      List<Double> producerStall, List<Double> cpuCores) {}
+
+  /** One consumer's idle share of time. */
+  public record ConsumerColumns(int consumer, List<Double> idle) {}
+
+  /** The series' {@link Columns}. */
+  public Columns columns() {
     List<RunSnapshot> s = samples();
-    b.append(in).append("\"sampler_cpu_ms\": ")
-        .append(samplerCpuNanos < 0 ? "null" : String.format(Locale.ROOT, "%.3f", samplerCpuNanos / 1e6)).append(",\n");
-    b.append(in).append("\"marks\": {");
-    int m = 0;
-    for (var e : marks().entrySet()) {
-      b.append(m++ == 0 ? "" : ", ").append('"').append(e.getKey().replace("\\", "\\\\").replace("\"", "\\\""))
-          .append("\": ").append(String.format(Locale.ROOT, "%.3f", e.getValue() / 1e9));
-    }
-    b.append("},\n");
-    b.append(in).append("\"partitions_total\": ").append(s.isEmpty() ? 0 : s.get(s.size() - 1).partitions()).append(",\n");
-    b.append(in).append("\"t_seconds\": ").append(array(seconds(), 3)).append(",\n");
-    b.append(in).append("\"examples_made\": ").append(longs(s, RunSnapshot::examplesMade)).append(",\n");
-    b.append(in).append("\"examples_called\": ").append(longs(s, RunSnapshot::examplesCalled)).append(",\n");
-    b.append(in).append("\"sites_written\": ").append(longs(s, RunSnapshot::sitesWritten)).append(",\n");
-    b.append(in).append("\"partitions_done\": ").append(longs(s, RunSnapshot::partitionsDone)).append(",\n");
-    b.append(in).append("\"examples_made_per_second\": ").append(array(perSecond(RunSnapshot::examplesMade), 1)).append(",\n");
-    b.append(in).append("\"examples_called_per_second\": ").append(array(perSecond(RunSnapshot::examplesCalled), 1)).append(",\n");
-    b.append(in).append("\"sites_written_per_second\": ").append(array(perSecond(RunSnapshot::sitesWritten), 1)).append(",\n");
-    b.append(in).append("\"cpu_cores\": {");
+    Map<String, Double> markSeconds = new LinkedHashMap<>();
+    marks().forEach((k, v) -> markSeconds.put(k, rounded(v / 1e9, 3)));
+    Map<String, List<Double>> stageCores = new LinkedHashMap<>();
     for (int st = 0; st < RunSnapshot.STAGES.size(); st++) {
       int stage = st;
-      b.append(st == 0 ? "" : ", ").append('"').append(RunSnapshot.STAGES.get(st)).append("\": ")
-          .append(array(cores(x -> x.stageCpuNanos(stage)), 3));
+      stageCores.put(RunSnapshot.STAGES.get(st), rounded(cores(x -> x.stageCpuNanos(stage)), 3));
     }
-    b.append("},\n");
-    b.append(in).append("\"shards\": [");
+    List<ShardColumns> shardColumns = new ArrayList<>();
     for (int sh = 0; sh < shards(); sh++) {
       int shard = sh;
-      b.append(sh == 0 ? "\n" : ",\n").append(in).append("  {\"shard\": ").append(sh)
-          .append(", \"examples_made_per_second\": ").append(array(perSecond(x -> shard(x, shard).examplesMade()), 1))
-          .append(", \"ring_fill\": ").append(array(fill(sh), 3))
-          .append(", \"producer_stall\": ").append(array(timeShare(x -> shard(x, shard).producerStallNanos()), 3))
-          .append(", \"cpu_cores\": ").append(array(cores(x -> shard(x, shard).cpuNanos()), 3)).append('}');
+      shardColumns.add(new ShardColumns(sh, rounded(perSecond(x -> shard(x, shard).examplesMade()), 1),
+          rounded(fill(sh), 3), rounded(timeShare(x -> shard(x, shard).producerStallNanos()), 3),
+          rounded(cores(x -> shard(x, shard).cpuNanos()), 3)));
     }
-    b.append(shards() == 0 ? "" : "\n" + in).append("],\n");
-    b.append(in).append("\"consumers\": [");
+    List<ConsumerColumns> consumerColumns = new ArrayList<>();
     for (int c = 0; c < consumers(); c++) {
       int consumer = c;
-      b.append(c == 0 ? "\n" : ",\n").append(in).append("  {\"consumer\": ").append(c)
-          .append(", \"idle\": ").append(array(timeShare(x -> idle(x, consumer)), 3)).append('}');
+      consumerColumns.add(new ConsumerColumns(c, rounded(timeShare(x -> idle(x, consumer)), 3)));
     }
-    b.append(consumers() == 0 ? "" : "\n" + in).append("]\n");
-    b.append(indent).append('}');
-    return b.toString();
+    return new Columns(intervalNanos / 1_000_000, size(), samplerCpuNanos < 0 ? null : rounded(samplerCpuNanos / 1e6, 3),
+        markSeconds, s.isEmpty() ? 0 : s.get(s.size() - 1).partitions(), rounded(seconds(), 3),
+        longs(s, RunSnapshot::examplesMade), longs(s, RunSnapshot::examplesCalled), longs(s, RunSnapshot::sitesWritten),
+        longs(s, RunSnapshot::partitionsDone), rounded(perSecond(RunSnapshot::examplesMade), 1),
+        rounded(perSecond(RunSnapshot::examplesCalled), 1), rounded(perSecond(RunSnapshot::sitesWritten), 1),
+        stageCores, shardColumns, consumerColumns);
   }
 
   /** Shard {@code i} of a sample, or zeros when that sample has no such shard. */
@@ -256,18 +246,18 @@ public final class RunSeries {
     return consumer < s.consumers() ? s.consumerIdleNanos(consumer) : 0;
   }
 
-  private static String longs(List<RunSnapshot> s, ToLongFunction<RunSnapshot> f) {
-    StringBuilder b = new StringBuilder("[");
-    for (int i = 0; i < s.size(); i++) b.append(i == 0 ? "" : ", ").append(f.applyAsLong(s.get(i)));
-    return b.append(']').toString();
+  private static List<Long> longs(List<RunSnapshot> s, ToLongFunction<RunSnapshot> f) {
+    return s.stream().map(x -> f.applyAsLong(x)).toList();
   }
 
-  private static String array(double[] v, int decimals) {
-    StringBuilder b = new StringBuilder("[");
-    String fmt = "%." + decimals + "f";
-    for (int i = 0; i < v.length; i++) {
-      b.append(i == 0 ? "" : ", ").append(Double.isFinite(v[i]) ? String.format(Locale.ROOT, fmt, v[i]) : "null");
-    }
-    return b.append(']').toString();
+  private static List<Double> rounded(double[] v, int decimals) {
+    List<Double> r = new ArrayList<>(v.length);
+    for (double d : v) r.add(rounded(d, decimals)); // NaN stays NaN: written as null
+    return r;
+  }
+
+  private static double rounded(double d, int decimals) {
+    double scale = Math.pow(10, decimals);
+    return Double.isFinite(d) ? Math.round(d * scale) / scale : d;
   }
 }

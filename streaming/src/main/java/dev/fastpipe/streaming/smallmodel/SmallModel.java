@@ -1,13 +1,14 @@
 package dev.fastpipe.streaming.smallmodel;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.OutputFiles;
-import dev.fastpipe.streaming.bench.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,36 +146,34 @@ public final class SmallModel {
   // ---------------------------------------------------------------------------------------
   // JSON
 
+  /**
+   * The file's fields, in its order: a typed record written and read by Jackson ({@link JsonCodec};
+   * fields it does not know are passed over). {@code training} and {@code validation} are the
+   * free-form figures the model was made and checked with; an envelope of null: that genotype is
+   * never taken.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record FileForm(String format, List<String> features, int hiddenUnits, Thresholds thresholds, String gq,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Object training,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Object validation,
+      double[] mean, double[] scale, double[][] hiddenWeights, double[] hiddenBias, double[][] outputWeights,
+      double[] outputBias, Map<String, Bounds> envelope) {}
+
+  /** The lowest GQ each variant type is called at ({@link #NEVER}: not at all). */
+  record Thresholds(Integer snp, Integer indel) {}
+
+  /** Each feature's lowest and highest accepted value for one genotype. */
+  record Bounds(double[] low, double[] high) {}
+
   /** The model as JSON (see the class comment). */
   public String toJson() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("format", FORMAT);
-    m.put("features", new ArrayList<>(features));
-    m.put("hidden_units", hiddenUnits());
-    Map<String, Object> thresholds = new LinkedHashMap<>();
-    thresholds.put("snp", snpThreshold);
-    thresholds.put("indel", indelThreshold);
-    m.put("thresholds", thresholds);
-    m.put("gq", "-10 log10(1 - p(best)); candidates with GQ >= the type's threshold are called by the small model");
-    m.putAll(info);
-    m.put("mean", list(mean));
-    m.put("scale", list(scale));
-    m.put("hidden_weights", rows(w1));
-    m.put("hidden_bias", list(b1));
-    m.put("output_weights", rows(w2));
-    m.put("output_bias", list(b2));
-    Map<String, Object> env = new LinkedHashMap<>();
-    for (int g = 0; g < 3; g++) {
-      Map<String, Object> bounds = null;
-      if (low[g] != null) {
-        bounds = new LinkedHashMap<>();
-        bounds.put("low", list(low[g]));
-        bounds.put("high", list(high[g]));
-      }
-      env.put(GENOTYPES.get(g), bounds);
-    }
-    m.put("envelope", env);
-    return Json.write(m);
+    Map<String, Bounds> env = new LinkedHashMap<>();
+    for (int g = 0; g < 3; g++) env.put(GENOTYPES.get(g), low[g] == null ? null : new Bounds(round(low[g]), round(high[g])));
+    return JsonCodec.pretty(new FileForm(FORMAT, List.copyOf(features), hiddenUnits(),
+        new Thresholds(snpThreshold, indelThreshold),
+        "-10 log10(1 - p(best)); candidates with GQ >= the type's threshold are called by the small model",
+        info.get("training"), info.get("validation"), round(mean), round(scale), round(w1), round(b1), round(w2),
+        round(b2), env));
   }
 
   /** Writes {@link #FILE_NAME} into {@code dir} (to a temporary name, then renamed). */
@@ -211,71 +210,65 @@ public final class SmallModel {
   }
 
   static SmallModel parse(String text, List<String> expectedFeatures) {
-    Object root = Json.parse(text);
-    if (!FORMAT.equals(Json.at(root, "format"))) {
-      throw new IllegalArgumentException("format is " + Json.at(root, "format") + ", expected " + FORMAT);
+    FileForm f;
+    try {
+      f = JsonCodec.read(JsonCodec.LENIENT, text, FileForm.class);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    List<String> names = new ArrayList<>();
-    for (Object o : Json.list(root, "features")) names.add((String) o);
+    if (f == null) throw new IllegalArgumentException("the file is empty");
+    if (!FORMAT.equals(f.format())) throw new IllegalArgumentException("format is " + f.format() + ", expected " + FORMAT);
+    List<String> names = f.features() == null ? List.of() : f.features();
     if (expectedFeatures != null && !names.equals(expectedFeatures)) {
       throw new IllegalArgumentException("it was trained on features " + names + " but make_examples computes "
           + expectedFeatures + "; retrain it with fastpipe train");
     }
-    double[] mean = vector(root, "mean", names.size());
-    double[] scale = vector(root, "scale", names.size());
+    double[] mean = vector(f.mean(), "mean", names.size());
+    double[] scale = vector(f.scale(), "scale", names.size());
     for (double s : scale) if (!(s > 0)) throw new IllegalArgumentException("a scale is not positive");
-    double[] b1 = vector(root, "hidden_bias", -1);
-    double[][] w1 = matrix(root, "hidden_weights", b1.length, names.size());
-    double[] b2 = vector(root, "output_bias", 3);
-    double[][] w2 = matrix(root, "output_weights", 3, b1.length);
+    double[] b1 = vector(f.hiddenBias(), "hidden_bias", -1);
+    double[][] w1 = matrix(f.hiddenWeights(), "hidden_weights", b1.length, names.size());
+    double[] b2 = vector(f.outputBias(), "output_bias", 3);
+    double[][] w2 = matrix(f.outputWeights(), "output_weights", 3, b1.length);
     SmallModel m = new SmallModel(names, mean, scale, w1, b1, w2, b2);
-    double snp = Json.number(root, "thresholds", "snp");
-    double indel = Json.number(root, "thresholds", "indel");
-    if (Double.isNaN(snp) || Double.isNaN(indel)) throw new IllegalArgumentException("thresholds.snp and .indel are required");
-    m.thresholds((int) snp, (int) indel);
+    Thresholds t = f.thresholds();
+    if (t == null || t.snp() == null || t.indel() == null) throw new IllegalArgumentException("thresholds.snp and .indel are required");
+    m.thresholds(t.snp(), t.indel());
     for (int g = 0; g < 3; g++) {
-      Object e = Json.at(root, "envelope", GENOTYPES.get(g));
-      if (e != null) m.envelope(g, vector(e, "low", names.size()), vector(e, "high", names.size()));
+      Bounds e = f.envelope() == null ? null : f.envelope().get(GENOTYPES.get(g));
+      if (e != null) m.envelope(g, vector(e.low(), "low", names.size()), vector(e.high(), "high", names.size()));
     }
-    for (String k : List.of("training", "validation")) {
-      Object v = Json.at(root, k);
-      if (v != null) m.info.put(k, v);
+    if (f.training() != null) m.info.put("training", f.training());
+    if (f.validation() != null) m.info.put("validation", f.validation());
+    return m;
+  }
+
+  private static double[] vector(double[] v, String key, int n) {
+    if (v == null || v.length == 0) throw new IllegalArgumentException(key + " is missing");
+    if (n >= 0 && v.length != n) throw new IllegalArgumentException(key + " has " + v.length + " values, expected " + n);
+    return v;
+  }
+
+  private static double[][] matrix(double[][] m, String key, int rows, int cols) {
+    if (m == null || m.length != rows) {
+      throw new IllegalArgumentException(key + " has " + (m == null ? 0 : m.length) + " rows, expected " + rows);
+    }
+    for (int i = 0; i < rows; i++) {
+      if (m[i].length != cols) throw new IllegalArgumentException(key + " row " + i + " has " + m[i].length + " values, expected " + cols);
     }
     return m;
   }
 
-  private static double[] vector(Object root, String key, int n) {
-    List<Object> l = Json.list(root, key);
-    if (n >= 0 && l.size() != n) throw new IllegalArgumentException(key + " has " + l.size() + " values, expected " + n);
-    if (l.isEmpty()) throw new IllegalArgumentException(key + " is missing");
-    double[] r = new double[l.size()];
-    for (int i = 0; i < r.length; i++) r[i] = ((Number) l.get(i)).doubleValue();
+  /** Six decimals: what the file keeps of a weight. */
+  private static double[] round(double[] v) {
+    double[] r = new double[v.length];
+    for (int i = 0; i < v.length; i++) r[i] = Math.round(v[i] * 1e6) / 1e6;
     return r;
   }
 
-  private static double[][] matrix(Object root, String key, int rows, int cols) {
-    List<Object> l = Json.list(root, key);
-    if (l.size() != rows) throw new IllegalArgumentException(key + " has " + l.size() + " rows, expected " + rows);
-    double[][] r = new double[rows][cols];
-    for (int i = 0; i < rows; i++) {
-      @SuppressWarnings("unchecked")
-      List<Object> row = (List<Object>) l.get(i);
-      if (row.size() != cols) throw new IllegalArgumentException(key + " row " + i + " has " + row.size() + " values, expected " + cols);
-      for (int j = 0; j < cols; j++) r[i][j] = ((Number) row.get(j)).doubleValue();
-    }
+  private static double[][] round(double[][] m) {
+    double[][] r = new double[m.length][];
+    for (int i = 0; i < m.length; i++) r[i] = round(m[i]);
     return r;
-  }
-
-  private static List<Object> list(double[] v) {
-    List<Object> l = new ArrayList<>(v.length);
-    for (double d : v) l.add(Math.round(d * 1e6) / 1e6); // what Json writes: 6 decimals, never "0."
-
-    return l;
-  }
-
-  private static List<Object> rows(double[][] m) {
-    List<Object> l = new ArrayList<>(m.length);
-    for (double[] r : m) l.add(list(r));
-    return l;
   }
 }

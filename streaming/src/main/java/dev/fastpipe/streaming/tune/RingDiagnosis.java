@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.tune;
 
 import dev.fastpipe.streaming.bench.BenchRun;
-import dev.fastpipe.streaming.bench.Json;
+import dev.fastpipe.streaming.pipeline.MetricsFile;
 import java.util.List;
 import java.util.Locale;
 
@@ -31,18 +31,18 @@ public record RingDiagnosis(double producerStallPct, double consumerIdlePct, dou
     double fill = 0;
     int n = 0;
     for (BenchRun r : runs) {
-      List<Object> rings = r.rings();
-      double me = r.stage("make_examples", "wall_seconds") * 1000;
-      double cv = r.stage("call_variants", "wall_seconds") * 1000;
+      List<MetricsFile.Ring> rings = r.rings();
+      double me = r.stageWall("make_examples") * 1000;
+      double cv = r.stageWall("call_variants") * 1000;
       if (rings.isEmpty() || !(me > 0) || !(cv > 0)) continue;
       double s = 0;
       double i = 0;
       double f = 0;
-      for (Object ring : rings) {
-        s += Json.number(ring, "producer_stall_ms");
-        i += Json.number(ring, "consumer_idle_ms");
-        double cap = Json.number(ring, "capacity_bytes");
-        f += cap > 0 ? Json.number(ring, "mean_fill_bytes") / cap : 0;
+      for (MetricsFile.Ring ring : rings) {
+        s += ring.producerStallMs();
+        i += ring.consumerIdleMs();
+        double cap = ring.capacityBytes();
+        f += cap > 0 ? ring.meanFillBytes() / cap : 0;
       }
       stall += s / (rings.size() * me) * 100;
       idle += i / rings.size() / cv * 100;

@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.tune;
 
+import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.bench.BenchReport;
-import dev.fastpipe.streaming.bench.Json;
 import dev.fastpipe.streaming.bench.Summary;
 import dev.fastpipe.streaming.makeexamples.Region;
 import java.util.ArrayList;
@@ -116,11 +116,11 @@ public final class TuneReport {
       m.put("p", c.welch().p());
       root.put("confirmation", m);
     }
-    return Json.write(root);
+    return JsonCodec.pretty(root);
   }
 
   private static Summary stage(Tuner.Trial t, String name) {
-    return Summary.of(t.runs.stream().mapToDouble(r -> r.stage(name, "cpu_seconds")).toArray());
+    return Summary.of(t.runs.stream().mapToDouble(r -> r.stageCpu(name)).toArray());
   }
 
   private static String pct(double d) {

@@ -18,7 +18,7 @@ class BenchReportTest {
                     {"name": "call_variants", "wall_seconds": 3, "cpu_seconds": 4},
                     {"name": "postprocess", "wall_seconds": %s, "cpu_seconds": %s}]}
         """, 5 + seq % 3 * 0.1, 9 + seq % 2 * 0.2, post + seq % 3 * 0.01, post + seq % 3 * 0.01);
-    return new BenchRun(seq, config, seq / 2, false, 0, 10 + seq % 3 * 0.1, "same", Json.parse(metrics), "");
+    return new BenchRun(seq, config, seq / 2, false, 0, 10 + seq % 3 * 0.1, "same", dev.fastpipe.streaming.pipeline.MetricsFile.parse(metrics), "");
   }
 
   static BenchResult result() {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** VCF checks of a bench: across every run, or (--calls-may-differ, two models) within each configuration. */
 class BenchResultTest {
   private static BenchRun run(int seq, String config, String md5) {
-    return new BenchRun(seq, config, seq / 2, false, 0, 1.0, md5, java.util.Map.of(), "");
+    return new BenchRun(seq, config, seq / 2, false, 0, 1.0, md5, dev.fastpipe.streaming.pipeline.MetricsFile.parse("{}"), "");
   }
 
   @Test

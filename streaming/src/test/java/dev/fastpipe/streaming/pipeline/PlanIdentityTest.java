@@ -135,6 +135,7 @@ class PlanIdentityTest {
       next = l;
     } else if (t == GqCalibration.class) next = GqCalibration.forModel(Path.of("..", "models", "fastpipe-v5"));
     else if (t == dev.fastpipe.shm.TransportOptions.class) next = dev.fastpipe.shm.TransportOptions.of(java.util.Map.of("dir", "/elsewhere"));
+    else if (t == dev.fastpipe.streaming.SubcommandLauncher.class) next = new dev.fastpipe.streaming.SubcommandLauncher("other.Main");
     else throw new AssertionError(key + ": a setting of type " + t + "; teach this test to change it");
     f.set(target, next);
   }

@@ -12,6 +12,7 @@ import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.Transports;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
+import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
@@ -20,6 +21,7 @@ import dev.fastpipe.streaming.testing.TestGenome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,9 @@ class ShardsTest {
     return g.ref[pos] == 'A' ? 'C' : 'A';
   }
 
+  /** Shard processes start the CLI's entry point, as call's do. */
+  static final SubcommandLauncher LAUNCHER = new SubcommandLauncher(dev.fastpipe.cli.Main.class.getName());
+
   static RunPlan plan(MakeExamplesOptions o) {
     try (InputFiles in = new InputFiles(o.reference, o.reads)) {
       return RunPlan.forTasks(o, in);
@@ -80,7 +85,12 @@ class ShardsTest {
       assertNull(shards.await(60, TimeUnit.SECONDS));
       assertTrue(shards.allEnded());
       assertTrue(shards.endNanos() > 0);
-      assertEquals(SNPS.length, shards.examples());
+      List<ShardReport> reports = shards.reports();
+      assertEquals(List.of(0, 1), reports.stream().map(ShardReport::shard).toList(), "one report per shard");
+      assertTrue(reports.stream().allMatch(sr -> sr.failure() == null && sr.readsSeen() > 0 && sr.cpuSeconds() > 0), reports.toString());
+      assertEquals(shards.inProcesses(), reports.stream().allMatch(sr -> sr.footprint() != null && sr.footprint().shard() == sr.shard()),
+          "a process reports its own footprint, a thread none: " + reports);
+      assertEquals(SNPS.length, ShardReport.Totals.of(reports, plan.shards()).examples());
       long made = 0;
       for (int i = 0; i < plan.shards(); i++) {
         made += shards.examplesMade(i);
@@ -100,7 +110,7 @@ class ShardsTest {
     }
     Set<String> byProcesses;
     try (ExampleTransport t = Transports.create("shm", TransportConfig.of(2, 200_000).withDir(dir))) {
-      byProcesses = run(new ShardProcesses("-XX:TieredStopAtLevel=1"), plan, t);
+      byProcesses = run(new ShardProcesses(LAUNCHER, "-XX:TieredStopAtLevel=1"), plan, t);
     }
     assertEquals(Set.of("done 0 by 0", "done 1 by 1", "done 2 by 0", "done 3 by 1", "done 4 by 0",
         "example 700", "example 1800", "example 2600", "example 3900"), byThreads);
@@ -115,7 +125,7 @@ class ShardsTest {
     o.reads = copy;
     RunPlan plan = plan(o);
     Files.delete(copy); // planned, then the reads went away
-    for (Shards shards : new Shards[] {new ShardThreads(), new ShardProcesses("-XX:TieredStopAtLevel=1")}) {
+    for (Shards shards : new Shards[] {new ShardThreads(), new ShardProcesses(LAUNCHER, "-XX:TieredStopAtLevel=1")}) {
       String kind = shards.inProcesses() ? "shm" : "disruptor";
       try (ExampleTransport t = Transports.create(kind, TransportConfig.of(2, 200_000).withDir(dir)); shards) {
         shards.start(plan, t);

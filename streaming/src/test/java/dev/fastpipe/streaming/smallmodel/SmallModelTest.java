@@ -127,6 +127,32 @@ class SmallModelTest {
     assertEquals(Path.of(dir.toString(), SmallModel.FILE_NAME), SmallModel.find(dir));
   }
 
+  /** The shipped models (written by the hand-made JSON writer before Jackson) read and write back the same values. */
+  @Test
+  void theShippedSmallModelsReadAndWriteBackTheSameModel(@TempDir Path dir) throws Exception {
+    Path models = Path.of("..", "models").toAbsolutePath().normalize();
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(models), "no models/ beside the module");
+    int seen = 0;
+    try (var dirs = Files.list(models)) {
+      for (Path d : dirs.sorted().toList()) {
+        Path f = SmallModel.find(d);
+        if (f == null) continue;
+        SmallModel m = SmallModel.load(f, null);
+        Path copy = Files.createDirectories(dir.resolve(d.getFileName().toString()));
+        m.save(copy);
+        SmallModel back = SmallModel.load(copy.resolve(SmallModel.FILE_NAME), null);
+        assertEquals(m.toJson(), back.toJson(), d.toString());
+        assertEquals(m.info(), back.info(), d + ": training and validation figures");
+        float[] x = new float[m.features.size()];
+        for (int i = 0; i < x.length; i++) x[i] = (float) m.mean[i];
+        assertArrayEquals(m.predict(x, new float[3]), back.predict(x, new float[3]), 0f, d.toString());
+        assertEquals(m.threshold(true), back.threshold(true));
+        seen++;
+      }
+    }
+    assertTrue(seen >= 3, "small models found: " + seen);
+  }
+
   @Test
   void aFileForOtherFeaturesIsNamed(@TempDir Path dir) throws Exception {
     trainer(1).train(toy(1, 60), NAMES).save(dir);

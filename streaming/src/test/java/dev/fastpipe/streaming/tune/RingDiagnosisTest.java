@@ -13,7 +13,7 @@ class RingDiagnosisTest {
     String m = "{\"stages\": [{\"name\": \"make_examples\", \"wall_seconds\": 10}, {\"name\": \"call_variants\", \"wall_seconds\": 5}],"
         + " \"rings\": [{\"capacity_bytes\": 200, \"mean_fill_bytes\": " + fill + ", \"producer_stall_ms\": " + stallMs
         + ", \"consumer_idle_ms\": " + idleMs + "}]}";
-    return new BenchRun(1, "x", 0, false, 0, 11, "m", Json.parse(m), "");
+    return new BenchRun(1, "x", 0, false, 0, 11, "m", dev.fastpipe.streaming.pipeline.MetricsFile.parse(m), "");
   }
 
   @Test

@@ -49,7 +49,7 @@ class TunerTest {
          "rings": [{"shard": 0, "capacity_bytes": 100, "mean_fill_bytes": %s, "producer_stall_ms": %s, "consumer_idle_ms": 90},
                    {"shard": 1, "capacity_bytes": 100, "mean_fill_bytes": %s, "producer_stall_ms": %s, "consumer_idle_ms": 90}]}
         """, fill, stallMs, fill, stallMs);
-    return new BenchRun(seq, c.name(), round, warmup, 0, wall, batch128 ? "other" : "same", Json.parse(metrics), "");
+    return new BenchRun(seq, c.name(), round, warmup, 0, wall, batch128 ? "other" : "same", dev.fastpipe.streaming.pipeline.MetricsFile.parse(metrics), "");
   }
 
   Tuner.Settings settings(Duration budget) {
