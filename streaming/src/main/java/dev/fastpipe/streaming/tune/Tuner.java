@@ -244,15 +244,20 @@ public final class Tuner {
         .append(figures).append('.').toString();
   }
 
+  /** Why a failed run is dropped: how it ended (killed by signal N, or exit N) and its last non-blank stderr line. */
+  static String failure(BenchRun r) {
+    String last = r.errorTail().lines().filter(l -> !l.isBlank()).reduce((x, y) -> y).orElse("");
+    String how = r.exitStatus() > 128 ? "killed by signal " + (r.exitStatus() - 128) : "exit " + r.exitStatus();
+    return "failed (" + how + ")" + (last.isEmpty() ? "" : ": " + last);
+  }
+
   private BenchRun run(Knobs k, int round, boolean warmup) {
     seq++;
     BenchRun r = runner.run(new BenchConfig(k.name(), Map.of(), k.args()), round, warmup, seq);
     Trial t = trial(k);
     if (!warmup) t.runs.add(r);
     if (!r.ok()) {
-      String last = r.errorTail().lines().filter(l -> !l.isBlank()).reduce((x, y) -> y).orElse("");
-      String how = r.exitStatus() > 128 ? "killed by signal " + (r.exitStatus() - 128) : "exit " + r.exitStatus();
-      t.dropped = "failed (" + how + ")" + (last.isEmpty() ? "" : ": " + last);
+      t.dropped = failure(r);
     } else if (referenceMd5 != null && !r.vcfMd5().equals(referenceMd5)) {
       t.dropped = "VCF records differ from the defaults' (" + r.label() + ")";
     }

@@ -114,4 +114,12 @@ class TunerTest {
     assertEquals("--consumers 2 --allocator glibc", m.differences(k));
     assertEquals("s2-c2-b64-r16M-shm-glibc", m.name());
   }
+
+  @Test
+  void aFailedRunSaysHowItEndedAndItsLastErrorLine() {
+    BenchRun killed = new BenchRun(3, "s1", 0, false, 138, 2.0, null, null, "");
+    assertEquals("failed (killed by signal 10)", Tuner.failure(killed));
+    BenchRun bad = new BenchRun(4, "s1", 0, false, 2, 1.0, null, null, "a warning\nfastpipe call: --ring-size 1K: too small\n\n");
+    assertEquals("failed (exit 2): fastpipe call: --ring-size 1K: too small", Tuner.failure(bad));
+  }
 }
