@@ -25,6 +25,13 @@ public record BenchConfig(String name, Map<String, String> env, List<String> arg
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
   private static final Pattern ENV = Pattern.compile("([A-Z_][A-Z0-9_]*)=(.*)", Pattern.DOTALL);
 
+  /**
+   * The variable that names another build to run this configuration with: a checkout or an
+   * unpacked release whose {@code bin/fastpipe} starts the run instead of this one's (so two
+   * versions are compared side by side, in one interleaved schedule). Not passed to the run.
+   */
+  public static final String BUILD = "FASTPIPE_BUILD";
+
   /** Options bench sets on every run itself. */
   static final List<String> OWN_OPTIONS = List.of("--output", "--metrics", "--no-progress");
 
@@ -58,7 +65,18 @@ public record BenchConfig(String name, Map<String, String> env, List<String> arg
         }
       }
     }
+    String build = env.get(BUILD);
+    if (build != null && !Files.isExecutable(Path.of(build, "bin", "fastpipe"))) {
+      throw new InputException("--config '" + spec + "': " + BUILD + "=" + build + ": no executable bin/fastpipe there"
+          + " (a built checkout or an unpacked release)");
+    }
     return new BenchConfig(name, env, args);
+  }
+
+  /** The launcher of another build ({@link #BUILD}), or null: this build's. */
+  public Path build() {
+    String b = env.get(BUILD);
+    return b == null ? null : Path.of(b, "bin", "fastpipe").toAbsolutePath().normalize();
   }
 
   /** Configurations from a file, one per line as {@link #parse} takes; blank lines and # comments skipped. */

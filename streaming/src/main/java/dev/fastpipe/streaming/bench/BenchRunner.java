@@ -141,6 +141,8 @@ public final class BenchRunner implements AutoCloseable {
     Path log = workDir.resolve("run-" + seq + ".log");
     ProcessBuilder pb = new ProcessBuilder(command(c, vcf, json)).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().putAll(c.env());
+    pb.environment().remove(BenchConfig.BUILD);
+    if (c.build() != null) pb.environment().remove("FASTPIPE_LAUNCHER"); // the other build's launcher sets its own
     int status;
     double wall;
     double load = MachineLoad.oneMinute(); // the machine just before the run, recorded with it
@@ -189,7 +191,7 @@ public final class BenchRunner implements AutoCloseable {
 
   /** The command of one run. */
   List<String> command(BenchConfig c, Path vcf, Path json) {
-    List<String> cmd = new ArrayList<>(launcher);
+    List<String> cmd = c.build() == null ? new ArrayList<>(launcher) : new ArrayList<>(List.of(c.build().toString()));
     cmd.add("call");
     cmd.addAll(commonArgs);
     cmd.addAll(c.args());

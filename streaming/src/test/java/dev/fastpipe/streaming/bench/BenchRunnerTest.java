@@ -164,4 +164,25 @@ class BenchRunnerTest {
     }
     assertThrows(InputException.class, () -> new BenchRunner(List.of("x"), List.of("--metrics", "m.json"), dir, null));
   }
+
+  @Test
+  void aConfigurationWithFastpipeBuildRunsThatBuildsLauncher(@TempDir Path dir) throws Exception {
+    Path here = fakeLauncher(dir.resolve("here"));
+    Path other = fakeLauncher(dir.resolve("other"));
+    List<BenchConfig> configs = List.of(BenchConfig.parse("before: FASTPIPE_BUILD=" + dir.resolve("other")),
+        BenchConfig.parse("after:"));
+    assertEquals(other.toAbsolutePath().normalize(), configs.get(0).build());
+    BenchResult r;
+    try (BenchRunner runner = new BenchRunner(List.of(here.toString()), List.of("--ref", "R.fa"), dir.resolve("work"), null)) {
+      r = runner.runAll(configs, 2, 0, 1);
+    }
+    assertEquals(4, r.runs().size());
+    // Each launcher logs the calls it started: two each, the other build's for 'before' only.
+    assertEquals(2, Files.readAllLines(other.resolveSibling("commands")).size());
+    assertEquals(2, Files.readAllLines(here.resolveSibling("commands")).size());
+    // A build without bin/fastpipe is refused in one line naming it.
+    InputException e = assertThrows(InputException.class, () -> BenchConfig.parse("x: FASTPIPE_BUILD=" + dir.resolve("none")));
+    assertTrue(e.getMessage().contains("FASTPIPE_BUILD=" + dir.resolve("none") + ": no executable bin/fastpipe there"),
+        e.getMessage());
+  }
 }
