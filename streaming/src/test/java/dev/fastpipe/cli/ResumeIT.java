@@ -82,11 +82,13 @@ class ResumeIT {
     // A shard that has made all its examples exits while the consumers still work through its ring:
     // the shard is killed at the first checkpoint (and with small rings, which keep it waiting), the
     // parent once 40 % is journaled.
-    // For the shard case the consumer is also slowed (the test-only inference throttle), so that the
-    // shards wait on full rings instead of finishing before the first checkpoint on a quiet machine.
-    List<String> first = oneShard ? call(name, "--ring-size", "2M") : call(name);
+    // For the shard case the consumer is also slowed: batches of one example, each held 50 ms by the
+    // test-only inference throttle, so that the shards wait on full rings instead of finishing
+    // before the first checkpoint on a quiet machine (batch size and ring size are speed settings:
+    // the resumed run uses the defaults).
+    List<String> first = oneShard ? call(name, "--ring-size", "2M", "--batch-size", "1") : call(name);
     double at = oneShard ? 1e-9 : 0.4;
-    Map<String, String> env = oneShard ? Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.test.inference-sleep-ms=100") : Map.of();
+    Map<String, String> env = oneShard ? Map.of("FASTPIPE_JAVA_OPTS", "-Dfastpipe.test.inference-sleep-ms=50") : Map.of();
     Process p = ShardFaultsIT.start(first, dir.resolve(name + ".err"), env);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (p.isAlive() && journaled(out) < at && System.nanoTime() < deadline) Thread.sleep(5);
