@@ -4,8 +4,6 @@ import dev.fastpipe.streaming.simulate.SyntheticSample;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
-import dev.fastpipe.streaming.postprocess.GqCalibration;
-import dev.fastpipe.streaming.smallmodel.SmallModel;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import java.io.IOException;
@@ -59,6 +57,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin ModelOptions modelOptions;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws IOException {
     PrintStream out = System.out;
@@ -74,27 +74,19 @@ public final class DemoCommand implements Callable<Integer> {
     out.printf("demo: simulated %,d bp, %.0fx reads, seed %d in %.1f s -> %s%n", length, coverage, seed,
         (System.nanoTime() - t0) / 1e9, dir);
 
-    CallSettings s = new CallSettings();
-    s.launcher = Main.LAUNCHER;
-    ThreadBudget budget = ThreadBudget.ofThisMachine();
-    modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
-    s.intraOpThreads = modelOptions.intraOpThreads();
-    s.interOpThreads = modelOptions.interOpThreads();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.reference();
-    ex.reads = sample.reads();
-    ex.shards = Math.max(1, shards);
-    ex.smallModel = SmallModel.find(modelOptions.modelDir()); // the model as call uses it: small model and GQ calibration
-    s.calibration = GqCalibration.forModel(modelOptions.modelDir());
-    s.examples = ex;
-    s.output = dir.resolve("demo.vcf.gz");
-    s.transport = transport;
-    s.batchSize = modelOptions.batchSize();
-    s.sample = SyntheticSample.SAMPLE;
-    s.progress = !noProgress;
-    s.channels = modelOptions.channels();
-    s.modelDir = modelOptions.modelDir();
-    StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
+    // The settings are call's own, from the call command line this demo stands for: the same
+    // defaults, checks, small model, GQ calibration and journal as `fastpipe call` gives.
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--ref", sample.reference().toString(),
+        "--reads", sample.reads().toString(), "--output", dir.resolve("demo.vcf.gz").toString(),
+        "--shards", Integer.toString(Math.max(1, shards)), "--transport", transport, "--sample", SyntheticSample.SAMPLE));
+    if (noProgress) args.add("--no-progress");
+    args.addAll(modelOptions.asArguments());
+    CallCommand callCommand = new CallCommand();
+    new picocli.CommandLine(callCommand).parseArgs(args.toArray(String[]::new));
+    CallSettings s = callCommand.settings();
+    s.commandLine = CommandText.of(spec); // the VCF header records what the user typed: fastpipe demo ...
+    MakeExamplesOptions ex = s.examples;
+    StreamingCall.Summary r = StreamingCall.run(s, callCommand.modelOptions::load, System.err);
     out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %s%n",
         r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(ex.shards));
     out.println("demo: VCF " + s.output);

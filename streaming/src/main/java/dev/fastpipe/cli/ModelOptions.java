@@ -37,6 +37,16 @@ public final class ModelOptions {
           + " else TensorFlow decides. 0 = TensorFlow decides.")
   Integer interOpThreads; // null: not given
 
+  /** These options as another command would be given them: only those given here (the rest keep their defaults). */
+  public java.util.List<String> asArguments() {
+    java.util.List<String> a = new java.util.ArrayList<>();
+    if (model != null) a.addAll(java.util.List.of("--model", model.toString()));
+    a.addAll(java.util.List.of("--batch-size", Integer.toString(batchSize)));
+    if (intraOpThreads != null) a.addAll(java.util.List.of("--intra-op-threads", intraOpThreads.toString()));
+    if (interOpThreads != null) a.addAll(java.util.List.of("--inter-op-threads", interOpThreads.toString()));
+    return a;
+  }
+
   /** Where --intra-op-threads / --inter-op-threads were not given, use these (a call's thread budget). */
   public ModelOptions defaultThreads(int intraOp, int interOp) {
     if (intraOpThreads == null) intraOpThreads = intraOp;
