@@ -54,7 +54,10 @@ final class SpillSegment {
       } catch (IOException e) {
         throw new UncheckedIOException(path + ": cannot create spill segment: " + e.getMessage(), e);
       }
-      ShmFiles.register(path);
+      // Not registered for deletion at this JVM's exit: a producer process that ends its stream and
+      // exits before the consumer has opened its last segment would take the records with it. The
+      // consumer deletes a segment once it has read it through, the transport's owner deletes the rest
+      // on close, and a later run removes those whose writer is provably dead.
       RingOwner me = RingOwner.current();
       ByteBuffer h = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
       h.putLong(MAGIC).putInt(VERSION).putInt(shard).putLong(epoch).putLong(firstIndex).putLong(me.pid()).putLong(me.startTicks());

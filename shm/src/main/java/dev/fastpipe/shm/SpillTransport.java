@@ -36,8 +36,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * so producers in other processes take part); segments are {@code <spill-dir>/<ring name>.spill-<e>}
  * in the {@link SpillSegment} format (length, CRC, index per record: a torn tail is never delivered).
  * Files carry the run id, so no later run opens them; each names its owner, and a run removes the
- * control files and segments of owners that are provably dead; this JVM deletes its own on close and
- * on exit.
+ * control files and segments of owners that are provably dead. The owner deletes its control files
+ * and segments on close (and the control files at exit); the consumer deletes a segment once read
+ * through. A producer never deletes its segments: one that ends its stream and exits before the
+ * consumer has opened its last segment must leave the records there.
  *
  * <p>Off by default: without {@code spill-after} the ring transport is returned unwrapped.
  */
@@ -429,7 +431,9 @@ public final class SpillTransport implements ExampleTransport {
         if (e > done[i]) {
           long start = c.getLongVolatile(START0 + (int) (e & 1) * 8);
           if (delivered[i] >= start) {
-            segments[i] = new SpillSegment.Reader(segmentPath(spillDir, ringFiles[i], e));
+            Path seg = segmentPath(spillDir, ringFiles[i], e);
+            segments[i] = new SpillSegment.Reader(seg);
+            ShmFiles.register(seg); // the reading JVM removes it if it exits before reading it through
           } else {
             ringBudget = (int) Math.min(budget, start - delivered[i]);
           }
