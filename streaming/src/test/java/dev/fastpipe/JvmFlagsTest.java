@@ -1,6 +1,7 @@
 package dev.fastpipe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -14,9 +15,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JVM flags Chronicle Queue and the rings need are written twice (the pom's fastpipe.jvm.flags
- * for the tests, bin/fastpipe's jvm_flags for every user process): they must be the same list,
- * and a subcommand process started without the launcher (tests, an IDE) gets them from this JVM.
+ * The JVM flags Chronicle Queue and the rings need are written once, as the pom's
+ * fastpipe.jvm.flags: the tests get them as their argLine, the jar carries them for a subcommand
+ * process started without the launcher, and bin/fastpipe reads the copy the build puts beside the
+ * jar. None of the three may hold a list of its own.
  */
 class JvmFlagsTest {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -27,21 +29,32 @@ class JvmFlagsTest {
     return Arrays.asList(m.group(1).trim().split("\\s+"));
   }
 
-  /** The launcher's jvm_flags=( ... ) array, less the collector choice (-XX:), which the tests leave to the JVM. */
-  static List<String> launcherFlags() throws Exception {
-    Matcher m = Pattern.compile("(?s)\njvm_flags=\\((.*?)\n\\)").matcher(Files.readString(ROOT.resolve("bin/fastpipe")));
-    assertTrue(m.find(), "no jvm_flags=( ... ) in bin/fastpipe");
-    return Arrays.stream(m.group(1).trim().split("\\s+")).filter(f -> !f.startsWith("-XX:")).toList();
+  @Test
+  void theJarCarriesThePomsFlags() throws Exception {
+    assertEquals(pomFlags(), SubcommandLauncher.jvmFlags());
   }
 
   @Test
-  void thePomAndTheLauncherGiveTheSameFlags() throws Exception {
-    assumeTrue(Files.isRegularFile(ROOT.resolve("bin/fastpipe")), "no bin/fastpipe beside the module");
-    assertEquals(pomFlags(), launcherFlags());
+  void theTestsRunWithThem() throws Exception {
+    List<String> args = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+    for (String flag : pomFlags()) assertTrue(args.contains(flag), flag + " missing from this test JVM's " + args);
   }
 
   @Test
-  void aProcessStartedWithoutTheLauncherGetsThemFromThisJvm() throws Exception {
+  void theLauncherReadsTheBuildsCopyAndWritesNoneOfItsOwn() throws Exception {
+    Path launcher = ROOT.resolve("bin/fastpipe");
+    assumeTrue(Files.isRegularFile(launcher), "no bin/fastpipe beside the module");
+    String text = Files.readString(launcher);
+    assertFalse(text.contains("--add-opens") || text.contains("--add-exports") || text.contains("-Dchronicle"),
+        "bin/fastpipe writes JVM flags of its own; they belong in the pom's fastpipe.jvm.flags");
+    assertTrue(text.contains("jvm.flags"), "bin/fastpipe does not read jvm.flags");
+    Path besideTheJar = ROOT.resolve("streaming/target/jvm.flags");
+    assumeTrue(Files.isRegularFile(besideTheJar), "not packaged yet (mvn package writes streaming/target/jvm.flags)");
+    assertEquals(pomFlags(), Arrays.asList(Files.readString(besideTheJar).strip().split("\\s+")));
+  }
+
+  @Test
+  void aProcessStartedWithoutTheLauncherGetsThem() throws Exception {
     assumeTrue(System.getenv(SubcommandLauncher.LAUNCHER_ENV) == null, "run under the launcher: it gives the flags");
     List<String> cmd = new SubcommandLauncher("some.Main").command("-Xss2m");
     for (String flag : pomFlags()) assertTrue(cmd.contains(flag), flag + " missing from " + cmd);
