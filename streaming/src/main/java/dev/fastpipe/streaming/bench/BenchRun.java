@@ -39,6 +39,16 @@ public record BenchRun(int seq, String config, int round, boolean warmup, int ex
     return s == null ? Double.NaN : s.cpuSeconds();
   }
 
+  /**
+   * The CPU seconds of every process of the run: make_examples' plus call_variants' (whose parent
+   * also runs postprocess) for {@code call}, the recorded {@code total} stage where a run has one
+   * (the classic pipeline's stages are separate processes).
+   */
+  public double totalCpu() {
+    RunMetrics.Stage total = metrics == null ? null : metrics.stage("total");
+    return total != null ? total.cpuSeconds() : stageCpu("make_examples") + stageCpu("call_variants");
+  }
+
   /** The processes of role {@code role} in the metrics ({@code inference}, {@code shard}). */
   public List<MetricsFile.Process> processes(String role) {
     return metrics == null ? List.of() : metrics.processes(role);

@@ -96,6 +96,9 @@ public final class BenchRunner implements AutoCloseable {
   public BenchResult runAll(List<BenchConfig> configs, int rounds, int warmup, long seed) {
     BenchConfig.check(configs, false);
     checkLauncherOptions(configs);
+    for (BenchConfig c : configs) {
+      if (ClassicPipeline.wanted(c)) new ClassicPipeline(c.name(), allArgs(c)); // refuses what its stages do not take
+    }
     List<Schedule.Slot> slots = Schedule.interleaved(configs.size(), warmup, rounds, seed);
     List<BenchRun> runs = new ArrayList<>();
     for (Schedule.Slot slot : slots) {
@@ -108,12 +111,19 @@ public final class BenchRunner implements AutoCloseable {
             + (r.errorTail().isBlank() ? "" : ": " + r.errorTail().lines().reduce((a, b) -> b).orElse(""))
             + (workDirStays() ? " (its output: " + workDir.resolve("run-" + r.seq() + ".log")
                 : " (its output goes with the temporary work directory; --keep keeps it")
-            + "; command: "
-            + String.join(" ", command(c, workDir.resolve("run-" + r.seq() + ".vcf.gz"),
-                workDir.resolve("run-" + r.seq() + ".json")).stream().map(BenchConfig::quoted).toList()) + ")");
+            + "; command: " + commandText(c, r.seq()) + ")");
       }
     }
     return new BenchResult(configs, commonArgs, rounds, warmup, seed, runs, workDir);
+  }
+
+  /** The command line of run {@code seq} of {@code c}, as a shell would take it (the classic pipeline's stages joined by ';'). */
+  private String commandText(BenchConfig c, int seq) {
+    Path vcf = workDir.resolve("run-" + seq + ".vcf.gz");
+    List<List<String>> cmds = ClassicPipeline.wanted(c)
+        ? new ClassicPipeline(c.name(), allArgs(c)).commands(launcherOf(c), vcf).stream().flatMap(List::stream).toList()
+        : List.of(command(c, vcf, workDir.resolve("run-" + seq + ".json")));
+    return String.join("; ", cmds.stream().map(cmd -> String.join(" ", cmd.stream().map(BenchConfig::quoted).toList())).toList());
   }
 
   /** A configuration that uses a launcher option when runs do not start through the launcher: one line. */
@@ -139,19 +149,26 @@ public final class BenchRunner implements AutoCloseable {
     Path vcf = workDir.resolve("run-" + seq + ".vcf.gz");
     Path json = workDir.resolve("run-" + seq + ".json");
     Path log = workDir.resolve("run-" + seq + ".log");
-    ProcessBuilder pb = new ProcessBuilder(command(c, vcf, json)).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().putAll(c.env());
-    pb.environment().remove(BenchConfig.BUILD);
-    if (c.build() != null) pb.environment().remove("FASTPIPE_LAUNCHER"); // the other build's launcher sets its own
     int status;
     double wall;
     double load = MachineLoad.oneMinute(); // the machine just before the run, recorded with it
+    MetricsFile classicMetrics = null;
+    boolean classic = ClassicPipeline.wanted(c);
     try {
       long t0 = System.nanoTime();
-      Process p = pb.start();
-      current = p;
-      p.getOutputStream().close();
-      status = p.waitFor();
+      if (classic) {
+        ClassicPipeline.Outcome o = new ClassicPipeline(c.name(), allArgs(c)).run(launcherOf(c), vcf, log,
+            env -> environment(c, env), p -> current = p);
+        status = o.status();
+        classicMetrics = o.metrics();
+      } else {
+        ProcessBuilder pb = new ProcessBuilder(command(c, vcf, json)).redirectErrorStream(true).redirectOutput(log.toFile());
+        environment(c, pb.environment());
+        Process p = pb.start();
+        current = p;
+        p.getOutputStream().close();
+        status = p.waitFor();
+      }
       wall = (System.nanoTime() - t0) / 1e9;
       current = null;
     } catch (IOException e) {
@@ -167,7 +184,7 @@ public final class BenchRunner implements AutoCloseable {
     try {
       if (status == 0) {
         md5 = VcfBody.md5(vcf);
-        metrics = MetricsFile.parse(Files.readString(json));
+        metrics = classic ? classicMetrics : MetricsFile.parse(Files.readString(json));
       } else {
         tail = tail(log, 5);
       }
@@ -189,14 +206,33 @@ public final class BenchRunner implements AutoCloseable {
     return r;
   }
 
-  /** The command of one run. */
+  /** The command of one run of {@code call}. */
   List<String> command(BenchConfig c, Path vcf, Path json) {
-    List<String> cmd = c.build() == null ? new ArrayList<>(launcher) : new ArrayList<>(List.of(c.build().toString()));
+    List<String> cmd = new ArrayList<>(launcherOf(c));
     cmd.add("call");
-    cmd.addAll(commonArgs);
-    cmd.addAll(c.args());
+    cmd.addAll(allArgs(c));
     cmd.addAll(List.of("--output", vcf.toString(), "--metrics", json.toString(), "--no-progress"));
     return cmd;
+  }
+
+  /** What starts a subcommand for {@code c}: this build's launcher or another build's ({@link BenchConfig#BUILD}). */
+  private List<String> launcherOf(BenchConfig c) {
+    return c.build() == null ? launcher : List.of(c.build().toString());
+  }
+
+  /** The options every run gets, then the configuration's own. */
+  private List<String> allArgs(BenchConfig c) {
+    List<String> args = new ArrayList<>(commonArgs);
+    args.addAll(c.args());
+    return args;
+  }
+
+  /** A run's environment: this process's, plus the configuration's, less bench's own variables. */
+  private static void environment(BenchConfig c, java.util.Map<String, String> env) {
+    env.putAll(c.env());
+    env.remove(BenchConfig.BUILD);
+    env.remove(ClassicPipeline.PIPELINE);
+    if (c.build() != null) env.remove("FASTPIPE_LAUNCHER"); // the other build's launcher sets its own
   }
 
   /** The last {@code n} non-blank lines of {@code log}. */
