@@ -43,6 +43,8 @@ import picocli.CommandLine.Option;
       "parallel tasks (default: the CPU count), call-variants, postprocess, each stage timed (RSS not known);",
       "the options of call its stages do not take are refused. Its calls differ (no small model): add",
       "--calls-may-differ.",
+      "FASTPIPE_PIPELINE=bcftools runs the peer bcftools mpileup | call -mv on --ref, --reads, --bed, --regions",
+      "(total wall and CPU), e.g. to measure call's CPU against bcftools' in the same schedule.",
       "",
       "Example:",
       "  fastpipe bench --config 'jemalloc: --allocator jemalloc' --config 'glibc: --allocator glibc' \\",

@@ -96,8 +96,12 @@ public final class BenchRunner implements AutoCloseable {
   public BenchResult runAll(List<BenchConfig> configs, int rounds, int warmup, long seed) {
     BenchConfig.check(configs, false);
     checkLauncherOptions(configs);
-    for (BenchConfig c : configs) {
-      if (ClassicPipeline.wanted(c)) new ClassicPipeline(c.name(), allArgs(c)); // refuses what its stages do not take
+    for (BenchConfig c : configs) { // refuses what the stages of a classic or bcftools run do not take
+      switch (ClassicPipeline.kind(c)) {
+        case "classic" -> new ClassicPipeline(c.name(), allArgs(c));
+        case "bcftools" -> new BcftoolsPeer(c.name(), allArgs(c));
+        default -> { }
+      }
     }
     List<Schedule.Slot> slots = Schedule.interleaved(configs.size(), warmup, rounds, seed);
     List<BenchRun> runs = new ArrayList<>();
@@ -117,12 +121,14 @@ public final class BenchRunner implements AutoCloseable {
     return new BenchResult(configs, commonArgs, rounds, warmup, seed, runs, workDir);
   }
 
-  /** The command line of run {@code seq} of {@code c}, as a shell would take it (the classic pipeline's stages joined by ';'). */
+  /** The command line of run {@code seq} of {@code c}, as a shell would take it (the stages of a classic run joined by ';'). */
   private String commandText(BenchConfig c, int seq) {
     Path vcf = workDir.resolve("run-" + seq + ".vcf.gz");
-    List<List<String>> cmds = ClassicPipeline.wanted(c)
-        ? new ClassicPipeline(c.name(), allArgs(c)).commands(launcherOf(c), vcf).stream().flatMap(List::stream).toList()
-        : List.of(command(c, vcf, workDir.resolve("run-" + seq + ".json")));
+    List<List<String>> cmds = switch (ClassicPipeline.kind(c)) {
+      case "classic" -> new ClassicPipeline(c.name(), allArgs(c)).commands(launcherOf(c), vcf).stream().flatMap(List::stream).toList();
+      case "bcftools" -> List.of(new BcftoolsPeer(c.name(), allArgs(c)).command(vcf));
+      default -> List.of(command(c, vcf, workDir.resolve("run-" + seq + ".json")));
+    };
     return String.join("; ", cmds.stream().map(cmd -> String.join(" ", cmd.stream().map(BenchConfig::quoted).toList())).toList());
   }
 
@@ -152,15 +158,17 @@ public final class BenchRunner implements AutoCloseable {
     int status;
     double wall;
     double load = MachineLoad.oneMinute(); // the machine just before the run, recorded with it
-    MetricsFile classicMetrics = null;
-    boolean classic = ClassicPipeline.wanted(c);
+    MetricsFile stagedMetrics = null;
+    String kind = ClassicPipeline.kind(c);
+    boolean staged = !kind.equals("streaming");
     try {
       long t0 = System.nanoTime();
-      if (classic) {
-        ClassicPipeline.Outcome o = new ClassicPipeline(c.name(), allArgs(c)).run(launcherOf(c), vcf, log,
-            env -> environment(c, env), p -> current = p);
+      if (staged) {
+        ClassicPipeline.Outcome o = kind.equals("classic")
+            ? new ClassicPipeline(c.name(), allArgs(c)).run(launcherOf(c), vcf, log, env -> environment(c, env), p -> current = p)
+            : new BcftoolsPeer(c.name(), allArgs(c)).run(vcf, log, env -> environment(c, env), p -> current = p);
         status = o.status();
-        classicMetrics = o.metrics();
+        stagedMetrics = o.metrics();
       } else {
         ProcessBuilder pb = new ProcessBuilder(command(c, vcf, json)).redirectErrorStream(true).redirectOutput(log.toFile());
         environment(c, pb.environment());
@@ -184,7 +192,7 @@ public final class BenchRunner implements AutoCloseable {
     try {
       if (status == 0) {
         md5 = VcfBody.md5(vcf);
-        metrics = classic ? classicMetrics : MetricsFile.parse(Files.readString(json));
+        metrics = staged ? stagedMetrics : MetricsFile.parse(Files.readString(json));
       } else {
         tail = tail(log, 5);
       }

@@ -44,12 +44,19 @@ final class ClassicPipeline {
   private final List<String> callVariants = new ArrayList<>();
   private final List<String> postprocess = new ArrayList<>();
 
-  /** True when {@code c} asks for the classic pipeline; InputException for a value that is no pipeline. */
+  /** True when {@code c} asks for the classic pipeline. */
   static boolean wanted(BenchConfig c) {
-    String p = c.env().get(PIPELINE);
-    if (p == null || p.equals("streaming")) return false;
-    if (p.equals("classic")) return true;
-    throw new InputException("configuration '" + c.name() + "': " + PIPELINE + "=" + p + ": expected classic or streaming");
+    return "classic".equals(kind(c));
+  }
+
+  /**
+   * What {@code c} runs: {@code streaming} ({@code call}, the default), {@code classic} or
+   * {@code bcftools} ({@link BcftoolsPeer}); InputException for another value.
+   */
+  static String kind(BenchConfig c) {
+    String p = c.env().getOrDefault(PIPELINE, "streaming");
+    if (List.of("streaming", "classic", "bcftools").contains(p)) return p;
+    throw new InputException("configuration '" + c.name() + "': " + PIPELINE + "=" + p + ": expected streaming, classic or bcftools");
   }
 
   /**
@@ -145,44 +152,53 @@ final class ClassicPipeline {
   Outcome run(List<String> launcher, Path vcf, Path log, Consumer<Map<String, String>> environment, ProcessWatch watch)
       throws IOException, InterruptedException {
     List<List<List<String>>> stages = commands(launcher, vcf);
-    List<RunMetrics.Stage> figures = new ArrayList<>();
-    long t0 = System.nanoTime();
-    double cpu0 = ChildrenCpu.seconds();
     try {
-      for (int s = 0; s < stages.size(); s++) {
-        long start = System.nanoTime();
-        double cpuStart = ChildrenCpu.seconds();
-        List<Process> ps = new ArrayList<>();
-        for (List<String> cmd : stages.get(s)) {
-          ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-          environment.accept(pb.environment());
-          Process p = pb.start();
-          p.getOutputStream().close();
-          ps.add(p);
-        }
-        int status = 0;
-        for (Process p : ps) {
-          watch.watching(p);
-          int st = p.waitFor();
-          if (status == 0) status = st;
-        }
-        watch.watching(null);
-        if (status != 0) return new Outcome(status, null);
-        figures.add(new RunMetrics.Stage(STAGES.get(s), (System.nanoTime() - start) / 1e9, ChildrenCpu.seconds() - cpuStart));
-      }
+      return runStages(stages, STAGES, log, environment, watch, Map.of("pipeline", "classic", "shards", tasks));
     } finally {
       for (List<List<String>> stage : stages.subList(0, 2)) {
         for (List<String> cmd : stage) Files.deleteIfExists(Path.of(cmd.get(cmd.size() - 1)));
       }
     }
+  }
+
+  /**
+   * Runs {@code stages} in order (each stage's processes at once, with the environment
+   * {@code environment} makes of this process's, output appended to {@code log}) and stops at the
+   * first stage with a process that fails. The metrics hold each stage's wall and CPU under
+   * {@code names}, and a {@code total} stage.
+   */
+  static Outcome runStages(List<List<List<String>>> stages, List<String> names, Path log,
+      Consumer<Map<String, String>> environment, ProcessWatch watch, Map<String, Object> settings)
+      throws IOException, InterruptedException {
+    List<RunMetrics.Stage> figures = new ArrayList<>();
+    long t0 = System.nanoTime();
+    double cpu0 = ChildrenCpu.seconds();
+    for (int s = 0; s < stages.size(); s++) {
+      long start = System.nanoTime();
+      double cpuStart = ChildrenCpu.seconds();
+      List<Process> ps = new ArrayList<>();
+      for (List<String> cmd : stages.get(s)) {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        environment.accept(pb.environment());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ps.add(p);
+      }
+      int status = 0;
+      for (Process p : ps) {
+        watch.watching(p);
+        int st = p.waitFor();
+        if (status == 0) status = st;
+      }
+      watch.watching(null);
+      if (status != 0) return new Outcome(status, null);
+      figures.add(new RunMetrics.Stage(names.get(s), (System.nanoTime() - start) / 1e9, ChildrenCpu.seconds() - cpuStart));
+    }
     double wall = (System.nanoTime() - t0) / 1e9;
     figures.add(new RunMetrics.Stage("total", wall, ChildrenCpu.seconds() - cpu0));
-    Map<String, Object> settings = new LinkedHashMap<>();
-    settings.put("pipeline", "classic");
-    settings.put("shards", tasks);
-    return new Outcome(0, new MetricsFile("ok", null, settings, wall, 0, 0, 0, 0, 0, 0, null, null, null, null, 0, 0, 0,
-        null, figures, List.of(), List.of(), List.of(), null));
+    return new Outcome(0, new MetricsFile("ok", null, new LinkedHashMap<>(settings), wall, 0, 0, 0, 0, 0, 0, null, null, null,
+        null, 0, 0, 0, null, figures, List.of(), List.of(), List.of(), null));
   }
 
   /** Where the runner keeps the process it would stop on a signal. */

@@ -45,7 +45,18 @@ class ClassicPipelineTest {
     assertFalse(ClassicPipeline.wanted(BenchConfig.parse("s: FASTPIPE_PIPELINE=streaming --consumers 2")));
     assertFalse(ClassicPipeline.wanted(BenchConfig.parse("s: --consumers 2")));
     InputException e = assertThrows(InputException.class, () -> ClassicPipeline.wanted(BenchConfig.parse("x: FASTPIPE_PIPELINE=disk")));
-    assertTrue(e.getMessage().contains("expected classic or streaming"), e.getMessage());
+    assertTrue(e.getMessage().contains("expected streaming, classic or bcftools"), e.getMessage());
+    assertEquals("bcftools", ClassicPipeline.kind(BenchConfig.parse("b: FASTPIPE_PIPELINE=bcftools")));
+  }
+
+  @Test
+  void bcftoolsGetsTheInputsAndRefusesFastpipesOwnOptions() {
+    BcftoolsPeer b = new BcftoolsPeer("bcf", List.of("--ref", "r.fa", "--reads", "my reads.bam", "--bed=b.bed"));
+    assertEquals(List.of("bash", "-o", "pipefail", "-c",
+        "bcftools mpileup -f r.fa -R b.bed 'my reads.bam' | bcftools call -mv -Oz -o /w/run-1.vcf.gz"), b.command(Path.of("/w/run-1.vcf.gz")));
+    InputException e = assertThrows(InputException.class, () -> new BcftoolsPeer("bcf", List.of("--ref", "r.fa", "--reads", "x.bam", "--shards", "2")));
+    assertTrue(e.getMessage().contains("not --shards"), e.getMessage());
+    assertThrows(InputException.class, () -> new BcftoolsPeer("bcf", List.of("--ref", "r.fa")));
   }
 
   @Test
