@@ -146,23 +146,14 @@ class ConsumerLoopTest {
   }
 
   @Test
-  void countsIdleTimeOnlyAfterTheFirstRecord() throws Exception {
-    ExampleConsumer slow = new Scripted(0, 0, 1, 0, 1) {
-      @Override
-      public int poll(RecordHandler handler, int limit) {
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          throw new AssertionError(e);
-        }
-        return super.poll(handler, limit);
-      }
-    };
-    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy());
-    assertTrue(loop.run(slow, (shard, b, o, l) -> {}));
-    // One empty poll between the two records (>= 5 ms); the two before the first record do not count.
-    assertTrue(loop.idleNanos() >= 5_000_000L, "idle " + loop.idleNanos());
-    assertTrue(loop.idleNanos() < 200_000_000L, "idle " + loop.idleNanos());
+  void countsIdleTimeOnlyAfterTheFirstRecord() {
+    // Two empty polls before the first record (0.8 ms), one between the two records (0.4 ms).
+    Told c = new Told(0, 0, 1, 0, 1);
+    FakeTime time = new FakeTime();
+    ConsumerLoop loop = new ConsumerLoop(4, time, () -> time.now);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(400_000L, loop.idleNanos(), "the wait before the first record does not count");
+    assertEquals(1_200_000L, loop.drySpellNanos(), "for the consumer's idle figure it does");
   }
 
   @Test
