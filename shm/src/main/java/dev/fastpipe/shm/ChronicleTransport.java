@@ -171,7 +171,6 @@ public final class ChronicleTransport implements ExampleTransport {
     private final boolean[] ended;
     private final long[] lastIndex;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final IdleClock clock = new IdleClock();
     private byte[] copy = new byte[0];
 
     ChronicleConsumer(Shard[] shards) {
@@ -232,9 +231,12 @@ public final class ChronicleTransport implements ExampleTransport {
         s.consumed.lazySet(s.consumed.get() + n);
         total += n;
       }
-      long idle = clock.polled(total);
-      if (idle > 0) for (Shard s : shards) s.idleNanos.addAndGet(idle);
       return total;
+    }
+
+    @Override
+    public void idled(long nanos) {
+      for (Shard s : shards) s.idleNanos.addAndGet(nanos);
     }
 
     /** The queue index of the last record delivered from {@code shard}, or -1. */

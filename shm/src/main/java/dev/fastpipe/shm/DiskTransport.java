@@ -162,7 +162,6 @@ public final class DiskTransport implements ExampleTransport {
     private final TfRecordReader[] readers;
     private final boolean[] done;
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-    private final IdleClock clock = new IdleClock();
 
     Consumer(Shard[] shards, boolean gzip) {
       this.shards = shards;
@@ -199,9 +198,12 @@ public final class DiskTransport implements ExampleTransport {
           throw new UncheckedIOException(e.getMessage(), e);
         }
       }
-      long idle = clock.polled(total);
-      if (idle > 0) for (Shard s : shards) s.idleNanos.addAndGet(idle);
       return total;
+    }
+
+    @Override
+    public void idled(long nanos) {
+      for (Shard s : shards) s.idleNanos.addAndGet(nanos);
     }
 
     @Override

@@ -157,7 +157,6 @@ public final class DisruptorTransport implements ExampleTransport {
 
   private static final class Consumer implements ExampleConsumer, EventPoller.Handler<Slot> {
     private final Shard[] shards;
-    private final IdleClock clock = new IdleClock();
     private RecordHandler handler;
     private int shardId, delivered, limit;
 
@@ -188,9 +187,12 @@ public final class DisruptorTransport implements ExampleTransport {
         }
         if (delivered > before) s.consumed.lazySet(s.consumed.get() + delivered - before);
       }
-      long idle = clock.polled(delivered);
-      if (idle > 0) for (Shard s : shards) s.idleNanos.addAndGet(idle);
       return delivered;
+    }
+
+    @Override
+    public void idled(long nanos) {
+      for (Shard s : shards) s.idleNanos.addAndGet(nanos);
     }
 
     @Override

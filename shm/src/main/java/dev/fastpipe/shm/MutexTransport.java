@@ -149,7 +149,6 @@ public final class MutexTransport implements ExampleTransport {
 
   private static final class Consumer implements ExampleConsumer {
     private final Shard[] shards;
-    private final IdleClock clock = new IdleClock();
 
     Consumer(Shard[] shards) { this.shards = shards; }
 
@@ -185,18 +184,19 @@ public final class MutexTransport implements ExampleTransport {
           total += n;
         }
       }
-      long idle = clock.polled(total);
-      if (idle > 0) {
-        for (Shard s : shards) {
-          s.lock.lock();
-          try {
-            s.idleNanos += idle;
-          } finally {
-            s.lock.unlock();
-          }
+      return total;
+    }
+
+    @Override
+    public void idled(long nanos) {
+      for (Shard s : shards) {
+        s.lock.lock();
+        try {
+          s.idleNanos += nanos;
+        } finally {
+          s.lock.unlock();
         }
       }
-      return total;
     }
 
     @Override

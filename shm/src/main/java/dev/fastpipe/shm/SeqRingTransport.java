@@ -258,7 +258,6 @@ public final class SeqRingTransport implements ExampleTransport {
   private static final class Consumer implements ExampleConsumer {
     private final Slots[] rings;
     private final long[] head, consumed;
-    private final IdleClock clock = new IdleClock();
     private int next;
 
     Consumer(Slots[] rings) {
@@ -295,11 +294,13 @@ public final class SeqRingTransport implements ExampleTransport {
         }
       }
       next = (next + 1) % rings.length;
-      long idleDelta = clock.polled(total);
-      if (idleDelta > 0) {
-        for (Slots s : rings) s.ring.header.getAndAddLong(CONSUMER_IDLE_NS_OFFSET, idleDelta);
-      }
       return total;
+    }
+
+    /** The loop's idle time goes into every ring's header, as shm's does. */
+    @Override
+    public void idled(long nanos) {
+      for (Slots s : rings) s.ring.header.getAndAddLong(CONSUMER_IDLE_NS_OFFSET, nanos);
     }
 
     @Override

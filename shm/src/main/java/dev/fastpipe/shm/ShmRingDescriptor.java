@@ -24,8 +24,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *       is a count the producer's user chooses ({@link ExampleProducer#progress}: examples made). The heartbeat counts up on every claim and commit
  *       and all the time a producer waits on a full ring (waiting for a slow consumer is healthy),
  *       so a producer that stops without dying (SIGSTOP, a hang) is seen by its counter standing;
- *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: every
- *       consumer that polls the ring adds its idle time with an atomic add, so no addition is lost.
+ *   <li>records consumed: the consumer, with ordered stores; consumer idle nanoseconds: the idle
+ *       time the {@link ConsumerLoop} of every consumer that polls the ring measured (reported to it
+ *       through {@link ExampleConsumer#idled}), added with an atomic add, so no addition is lost.
  * </ul>
  *
  * <pre>

@@ -234,7 +234,6 @@ public final class ShmTransport implements ExampleTransport {
   private static final class Consumer implements ExampleConsumer, MessageHandler {
     private final ShmRing[] rings;
     private final long[] consumed;
-    private final IdleClock clock = new IdleClock();
     private RecordHandler handler;
     private int shard;
     private int next;
@@ -266,11 +265,13 @@ public final class ShmTransport implements ExampleTransport {
         }
       }
       next = (next + 1) % rings.length;
-      long idleDelta = clock.polled(total);
-      if (idleDelta > 0) {
-        for (ShmRing r : rings) r.header.getAndAddLong(CONSUMER_IDLE_NS_OFFSET, idleDelta);
-      }
       return total;
+    }
+
+    /** The loop's idle time goes into every ring's header (an atomic add: any reader of the header sees it). */
+    @Override
+    public void idled(long nanos) {
+      for (ShmRing r : rings) r.header.getAndAddLong(CONSUMER_IDLE_NS_OFFSET, nanos);
     }
 
     @Override

@@ -423,6 +423,12 @@ public final class SpillTransport implements ExampleTransport {
       return total;
     }
 
+    /** Into each shard's ring, whose stats carry it (records read from a segment included). */
+    @Override
+    public void idled(long nanos) {
+      for (ExampleConsumer r : rings) r.idled(nanos);
+    }
+
     private int pollShard(int i, RecordHandler handler, int budget) {
       UnsafeBuffer c = ctl[i];
       if (segments[i] == null) {

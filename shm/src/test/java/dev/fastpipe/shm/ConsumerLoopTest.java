@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
 import java.util.List;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -87,24 +88,72 @@ class ConsumerLoopTest {
     assertEquals(11, asked[0]);
   }
 
+  /** A clock the idle strategy moves: every wait takes 0.4 ms. */
+  static final class FakeTime implements IdleStrategy {
+    long now = 1_000_000_000L;
+
+    @Override public void idle(int workCount) { if (workCount == 0) idle(); }
+    @Override public void idle() { now += 400_000L; }
+    @Override public void reset() { }
+  }
+
+  /** Also keeps what the loop reported to it. */
+  static class Told extends Scripted {
+    final List<Long> idled = new java.util.ArrayList<>();
+
+    Told(Integer... polls) {
+      super(polls);
+    }
+
+    @Override
+    public void idled(long nanos) {
+      idled.add(nanos);
+    }
+  }
+
   @Test
-  void countsIdleTimeOnlyAfterTheFirstRecord() throws Exception {
-    ExampleConsumer slow = new Scripted(0, 0, 1, 0, 1) {
-      @Override
-      public int poll(RecordHandler handler, int limit) {
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          throw new AssertionError(e);
-        }
-        return super.poll(handler, limit);
-      }
-    };
-    ConsumerLoop loop = new ConsumerLoop(4, new NoOpIdleStrategy());
-    assertTrue(loop.run(slow, (shard, b, o, l) -> {}));
-    // One empty poll between the two records (>= 5 ms); the two before the first record do not count.
-    assertTrue(loop.idleNanos() >= 5_000_000L, "idle " + loop.idleNanos());
-    assertTrue(loop.idleNanos() < 200_000_000L, "idle " + loop.idleNanos());
+  void reportsEachDrySpellToTheConsumerWhenItEnds() {
+    // Two empty polls before the first record (0.8 ms), three between the records (1.2 ms), then the end.
+    Told c = new Told(0, 0, 2, 0, 0, 0, 1);
+    FakeTime time = new FakeTime();
+    ConsumerLoop loop = new ConsumerLoop(4, time, () -> time.now);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(List.of(800_000L, 1_200_000L), c.idled, "one report per spell, each under the report period");
+    assertEquals(2_000_000L, loop.drySpellNanos(), "what the consumer was told, the wait for the first record included");
+    assertEquals(1_200_000L, loop.idleNanos(), "between the first record and the last");
+  }
+
+  @Test
+  void reportsALongSpellWhileItLastsAndItsRestAtTheEnd() {
+    // After one record, five empty polls: 1.2 ms are reported during the spell, the last 0.4 ms at the end.
+    Told c = new Told(1, 0, 0, 0, 0, 0);
+    FakeTime time = new FakeTime();
+    ConsumerLoop loop = new ConsumerLoop(4, time, () -> time.now);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(List.of(1_200_000L, 400_000L), c.idled);
+    assertEquals(1_600_000L, loop.drySpellNanos());
+    assertEquals(0, loop.idleNanos(), "no record came after the spell");
+  }
+
+  @Test
+  void reportsNothingWhileRecordsFlow() {
+    Told c = new Told(3, 2, 1);
+    FakeTime time = new FakeTime();
+    ConsumerLoop loop = new ConsumerLoop(4, time, () -> time.now);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(List.of(), c.idled);
+    assertEquals(0, loop.drySpellNanos());
+  }
+
+  @Test
+  void countsIdleTimeOnlyAfterTheFirstRecord() {
+    // Two empty polls before the first record (0.8 ms), one between the two records (0.4 ms).
+    Told c = new Told(0, 0, 1, 0, 1);
+    FakeTime time = new FakeTime();
+    ConsumerLoop loop = new ConsumerLoop(4, time, () -> time.now);
+    assertTrue(loop.run(c, (shard, b, o, l) -> {}));
+    assertEquals(400_000L, loop.idleNanos(), "the wait before the first record does not count");
+    assertEquals(1_200_000L, loop.drySpellNanos(), "for the consumer's idle figure it does");
   }
 
   @Test

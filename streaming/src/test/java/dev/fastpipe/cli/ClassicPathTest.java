@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.callvariants.CallsFile;
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import htsjdk.variant.variantcontext.VariantContext;
 import htsjdk.variant.vcf.VCFFileReader;
@@ -62,8 +63,8 @@ class ClassicPathTest {
     int[] ad = new int[alts.length + 1];
     ad[0] = 30 - painted * 15;
     for (int i = 1; i < ad.length; i++) ad[i] = painted * 15 / alts.length;
-    int img = ExampleRecord.encodeExample(w.buffer(), at, 0, pos, 0, seq, 0, label, "A", alts, subset, atSite, 30, ad,
-        100, 221, C);
+    int img = new ExampleRecordEncoder().wrap(w.buffer(), at).origin(0, seq, 0).example(0, pos, label).site(atSite, 30)
+        .alleles("A", alts, ad).altSubset(subset).image(100, 221, C);
     paint(w.buffer(), img, painted, r);
     w.commit();
   }

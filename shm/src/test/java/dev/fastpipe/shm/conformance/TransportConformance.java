@@ -3,6 +3,7 @@ package dev.fastpipe.shm.conformance;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fastpipe.shm.ConsumerLoop;
 import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.shm.ExampleTransport;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>a consumer slower than its producers still gets everything, in order;
  *   <li>a producer that dies mid-stream: its shard is reported (not {@link ExampleTransport#ended ended}, its
  *       commits counted), the records it committed arrive intact, and every other shard finishes;
- *   <li>producers in other processes, and one killed mid-stream ({@link TransportProvider.Capabilities#crossProcess()}).
+ *   <li>producers in other processes, and one killed mid-stream ({@link TransportProvider.Capabilities#crossProcess()});
+ *   <li>the consumer idle figure of each shard's stats is exactly what the {@link ConsumerLoop} driving its
+ *       consumer measured ({@link ExampleConsumer#idled}): the transport measures no idle time of its own.
  * </ul>
  *
  * Tests a transport cannot claim are skipped with a message (JUnit assumptions). No test asserts a time.
@@ -147,6 +151,36 @@ public abstract class TransportConformance {
       assertTrue(c.finished());
       assertArrayEquals(new long[] {5, 5, 1}, check.next);
       p2.endOfStream(); // idempotent
+    }
+  }
+
+  @Test
+  void theConsumerIdleFigureIsWhatItsLoopMeasured() {
+    try (ExampleTransport t = open(2, 4096, 64); ExampleConsumer c = t.consumer(0, 1)) {
+      TestRecords.Checker check = new TestRecords.Checker(2, 16, 64);
+      // Dry spells the loop sees: every empty poll parks 2 ms; shard 0's records come at the third
+      // wait, shard 1's at the sixth, so the stream is empty before the first record and between the two.
+      int[] waits = {0};
+      IdleStrategy dry = new IdleStrategy() {
+        @Override public void idle(int workCount) { if (workCount == 0) idle(); }
+        @Override public void reset() { }
+        @Override public void idle() {
+          LockSupport.parkNanos(2_000_000L);
+          waits[0]++;
+          if (waits[0] == 3) TestRecords.produce(t.producer(0), 0, 5, 16, 64);
+          if (waits[0] == 6) TestRecords.produce(t.producer(1), 1, 5, 16, 64);
+        }
+      };
+      ConsumerLoop loop = new ConsumerLoop(100, dry);
+      assertTrue(loop.run(c, check));
+      assertArrayEquals(new long[] {5, 5}, check.next);
+      assertTrue(waits[0] >= 6, "both shards were produced while the consumer waited");
+      assertTrue(loop.drySpellNanos() > 0, "the loop measured the dry spells");
+      assertTrue(loop.idleNanos() > 0, "the spell between the shards' records");
+      for (int s = 0; s < 2; s++) {
+        assertEquals(loop.drySpellNanos(), t.stats(s).consumerIdleNanos(),
+            "shard " + s + " publishes the idle time its consumer's loop measured");
+      }
     }
   }
 

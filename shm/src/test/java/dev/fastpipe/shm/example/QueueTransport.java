@@ -132,7 +132,6 @@ public final class QueueTransport implements ExampleTransport {
   private static final class Consumer implements ExampleConsumer {
     private final Shard[] shards;
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-    private long idleSince;
 
     Consumer(Shard[] shards) { this.shards = shards; }
 
@@ -149,13 +148,13 @@ public final class QueueTransport implements ExampleTransport {
           total++;
         }
       }
-      long now = System.nanoTime();
-      if (total == 0 && idleSince == 0) idleSince = now;
-      if (total > 0 && idleSince != 0) {
-        for (Shard s : shards) s.idleNanos.addAndGet(now - idleSince);
-        idleSince = 0;
-      }
       return total;
+    }
+
+    /** The idle time its {@code ConsumerLoop} measured, published in every shard's stats. */
+    @Override
+    public void idled(long nanos) {
+      for (Shard s : shards) s.idleNanos.addAndGet(nanos);
     }
 
     @Override

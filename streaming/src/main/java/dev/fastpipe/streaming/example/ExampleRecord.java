@@ -6,16 +6,15 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import dev.fastpipe.inference.ImageShape;
 import java.nio.charset.StandardCharsets;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * Flyweight over one example record laid out as {@link ExampleRecordDescriptor} draws it: wrap a
  * buffer and an offset, read fields in place. Nothing is copied until an accessor that returns a
  * String or array is called. Reusable: {@link #wrap} again for the next record.
  *
- * <p>Writing: {@link #encodeExample} writes header, depths and alleles at an offset of a
- * {@link MutableDirectBuffer} and returns the absolute offset where the caller writes the image
- * (rows straight into the buffer); {@link #encodePartitionDone} writes a marker.
+ * <p>Writing is its twin's, {@link ExampleRecordEncoder}: wrap a {@link org.agrona.MutableDirectBuffer}
+ * at an offset, put the parts in wire order, then write the image (rows straight into the buffer)
+ * at the offset it returns.
  */
 public final class ExampleRecord {
   private DirectBuffer buffer;
@@ -275,145 +274,5 @@ public final class ExampleRecord {
   /** Length of an EXAMPLE record for these alleles and image shape (see the descriptor). */
   public static int encodedLength(String ref, String[] alts, int height, int width, int channels) {
     return ExampleRecordDescriptor.encodedLength(ref, alts, height, width, channels);
-  }
-
-  /**
-   * Writes an EXAMPLE record's header, allele depths and alleles at {@code offset} and returns
-   * the absolute offset of its image, where the caller writes {@code height * width * channels}
-   * bytes. The record's length is {@link #encodedLength}.
-   */
-  public static int encodeExample(
-      MutableDirectBuffer buf, int offset,
-      int contigIndex, int position, int shard, long sequence, long partition, int label,
-      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
-      int[] alleleDepths, int height, int width, int channels) {
-    return encodeExample(buf, offset, contigIndex, position, shard, sequence, partition, label, ref, alts, altSubset,
-        examplesAtSite, depth, alleleDepths, null, height, width, channels);
-  }
-
-  /**
-   * As above, with {@code floats} (the candidate's summary features; null or empty: none) written
-   * after the alleles. The record's length is {@code encodedLength(ref, alts, floats.length, ...)}.
-   */
-  public static int encodeExample(
-      MutableDirectBuffer buf, int offset,
-      int contigIndex, int position, int shard, long sequence, long partition, int label,
-      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
-      int[] alleleDepths, float[] floats, int height, int width, int channels) {
-    return encode(buf, offset, KIND_EXAMPLE, contigIndex, position, shard, sequence, partition, label, ref, alts,
-        altSubset, examplesAtSite, depth, alleleDepths, floats, height, width, channels);
-  }
-
-  /**
-   * Writes a SMALL_CALL record (length {@link ExampleRecordDescriptor#smallCallLength}) of a
-   * bi-allelic site: the small model's {@code probabilities} {p(hom-ref), p(het), p(hom-alt)}.
-   */
-  public static void encodeSmallCall(
-      MutableDirectBuffer buf, int offset, int contigIndex, int position, int shard, long sequence, long partition,
-      String ref, String[] alts, int depth, int[] alleleDepths, float[] probabilities) {
-    if (alts.length != 1) throw new IllegalArgumentException("a small call is bi-allelic, got " + alts.length + " alts");
-    if (probabilities.length != SMALL_CALL_FLOATS) throw new IllegalArgumentException("need 3 probabilities");
-    encode(buf, offset, KIND_SMALL_CALL, contigIndex, position, shard, sequence, partition, -1, ref, alts,
-        new int[] {0}, 1, depth, alleleDepths, probabilities, 0, 0, 0);
-  }
-
-  private static int encode(
-      MutableDirectBuffer buf, int offset, int kind,
-      int contigIndex, int position, int shard, long sequence, long partition, int label,
-      String ref, String[] alts, int[] altSubset, int examplesAtSite, int depth,
-      int[] alleleDepths, float[] floats, int height, int width, int channels) {
-    int floatCount = floats == null ? 0 : floats.length;
-    if (floatCount > MAX_FLOATS) throw new IllegalArgumentException("too many floats: " + floatCount);
-    if (alts.length > MAX_ALTS) throw new IllegalArgumentException("too many alts: " + alts.length);
-    if (altSubset.length < 1 || altSubset.length > MAX_SUBSET) {
-      throw new IllegalArgumentException("alt subset must have 1 or 2 indices");
-    }
-    if (alleleDepths.length != 1 + alts.length) {
-      throw new IllegalArgumentException("allele depths must be ref + one per alt");
-    }
-    int imageRel = ExampleRecordDescriptor.imageOffset(ref, alts, floatCount);
-    int length = imageRel + height * width * channels;
-    buf.putInt(offset + KIND_OFFSET, kind, LITTLE_ENDIAN);
-    buf.putInt(offset + LENGTH_OFFSET, length, LITTLE_ENDIAN);
-    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
-    buf.putInt(offset + POSITION_OFFSET, position, LITTLE_ENDIAN);
-    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
-    buf.putInt(offset + LABEL_OFFSET, label, LITTLE_ENDIAN);
-    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
-    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
-    buf.putInt(offset + EXAMPLES_AT_SITE_OFFSET, examplesAtSite, LITTLE_ENDIAN);
-    buf.putInt(offset + DEPTH_OFFSET, depth, LITTLE_ENDIAN);
-    buf.putShort(offset + HEIGHT_OFFSET, (short) height, LITTLE_ENDIAN);
-    buf.putShort(offset + WIDTH_OFFSET, (short) width, LITTLE_ENDIAN);
-    buf.putByte(offset + CHANNELS_OFFSET, (byte) channels);
-    buf.putByte(offset + ALT_COUNT_OFFSET, (byte) alts.length);
-    buf.putByte(offset + SUBSET_COUNT_OFFSET, (byte) altSubset.length);
-    buf.putByte(offset + FLOAT_COUNT_OFFSET, (byte) floatCount);
-    buf.putByte(offset + SUBSET_OFFSET, (byte) altSubset[0]);
-    buf.putByte(offset + SUBSET_OFFSET + 1, (byte) (altSubset.length > 1 ? altSubset[1] : -1));
-    buf.putShort(offset + SUBSET_OFFSET + 2, (short) 0);
-    buf.putInt(offset + IMAGE_OFFSET_OFFSET, imageRel, LITTLE_ENDIAN);
-    for (int i = 0; i < alleleDepths.length; i++) {
-      buf.putInt(offset + alleleDepthOffset(i), alleleDepths[i], LITTLE_ENDIAN);
-    }
-    int at = offset + allelesOffset(alts.length);
-    at = putString(buf, at, ref);
-    for (String a : alts) at = putString(buf, at, a);
-    for (int i = 0; i < floatCount; i++, at += 4) buf.putFloat(at, floats[i], LITTLE_ENDIAN);
-    while (at < offset + imageRel) buf.putByte(at++, (byte) 0);
-    return offset + imageRel;
-  }
-
-  private static int putString(MutableDirectBuffer buf, int at, String s) {
-    buf.putInt(at, s.length(), LITTLE_ENDIAN);
-    at += 4;
-    for (int i = 0; i < s.length(); i++) buf.putByte(at + i, (byte) s.charAt(i));
-    return at + s.length();
-  }
-
-  /** Writes a PARTITION_DONE marker (length {@link ExampleRecordDescriptor#PARTITION_DONE_LENGTH}). */
-  public static void encodePartitionDone(
-      MutableDirectBuffer buf, int offset, int contigIndex, int partitionEnd, int shard,
-      long sequence, long partition) {
-    buf.setMemory(offset, HEADER_LENGTH, (byte) 0);
-    buf.putInt(offset + KIND_OFFSET, KIND_PARTITION_DONE, LITTLE_ENDIAN);
-    buf.putInt(offset + LENGTH_OFFSET, HEADER_LENGTH, LITTLE_ENDIAN);
-    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
-    buf.putInt(offset + POSITION_OFFSET, partitionEnd, LITTLE_ENDIAN);
-    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
-    buf.putInt(offset + LABEL_OFFSET, -1, LITTLE_ENDIAN);
-    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
-    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
-  }
-
-  /** Writes a REF_BLOCK record (length {@link ExampleRecordDescriptor#REF_BLOCK_LENGTH}). */
-  public static void encodeRefBlock(
-      MutableDirectBuffer buf, int offset, int contigIndex, int start, int end, int shard, long sequence,
-      long partition, int minGq, int minDp, int[] pl, int gqBin, boolean called, byte refBase) {
-    encodeRefBlock(buf, offset, contigIndex, start, end, shard, sequence, partition, minGq, minDp, pl, gqBin, called,
-        false, refBase);
-  }
-
-  /** As above, for a block of one copy ({@code haploid}) or two. */
-  public static void encodeRefBlock(
-      MutableDirectBuffer buf, int offset, int contigIndex, int start, int end, int shard, long sequence,
-      long partition, int minGq, int minDp, int[] pl, int gqBin, boolean called, boolean haploid, byte refBase) {
-    if (end <= start) throw new IllegalArgumentException("empty block [" + start + ", " + end + ")");
-    if (gqBin < 0 || gqBin > 255) throw new IllegalArgumentException("GQ bin out of range: " + gqBin);
-    buf.putInt(offset + KIND_OFFSET, KIND_REF_BLOCK, LITTLE_ENDIAN);
-    buf.putInt(offset + LENGTH_OFFSET, REF_BLOCK_LENGTH, LITTLE_ENDIAN);
-    buf.putInt(offset + CONTIG_INDEX_OFFSET, contigIndex, LITTLE_ENDIAN);
-    buf.putInt(offset + POSITION_OFFSET, start, LITTLE_ENDIAN);
-    buf.putInt(offset + SHARD_OFFSET, shard, LITTLE_ENDIAN);
-    buf.putInt(offset + BLOCK_END_OFFSET, end, LITTLE_ENDIAN);
-    buf.putLong(offset + SEQUENCE_OFFSET, sequence, LITTLE_ENDIAN);
-    buf.putLong(offset + PARTITION_OFFSET, partition, LITTLE_ENDIAN);
-    buf.putInt(offset + BLOCK_MIN_GQ_OFFSET, minGq, LITTLE_ENDIAN);
-    buf.putInt(offset + BLOCK_MIN_DP_OFFSET, minDp, LITTLE_ENDIAN);
-    for (int g = 0; g < 3; g++) buf.putInt(offset + BLOCK_PL_OFFSET + 4 * g, pl[g], LITTLE_ENDIAN);
-    buf.putByte(offset + BLOCK_GQ_BIN_OFFSET, (byte) gqBin);
-    buf.putByte(offset + BLOCK_CALLED_OFFSET, (byte) ((called ? BLOCK_CALLED : 0) | (haploid ? BLOCK_HAPLOID : 0)));
-    buf.putByte(offset + BLOCK_REF_BASE_OFFSET, refBase);
-    buf.putByte(offset + BLOCK_REF_BASE_OFFSET + 1, (byte) 0);
   }
 }

@@ -2,7 +2,8 @@ package dev.fastpipe.streaming.example;
 
 /**
  * The layout of one example record, the unit that make_examples writes into a ring slot (or a
- * TFRecord) and call_variants reads back. All fields little-endian. The record starts at an
+ * TFRecord) and call_variants reads back ({@link ExampleRecordEncoder} writes it, {@link ExampleRecord}
+ * reads it, both flyweights over a buffer and an offset). All fields little-endian. The record starts at an
  * 8-byte-aligned offset in its buffer (every ring hands out aligned slots), so the image, which
  * starts at an 8-byte-aligned offset from the record start, is aligned in the buffer too.
  *

@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.shm.ExampleProducer;
-import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.makeexamples.realign.Realigner;
@@ -58,6 +58,8 @@ public final class MakeExamples {
   private final SmallModel smallModel;
   private final float[] featureVector = new float[CandidateFeatures.COUNT];
   private final float[] smallProbabilities = new float[3];
+  /** Writes every record of this shard in place (reused: no allocation per record). */
+  private final ExampleRecordEncoder record = new ExampleRecordEncoder();
   /** The partition's reads by alignment span, and the rows of each candidate's image. */
   private final ReadSpans spans = new ReadSpans();
   private final PileupRows rows;
@@ -235,7 +237,7 @@ public final class MakeExamples {
     if (referenceBlocks != null) referenceBlocks.emit(p, candidates, counter, ref, refStart, this::emitRefBlock);
 
     int at = out.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
-    ExampleRecord.encodePartitionDone(out.buffer(), at, p.contigIndex(), p.end(), task, sequence++, p.index());
+    record.wrap(out.buffer(), at).origin(task, sequence++, p.index()).partitionDone(p.contigIndex(), p.end());
     out.commit();
     stats.bytesWritten += ExampleRecordDescriptor.PARTITION_DONE_LENGTH;
   }
@@ -244,8 +246,8 @@ public final class MakeExamples {
   private void emitRefBlock(Partition p, int start, int end, int minGq, int minDp, int[] pl, int gqBin, boolean called,
       boolean oneCopy, byte refBase) {
     int at = out.claim(ExampleRecordDescriptor.REF_BLOCK_LENGTH);
-    ExampleRecord.encodeRefBlock(out.buffer(), at, p.contigIndex(), start, end, task, sequence++, p.index(), minGq, minDp,
-        pl, gqBin, called, oneCopy, refBase);
+    record.wrap(out.buffer(), at).origin(task, sequence++, p.index()).refBlock(p.contigIndex(), start, end)
+        .blockQuality(minGq, minDp, pl).blockBin(gqBin, called, oneCopy, refBase);
     out.commit();
     stats.refBlocks++;
     stats.bytesWritten += ExampleRecordDescriptor.REF_BLOCK_LENGTH;
@@ -260,8 +262,8 @@ public final class MakeExamples {
     if (!smallModel.takes(summary, c.isSnp(0), probs)) return false;
     int len = ExampleRecordDescriptor.smallCallLength(c.ref, c.alts);
     int at = out.claim(len);
-    ExampleRecord.encodeSmallCall(out.buffer(), at, c.contigIndex, c.position, task, sequence++, p.index(), c.ref, c.alts,
-        c.depth, c.alleleDepths, probs);
+    record.wrap(out.buffer(), at).origin(task, sequence++, p.index()).smallCall(c.contigIndex, c.position, c.depth)
+        .alleles(c.ref, c.alts, c.alleleDepths).probabilities(probs);
     out.commit();
     stats.smallCalls++;
     out.progress(stats.examples + stats.smallCalls);
@@ -292,9 +294,10 @@ public final class MakeExamples {
             + out.maxRecordLength() + "-byte records");
       }
       int at = out.claim(len);
-      int imageAt = ExampleRecord.encodeExample(out.buffer(), at, c.contigIndex, c.position, task,
-          sequence++, p.index(), label, c.ref, c.alts, subset, subsets.length, c.depth,
-          c.alleleDepths, summary, o.height, o.width, encoder.channels());
+      int imageAt = record.wrap(out.buffer(), at).origin(task, sequence++, p.index())
+          .example(c.contigIndex, c.position, label).site(subsets.length, c.depth)
+          .alleles(c.ref, c.alts, c.alleleDepths).altSubset(subset).floats(summary)
+          .image(o.height, o.width, encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
       stats.examples++;

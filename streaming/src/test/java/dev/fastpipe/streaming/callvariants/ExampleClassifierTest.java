@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import java.nio.file.Path;
@@ -34,11 +35,12 @@ class ExampleClassifierTest {
   }
 
   final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 20]);
+  final ExampleRecordEncoder encoder = new ExampleRecordEncoder();
   final List<String> events = new ArrayList<>();
 
   int example(int at, int position) {
-    int imageAt = ExampleRecord.encodeExample(buffer, at, 0, position, 0, position, 0, -1, "A", new String[] {"G"},
-        new int[] {0}, 1, 30, new int[] {15, 15}, 100, 221, model.channels());
+    int imageAt = encoder.wrap(buffer, at).origin(0, position, 0).example(0, position, -1).site(1, 30)
+        .alleles("A", new String[] {"G"}, new int[] {15, 15}).altSubset(new int[] {0}).image(100, 221, model.channels());
     for (int i = 0; i < 100 * 221 * model.channels(); i++) buffer.putByte(imageAt + i, (byte) (i * 31 + position));
     return ExampleRecord.encodedLength("A", new String[] {"G"}, 100, 221, model.channels());
   }
@@ -49,7 +51,7 @@ class ExampleClassifierTest {
   }
 
   void marker(ExampleClassifier c, long partition) {
-    ExampleRecord.encodePartitionDone(buffer, 0, 0, (int) (partition + 1) * 1000, 0, 0, partition);
+    encoder.wrap(buffer, 0).origin(0, 0, partition).partitionDone(0, (int) (partition + 1) * 1000);
     c.onRecord(0, buffer, 0, ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
   }
 
@@ -103,8 +105,8 @@ class ExampleClassifierTest {
       events.add("call " + r.position());
     }, partition -> events.add("done " + partition))) {
       feed(c, 1010);
-      ExampleRecord.encodeSmallCall(buffer, 0, 0, 1500, 0, 1, 1, "C", new String[] {"T"}, 30, new int[] {14, 16},
-          new float[] {0.01f, 0.98f, 0.01f});
+      encoder.wrap(buffer, 0).origin(0, 1, 1).smallCall(0, 1500, 30).alleles("C", new String[] {"T"}, new int[] {14, 16})
+          .probabilities(new float[] {0.01f, 0.98f, 0.01f});
       c.onRecord(0, buffer, 0, ExampleRecordDescriptor.smallCallLength("C", new String[] {"T"}));
       marker(c, 1);
       assertEquals(List.of("call 1500"), events, "a small call needs no batch");
@@ -122,8 +124,8 @@ class ExampleClassifierTest {
 
   @Test
   void anImageOfAnotherShapeIsRefusedNamingBothShapes() {
-    int imageAt = ExampleRecord.encodeExample(buffer, 0, 0, 10, 0, 10, 0, -1, "A", new String[] {"G"},
-        new int[] {0}, 1, 30, new int[] {15, 15}, 100, 200, model.channels());
+    int imageAt = encoder.wrap(buffer, 0).origin(0, 10, 0).example(0, 10, -1).site(1, 30)
+        .alleles("A", new String[] {"G"}, new int[] {15, 15}).altSubset(new int[] {0}).image(100, 200, model.channels());
     int len = imageAt + 100 * 200 * model.channels();
     try (ExampleClassifier c = new ExampleClassifier(model, 2, r -> events.add("call"), null)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.onRecord(0, buffer, 0, len));

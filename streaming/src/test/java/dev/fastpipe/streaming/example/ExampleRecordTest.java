@@ -14,8 +14,8 @@ class ExampleRecordTest {
     String ref = "ACGT";
     String[] alts = {"A", "AGGGCGT", "TCGT"};
     int len = ExampleRecord.encodedLength(ref, alts, 3, 5, 6);
-    int img = ExampleRecord.encodeExample(buf, at, 7, 123456, 2, 99L, 17L, label, ref, alts,
-        new int[] {0, 2}, 6, 33, new int[] {20, 5, 4, 3}, 3, 5, 6);
+    int img = new ExampleRecordEncoder().wrap(buf, at).origin(2, 99L, 17L).example(7, 123456, label).site(6, 33)
+        .alleles(ref, alts, new int[] {20, 5, 4, 3}).altSubset(new int[] {0, 2}).image(3, 5, 6);
     for (int i = 0; i < 3 * 5 * 6; i++) buf.putByte(img + i, (byte) (i * 3));
     return len;
   }
@@ -56,8 +56,9 @@ class ExampleRecordTest {
     UnsafeBuffer buf = new UnsafeBuffer(BufferUtil.allocateDirectAligned(1024, 64));
     String[] alts = {"GTT"};
     int len = ExampleRecordDescriptor.smallCallLength("G", alts);
-    ExampleRecord.encodeSmallCall(buf, 64, 3, 5000, 1, 77L, 12L, "G", alts, 31, new int[] {14, 16},
-        new float[] {0.001f, 0.998f, 0.001f});
+    ExampleRecordEncoder encoder = new ExampleRecordEncoder();
+    assertEquals(len, encoder.wrap(buf, 64).origin(1, 77L, 12L).smallCall(3, 5000, 31)
+        .alleles("G", alts, new int[] {14, 16}).probabilities(new float[] {0.001f, 0.998f, 0.001f}));
     ExampleRecord r = new ExampleRecord().wrap(buf, 64);
     assertEquals(ExampleRecordDescriptor.KIND_SMALL_CALL, r.kind());
     assertTrue(r.isSmallCall());
@@ -82,8 +83,9 @@ class ExampleRecordTest {
     assertArrayEquals(new float[] {0.001f, 0.998f, 0.001f}, r.floats(new float[3]));
     assertEquals(0.998f, r.floatAt(1));
     assertTrue(r.toString().startsWith("SMALL_CALL{"), r.toString());
-    assertThrows(IllegalArgumentException.class, () -> ExampleRecord.encodeSmallCall(buf, 0, 0, 0, 0, 0, 0, "A",
-        new String[] {"C", "G"}, 1, new int[] {0, 1, 0}, new float[3]), "multi-allelic sites go to the CNN");
+    assertThrows(IllegalArgumentException.class, () -> encoder.wrap(buf, 0).origin(0, 0, 0).smallCall(0, 0, 1)
+        .alleles("A", new String[] {"C", "G"}, new int[] {0, 1, 0}).probabilities(new float[3]),
+        "multi-allelic sites go to the CNN");
   }
 
   @Test
@@ -92,8 +94,8 @@ class ExampleRecordTest {
     float[] features = {30, 14, 16, 0, 0.46f};
     String[] alts = {"T"};
     int len = ExampleRecordDescriptor.encodedLength("C", alts, features.length, 3, 5, 6);
-    int img = ExampleRecord.encodeExample(buf, 0, 0, 5, 0, 0, 0, 1, "C", alts, new int[] {0}, 1, 30,
-        new int[] {14, 16}, features, 3, 5, 6);
+    int img = new ExampleRecordEncoder().wrap(buf, 0).origin(0, 0, 0).example(0, 5, 1).site(1, 30)
+        .alleles("C", alts, new int[] {14, 16}).altSubset(new int[] {0}).floats(features).image(3, 5, 6);
     ExampleRecord r = new ExampleRecord().wrap(buf, 0);
     assertEquals(len, r.length());
     assertEquals(img, r.imageOffset());
@@ -109,14 +111,15 @@ class ExampleRecordTest {
   @Test
   void singleAltSubsetAndPartitionMarker() {
     UnsafeBuffer buf = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
-    ExampleRecord.encodeExample(buf, 0, 0, 5, 0, 0, 0, -1, "C", new String[] {"T"}, new int[] {0},
-        1, 10, new int[] {6, 4}, 100, 221, 6);
+    ExampleRecordEncoder encoder = new ExampleRecordEncoder();
+    encoder.wrap(buf, 0).origin(0, 0, 0).example(0, 5, -1).site(1, 10)
+        .alleles("C", new String[] {"T"}, new int[] {6, 4}).altSubset(new int[] {0}).image(100, 221, 6);
     ExampleRecord r = new ExampleRecord().wrap(buf, 0);
     assertArrayEquals(new int[] {0}, r.altSubset());
     assertEquals(-1, r.label());
     assertEquals(ExampleRecordDescriptor.imageOffset("C", new String[] {"T"}) + 100 * 221 * 6, r.length());
 
-    ExampleRecord.encodePartitionDone(buf, 512, 3, 2000, 1, 42, 9);
+    encoder.wrap(buf, 512).origin(1, 42, 9).partitionDone(3, 2000);
     r.wrap(buf, 512);
     assertTrue(r.isPartitionDone());
     assertEquals(ExampleRecordDescriptor.PARTITION_DONE_LENGTH, r.length());

@@ -35,7 +35,7 @@ class TfRecordRoundTripTest {
         written.add(copy);
         w.commit();
         at = w.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
-        ExampleRecord.encodePartitionDone(w.buffer(), at, 0, 1000 * i, 0, i, i);
+        new ExampleRecordEncoder().wrap(w.buffer(), at).origin(0, i, i).partitionDone(0, 1000 * i);
         w.commit();
       }
       assertFalse(Files.exists(file), "final name appears only at end of stream");
@@ -66,8 +66,8 @@ class TfRecordRoundTripTest {
     try (TfRecordExampleWriter w = new TfRecordExampleWriter(file)) {
       int len = ExampleRecordDescriptor.encodedLength("G", new String[] {"GA"}, features.length, 3, 5, 6);
       int at = w.claim(len);
-      ExampleRecord.encodeExample(w.buffer(), at, 0, 100, 0, 0, 0, 1, "G", new String[] {"GA"}, new int[] {0}, 1, 31,
-          new int[] {14, 17}, features, 3, 5, 6);
+      new ExampleRecordEncoder().wrap(w.buffer(), at).origin(0, 0, 0).example(0, 100, 1).site(1, 31)
+          .alleles("G", new String[] {"GA"}, new int[] {14, 17}).altSubset(new int[] {0}).floats(features).image(3, 5, 6);
       w.commit();
       w.endOfStream();
     }
