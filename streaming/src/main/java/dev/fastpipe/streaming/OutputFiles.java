@@ -52,6 +52,17 @@ public final class OutputFiles {
   }
 
   /**
+   * Renames the complete file {@code temporary} to {@code target} (one file's {@link Transaction}):
+   * on failure the temporary is deleted and the exception names {@code target}.
+   */
+  public static void publish(Path temporary, Path target) throws IOException {
+    try (Transaction tx = new Transaction()) {
+      tx.stage(temporary, target);
+      tx.commit();
+    }
+  }
+
+  /**
    * The outputs of one run, published together or not at all: each is written complete under its
    * {@link #temporary} name and {@link #stage staged}; {@link #commit} renames them all into place
    * (a rename that fails takes the ones already renamed back out); {@link #close} without a commit

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -202,9 +201,10 @@ public final class TfRecordExampleWriter implements ExampleProducer {
     try {
       out.close();
       if (blocksOut != null) blocksOut.close();
-      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      if (blocksOut != null) {
-        Files.move(blocksTemp, blocksTarget, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      try (OutputFiles.Transaction tx = new OutputFiles.Transaction()) { // the examples and their blocks: both or neither
+        tx.stage(temp, target);
+        if (blocksOut != null) tx.stage(blocksTemp, blocksTarget);
+        tx.commit();
       }
     } catch (IOException e) {
       throw new UncheckedIOException(target + ": cannot finish (" + e.getMessage() + ")", e);

@@ -14,7 +14,6 @@ import htsjdk.samtools.SAMSequenceDictionary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -126,27 +125,20 @@ public final class ScatterPlan {
       throw new InputException("--output-dir " + dir + ": cannot create it (" + RootCause.of(e) + ")", e);
     }
     List<Path> files = new ArrayList<>();
-    for (ChunkPlanner.Chunk c : chunks) {
-      Path out = dir.resolve(fileName(c.number(), chunks.size()));
-      OutputFiles.checkWritable(out, "--output-dir");
-      StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
-          "# fastpipe plan: chunk %d of %d, %d bp in %d interval%s, ~%.1f MB of reads%n", c.number(), chunks.size(),
-          c.bases(), c.intervals().size(), c.intervals().size() == 1 ? "" : "s", c.bytes() / 1e6));
-      for (Region r : c.intervals()) text.append(r.contig()).append('\t').append(r.start()).append('\t').append(r.end()).append('\n');
-      Path tmp = OutputFiles.temporary(out, ".bed");
-      OutputFiles.removeDeadTemporaries(out);
-      try {
-        Files.writeString(tmp, text);
-        Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (IOException e) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // the next run removes it
-        }
-        throw new InputException(out + ": cannot write (" + RootCause.of(e) + ")", e);
+    try (OutputFiles.Transaction tx = new OutputFiles.Transaction()) { // every chunk's BED, or none
+      for (ChunkPlanner.Chunk c : chunks) {
+        Path out = dir.resolve(fileName(c.number(), chunks.size()));
+        OutputFiles.checkWritable(out, "--output-dir");
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+            "# fastpipe plan: chunk %d of %d, %d bp in %d interval%s, ~%.1f MB of reads%n", c.number(), chunks.size(),
+            c.bases(), c.intervals().size(), c.intervals().size() == 1 ? "" : "s", c.bytes() / 1e6));
+        for (Region r : c.intervals()) text.append(r.contig()).append('\t').append(r.start()).append('\t').append(r.end()).append('\n');
+        tx.writeString(out, ".bed", text.toString(), "chunk BED");
+        files.add(out);
       }
-      files.add(out);
+      tx.commit();
+    } catch (IOException e) {
+      throw new InputException(e.getMessage(), e);
     }
     return files;
   }

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.simulate;
 
+import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
@@ -34,7 +35,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -297,8 +297,9 @@ public final class Simulation {
       }
       Result counts = writeSample(tmp, dict, progress);
       names.addAll(SAMPLE_FILES);
-      for (String name : names) {
-        Files.move(tmp.resolve(name), dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      try (OutputFiles.Transaction tx = new OutputFiles.Transaction()) { // the sample's files: all of them or none
+        for (String name : names) tx.stage(tmp.resolve(name), dir.resolve(name));
+        tx.commit();
       }
       Path ref = reference != null ? reference : dir.resolve("ref.fa");
       return new Result(new SyntheticSample.Files(dir, ref, dir.resolve("reads.bam"), dir.resolve("truth.vcf.gz"),

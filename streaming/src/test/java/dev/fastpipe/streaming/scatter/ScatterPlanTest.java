@@ -101,6 +101,20 @@ class ScatterPlanTest {
   }
 
   @Test
+  void aPlanIsWrittenWholeOrNotAtAll() throws IOException {
+    Path a = bam(TestGenome.tiled("chrT", 40_000, 3, 0, 25), "whole.bam", "A", chrU);
+    ScatterPlan.Result plan = ScatterPlan.plan(ref, List.of(new SampleSheet.Sample("A", a, 2)), null, ContigExclusion.none(), 3);
+    Path out = dir.resolve("whole");
+    Files.createDirectories(out.resolve("chunk-0003-of-0003.bed")); // the last chunk's name is taken by a directory
+    InputException e = assertThrows(InputException.class, () -> ScatterPlan.write(out, plan.chunks()));
+    assertTrue(e.getMessage().contains("chunk-0003-of-0003.bed"), e.getMessage());
+    try (var left = Files.list(out)) {
+      assertEquals(List.of("chunk-0003-of-0003.bed"), left.map(p -> p.getFileName().toString()).toList(),
+          "no chunk BED and no temporary stays when one chunk cannot be written");
+    }
+  }
+
+  @Test
   void aSampleWhoseReadsLackAContigIsNamed() {
     Path a = bam(TestGenome.tiled("chrT", 40_000, 3, 0, 25), "full.bam", null, chrU);
     Path b = bam(TestGenome.tiled("chrT", 40_000, 3, 0, 25), "partial.bam", null);
