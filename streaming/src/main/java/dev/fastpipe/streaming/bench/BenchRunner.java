@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.bench;
 
+import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.RootCause;
 import dev.fastpipe.streaming.pipeline.MetricsFile;
@@ -24,9 +25,6 @@ import java.util.stream.Stream;
  * differ from it).
  */
 public final class BenchRunner implements AutoCloseable {
-  /** The exit status of {@code call} for bad input (a file, a setting): the same for every configuration. */
-  public static final int BAD_INPUT_STATUS = 2;
-
 
   /** Options of bin/fastpipe itself: they need the launcher. */
   static final List<String> LAUNCHER_OPTIONS = List.of("--allocator", "--shard-allocator", "--malloc-conf", "--shard-malloc-conf");
@@ -110,7 +108,7 @@ public final class BenchRunner implements AutoCloseable {
       BenchRun r = run(c, slot.round(), slot.warmup(), runs.size() + 1, slots.size());
       runs.add(r);
       if (!r.ok()) {
-        if (r.exitStatus() == BAD_INPUT_STATUS) throw badInput(r);
+        if (ExitStatus.of(r.exitStatus()) == ExitStatus.BAD_INPUT) throw badInput(r);
         throw new BenchFailedException(r.label() + " exited with status " + r.exitStatus()
             + (r.errorTail().isBlank() ? "" : ": " + r.errorTail().lines().reduce((a, b) -> b).orElse(""))
             + (workDirStays() ? " (its output: " + workDir.resolve("run-" + r.seq() + ".log")

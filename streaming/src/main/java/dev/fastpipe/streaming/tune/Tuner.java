@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.tune;
 
+import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.bench.BenchConfig;
 import dev.fastpipe.streaming.bench.BenchFailedException;
 import dev.fastpipe.streaming.bench.BenchReport;
@@ -115,7 +116,7 @@ public final class Tuner {
     Knobs defaults = s.defaults();
     BenchRun warm = run(defaults, 0, true);
     if (!warm.ok()) {
-      if (warm.exitStatus() == BenchRunner.BAD_INPUT_STATUS) throw BenchRunner.badInput(warm);
+      if (ExitStatus.of(warm.exitStatus()) == ExitStatus.BAD_INPUT) throw BenchRunner.badInput(warm);
       throw new BenchFailedException("the defaults failed (" + warm.label() + ", exit "
           + warm.exitStatus() + "): " + warm.errorTail().lines().reduce((a, b) -> b).orElse(""));
     }
