@@ -3,7 +3,6 @@ package dev.fastpipe.cli;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
@@ -152,16 +151,16 @@ public final class CallCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CallSettings s = settings();
-    ThreadBudget.oversubscription(s.examples.shards, s.consumers, s.intraOpThreads, Runtime.getRuntime().availableProcessors())
+    ThreadBudget.oversubscription(shards, s.consumers, s.intraOpThreads, Runtime.getRuntime().availableProcessors())
         .ifPresent(w -> System.err.println("fastpipe: warning: " + w));
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
               + " (%.0f examples/s) via %s, %s -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
-          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples.shards),
+          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples().sharding().shards()),
           s.outputForm() == dev.fastpipe.streaming.postprocess.VcfCallWriter.Form.STDOUT ? "standard output" : output);
-      if (s.examples.smallModel != null) {
+      if (s.examples().inputs().smallModel() != null) {
         long small = r.metrics().smallModelCalls;
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
             small, r.examples() - small, 100.0 * small / Math.max(1, r.examples()));
@@ -186,9 +185,9 @@ public final class CallCommand implements Callable<Integer> {
     modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
     s.intraOpThreads = modelOptions.intraOpThreads();
     s.interOpThreads = modelOptions.interOpThreads();
-    s.examples = input.applyTo(new MakeExamplesOptions());
+    input.applyTo(s.examples);
     if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
-    s.examples.shards = shards;
+    s.examples.shards(shards);
     s.autoPartitionSize = !input.partitionSizeGiven();
     s.output = output;
     s.gvcf = gvcf;
@@ -198,8 +197,9 @@ public final class CallCommand implements Callable<Integer> {
     s.batchSize = modelOptions.batchSize();
     s.channels = modelOptions.channels();
     if (!noSmallModel) {
-      s.examples.smallModel = SmallModel.find(modelOptions.modelDir());
-      if (s.examples.smallModel != null) SmallModel.load(s.examples.smallModel, CandidateFeatures.NAMES); // named before any work
+      Path smallModel = SmallModel.find(modelOptions.modelDir());
+      s.examples.smallModel(smallModel);
+      if (smallModel != null) SmallModel.load(smallModel, CandidateFeatures.NAMES); // named before any work
     }
     if (!noGqCalibration) s.calibration = GqCalibration.forModel(modelOptions.modelDir()); // checked before any work
     if (countLikelihood != null) s.calibration = s.calibration.withCounts(countLikelihood(countLikelihood));

@@ -2,7 +2,6 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
@@ -85,10 +84,9 @@ public final class DemoCommand implements Callable<Integer> {
     new picocli.CommandLine(callCommand).parseArgs(args.toArray(String[]::new));
     CallSettings s = callCommand.settings();
     s.commandLine = CommandText.of(spec); // the VCF header records what the user typed: fastpipe demo ...
-    MakeExamplesOptions ex = s.examples;
     StreamingCall.Summary r = StreamingCall.run(s, callCommand.modelOptions::load, System.err);
     out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %s%n",
-        r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(ex.shards));
+        r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(s.examples().sharding().shards()));
     out.println("demo: VCF " + s.output);
     VcfComparison.Result cmp;
     try {

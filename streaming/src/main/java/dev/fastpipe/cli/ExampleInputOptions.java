@@ -1,7 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,30 +98,16 @@ public final class ExampleInputOptions {
   }
 
   /** Fills the inputs, regions and thresholds of {@code o}. */
-  public MakeExamplesOptions applyTo(MakeExamplesOptions o) {
-    o.reference = ref;
-    o.reads = reads;
-    o.regions = regions;
-    o.regionsBed = bed;
-    o.excludeContigs = excludeContigs;
-    o.sample = sample;
-    if (partitionSize != null) o.partitionSize = partitionSize;
-    o.minMappingQuality = minMapq;
-    o.minBaseQuality = minBaseQuality;
+  public ExampleSettings.Builder applyTo(ExampleSettings.Builder o) {
+    o.reference(ref).reads(reads).regions(regions).regionsBed(bed).excludeContigs(excludeContigs).sample(sample);
+    if (partitionSize != null) o.partitionSize(partitionSize);
     if (defaultBaseQuality != null) {
-      o.defaultBaseQuality = (int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);
+      o.defaultBaseQuality((int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93));
     }
-    o.keepDuplicates = keepDuplicates;
-    o.keepSecondary = keepSecondary;
-    o.keepSupplementary = keepSupplementary;
-    o.snpMinCount = snpMinCount;
-    o.snpMinFraction = snpMinFraction;
-    o.indelMinCount = indelMinCount;
-    o.indelMinFraction = indelMinFraction;
-    o.gvcfGqBinSize = gvcfGqBinSize;
-    o.realignReads = realignReads;
-    o.haploidContigs = ploidy.haploidContigs;
-    o.parBed = ploidy.parBed;
-    return o;
+    return o.minMappingQuality(minMapq).minBaseQuality(minBaseQuality)
+        .keepDuplicates(keepDuplicates).keepSecondary(keepSecondary).keepSupplementary(keepSupplementary)
+        .snpMinCount(snpMinCount).snpMinFraction(snpMinFraction).indelMinCount(indelMinCount).indelMinFraction(indelMinFraction)
+        .gvcfGqBinSize(gvcfGqBinSize).realignReads(realignReads)
+        .haploidContigs(ploidy.haploidContigs).parBed(ploidy.parBed);
   }
 }

@@ -4,7 +4,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,19 +54,8 @@ public final class MakeExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    MakeExamplesOptions o = input.applyTo(new MakeExamplesOptions());
-    o.shards = shards;
-    o.task = task;
-    o.truthVcf = truthVcf;
-    o.confidentBed = confidentBed;
-    o.candidatesVcf = candidatesVcf;
-    o.channels = channels;
-    o.gvcf = gvcfBlocks != null;
-    try {
-      o.validate();
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage());
-    }
+    ExampleSettings o = input.applyTo(ExampleSettings.builder()).shards(shards).task(task).truthVcf(truthVcf)
+        .confidentBed(confidentBed).candidatesVcf(candidatesVcf).channels(channels).gvcf(gvcfBlocks != null).build();
     // (planned: the writers create a missing directory)
     o.declareFiles(RunFiles.builder()).plannedOutput("--output", output).plannedOutput("--gvcf-blocks", gvcfBlocks).check();
     TfRecordExampleWriter writer = new TfRecordExampleWriter(output);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.pipeline.CallSettings;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
@@ -61,12 +60,7 @@ class LowCoverageModelTest {
     Path model = Path.of("..").resolve(ModelOptions.SHIPPED_MODEL).toAbsolutePath().normalize();
 
     CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = w.fasta();
-    ex.reads = w.bam();
-    ex.shards = 1;
-    ex.smallModel = SmallModel.find(model);
-    s.examples = ex;
+    s.examples.reference(w.fasta()).reads(w.bam()).shards(1).smallModel(SmallModel.find(model));
     s.calibration = GqCalibration.forModel(model);
     s.output = dir.resolve("low.vcf.gz");
     s.transport = "disruptor";

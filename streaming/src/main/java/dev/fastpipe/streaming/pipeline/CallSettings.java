@@ -7,7 +7,7 @@ import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
@@ -19,7 +19,7 @@ import java.time.Duration;
 /** What {@link StreamingCall} is asked to run. Public fields, filled by the CLI or by tests. */
 public final class CallSettings {
   /** Inputs, regions, shard count and make_examples thresholds; task is set per shard. */
-  public MakeExamplesOptions examples = new MakeExamplesOptions();
+  public ExampleSettings.Builder examples = ExampleSettings.builder();
   public Path output;
   /** Also write a gVCF here (bgzipped, tabix-indexed) in the same pass; null: none. */
   public Path gvcf;
@@ -111,15 +111,7 @@ public final class CallSettings {
    * the setting; returns the checked files, whose inputs the run rechecks before publishing.
    */
   RunFiles validate() {
-    MakeExamplesOptions ex = examples;
-    ex.channels = channels;
-    ex.task = 0;
-    ex.gvcf = gvcf != null;
-    try {
-      ex.validate();
-    } catch (IllegalArgumentException e) {
-      throw new InputException(e.getMessage());
-    }
+    examples();
     OptionRange.atLeast("--consumers", consumers, 1);
     OptionRange.atLeast("--batch-size", batchSize, 1);
     OptionRange.atLeast("--ring-size", ringBytes, 1024);
@@ -156,13 +148,18 @@ public final class CallSettings {
 
   /** The run's inputs and outputs, checked ({@link RunFiles.Builder#check}). */
   RunFiles files() {
-    return examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
+    return examples().declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
         .indexedOutput("--output", outputForm() == VcfCallWriter.Form.BGZF ? output : null)
         .output("--output", outputForm() == VcfCallWriter.Form.PLAIN ? output : null)
         .indexedOutput("--gvcf", gvcf)
         .output("--metrics", metrics)
         .output("--report", report)
         .check();
+  }
+
+  /** The make_examples settings: {@link #examples} with this run's channels and gVCF, task 0; checked. */
+  public ExampleSettings examples() {
+    return examples.channels(channels).task(0).gvcf(gvcf != null).build();
   }
 
   /** What {@link #output} names: a bgzipped and indexed VCF, a plain one, or standard output. */
@@ -172,7 +169,7 @@ public final class CallSettings {
 
   /** What the VCF and gVCF headers record: version, date, model (name, checksum), command line, reference. */
   VcfProvenance provenance() {
-    return VcfProvenance.of(modelDir, commandLine, examples.reference);
+    return VcfProvenance.of(modelDir, commandLine, examples().inputs().reference());
   }
 
   /** True when the run's live figures are wanted: for the metrics JSON, the report or the endpoint. */

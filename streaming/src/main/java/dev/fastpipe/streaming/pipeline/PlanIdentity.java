@@ -2,7 +2,8 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.FileFingerprint;
 import dev.fastpipe.streaming.RunFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.SettingFields;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -20,19 +21,19 @@ import java.util.Set;
  * <ul>
  *   <li>every input file the run declares ({@link RunFiles}: reference and its indexes, reads and
  *       their index, BED files, every file of the model directory) by its {@link FileFingerprint};
- *   <li>every setting of {@link CallSettings} and of its {@link MakeExamplesOptions} that changes
+ *   <li>every setting of {@link CallSettings} and of its {@link ExampleSettings} that changes
  *       the records ({@link #IN_VCF}), by value.
  * </ul>
- * Settings are found by reflection: every public instance field of the two classes must be named
+ * Settings are found by reflection ({@link SettingFields} for ExampleSettings): every one must be named
  * either in {@link #IN_VCF} or in {@link #NOT_IN_VCF} (with the reason it does not change a
  * record); {@code PlanIdentityTest} fails for a field in neither, and a field left unclassified is
  * counted as changing the VCF, so a forgotten setting makes resume refuse, never accept wrongly.
  */
 public final class PlanIdentity {
   /** Bumped when the journal's meaning changes; a journal of another format is refused. */
-  static final String FORMAT = "1";
+  static final String FORMAT = "2";
 
-  /** Settings that change the records: field (of CallSettings, or "examples." + MakeExamplesOptions) to its option. */
+  /** Settings that change the records: field (of CallSettings, or "examples." + a setting of ExampleSettings) to its option. */
   static final Map<String, String> IN_VCF = Map.ofEntries(
       Map.entry("gvcf", "--gvcf"),
       Map.entry("sample", "--sample"),
@@ -40,36 +41,36 @@ public final class PlanIdentity {
       Map.entry("minHomRefGq", "--min-homref-gq"),
       Map.entry("calibration", "--no-gq-calibration / the model's calibration.json"),
       Map.entry("channels", "--channels"),
-      Map.entry("examples.reference", "--ref"),
-      Map.entry("examples.reads", "--reads"),
-      Map.entry("examples.regions", "--regions"),
-      Map.entry("examples.regionsBed", "--bed"),
-      Map.entry("examples.excludeContigs", "--exclude-contigs"),
-      Map.entry("examples.sample", "--sample"),
-      Map.entry("examples.truthVcf", "--truth-vcf"),
-      Map.entry("examples.confidentBed", "--confident-bed"),
-      Map.entry("examples.smallModel", "--no-small-model / the model's small_model.json"),
-      Map.entry("examples.candidatesVcf", "--candidates-vcf"),
-      Map.entry("examples.realignReads", "--no-realign-reads"),
-      Map.entry("examples.channels", "--channels"),
-      Map.entry("examples.gvcf", "--gvcf"),
-      Map.entry("examples.gvcfGqBinSize", "--gvcf-gq-binsize"),
-      Map.entry("examples.haploidContigs", "--haploid-contigs"),
-      Map.entry("examples.parBed", "--par-bed"),
-      Map.entry("examples.height", "image height"),
-      Map.entry("examples.width", "image width"),
-      Map.entry("examples.downsampleSeed", "downsampling seed"),
-      Map.entry("examples.minMappingQuality", "--min-mapq"),
-      Map.entry("examples.minBaseQuality", "--min-base-quality"),
-      Map.entry("examples.keepDuplicates", "--keep-duplicates"),
-      Map.entry("examples.keepSecondary", "--keep-secondary"),
-      Map.entry("examples.keepSupplementary", "--keep-supplementary"),
-      Map.entry("examples.keepQcFail", "--keep-qc-fail"),
-      Map.entry("examples.snpMinCount", "--snp-min-count"),
-      Map.entry("examples.snpMinFraction", "--snp-min-fraction"),
-      Map.entry("examples.indelMinCount", "--indel-min-count"),
-      Map.entry("examples.indelMinFraction", "--indel-min-fraction"),
-      Map.entry("examples.defaultBaseQuality", "--default-base-quality"));
+      Map.entry("examples.inputs.reference", "--ref"),
+      Map.entry("examples.inputs.reads", "--reads"),
+      Map.entry("examples.inputs.regions", "--regions"),
+      Map.entry("examples.inputs.regionsBed", "--bed"),
+      Map.entry("examples.inputs.excludeContigs", "--exclude-contigs"),
+      Map.entry("examples.inputs.sample", "--sample"),
+      Map.entry("examples.inputs.truthVcf", "--truth-vcf"),
+      Map.entry("examples.inputs.confidentBed", "--confident-bed"),
+      Map.entry("examples.inputs.smallModel", "--no-small-model / the model's small_model.json"),
+      Map.entry("examples.inputs.candidatesVcf", "--candidates-vcf"),
+      Map.entry("examples.image.realignReads", "--no-realign-reads"),
+      Map.entry("examples.image.channels", "--channels"),
+      Map.entry("examples.gvcf.enabled", "--gvcf"),
+      Map.entry("examples.gvcf.gqBinSize", "--gvcf-gq-binsize"),
+      Map.entry("examples.gvcf.haploidContigs", "--haploid-contigs"),
+      Map.entry("examples.gvcf.parBed", "--par-bed"),
+      Map.entry("examples.image.height", "image height"),
+      Map.entry("examples.image.width", "image width"),
+      Map.entry("examples.image.downsampleSeed", "downsampling seed"),
+      Map.entry("examples.readFilters.minMappingQuality", "--min-mapq"),
+      Map.entry("examples.readFilters.minBaseQuality", "--min-base-quality"),
+      Map.entry("examples.readFilters.keepDuplicates", "--keep-duplicates"),
+      Map.entry("examples.readFilters.keepSecondary", "--keep-secondary"),
+      Map.entry("examples.readFilters.keepSupplementary", "--keep-supplementary"),
+      Map.entry("examples.readFilters.keepQcFail", "--keep-qc-fail"),
+      Map.entry("examples.candidates.snpMinCount", "--snp-min-count"),
+      Map.entry("examples.candidates.snpMinFraction", "--snp-min-fraction"),
+      Map.entry("examples.candidates.indelMinCount", "--indel-min-count"),
+      Map.entry("examples.candidates.indelMinFraction", "--indel-min-fraction"),
+      Map.entry("examples.readFilters.defaultBaseQuality", "--default-base-quality"));
 
   /** Settings that do not change a record, each with the reason. */
   static final Map<String, String> NOT_IN_VCF = Map.ofEntries(
@@ -99,9 +100,9 @@ public final class PlanIdentity {
       Map.entry("journal", "whether this run keeps a journal"),
       Map.entry("resume", "whether this run resumes"),
       Map.entry("journalInterval", "how often the journal is synced"),
-      Map.entry("examples.shards", "examples do not depend on the shard count"),
-      Map.entry("examples.task", "set per shard"),
-      Map.entry("examples.partitionSize", "examples do not depend on the partition table"));
+      Map.entry("examples.sharding.shards", "examples do not depend on the shard count"),
+      Map.entry("examples.sharding.task", "set per shard"),
+      Map.entry("examples.sharding.partitionSize", "examples do not depend on the partition table"));
 
   private final Map<String, String> entries;
 
@@ -118,19 +119,19 @@ public final class PlanIdentity {
     for (RunFiles.Declared in : files.inputs()) {
       e.put("input " + in.option() + " " + in.path().toAbsolutePath().normalize(), FileFingerprint.of(in.path()).toString());
     }
-    settings(s).forEach((k, v) -> e.put("setting " + k, v));
+    settings(s, s.examples()).forEach((k, v) -> e.put("setting " + k, v));
     return new PlanIdentity(e);
   }
 
-  /** Every setting that changes the VCF (and every unclassified one), field name to value. */
-  static Map<String, String> settings(CallSettings s) {
+  /** Every setting of {@code s} and its {@code examples} that changes the VCF (and every unclassified one), by name. */
+  static Map<String, String> settings(CallSettings s, ExampleSettings examples) {
     Map<String, String> out = new LinkedHashMap<>();
     for (Field f : fields(CallSettings.class)) {
       if (!NOT_IN_VCF.containsKey(f.getName())) out.put(f.getName(), render(get(f, s)));
     }
-    for (Field f : fields(MakeExamplesOptions.class)) {
-      String key = "examples." + f.getName();
-      if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(get(f, s.examples)));
+    for (SettingFields.Field f : SettingFields.of(ExampleSettings.class)) {
+      String key = "examples." + f.name();
+      if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(f.get(examples)));
     }
     return out;
   }

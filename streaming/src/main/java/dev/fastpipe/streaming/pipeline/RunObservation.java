@@ -89,7 +89,7 @@ final class RunObservation implements AutoCloseable {
     figures.put("padding images", m.paddingImages);
     var stages = m.stages.stream()
         .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
-    String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
+    String title = settings.examples().inputs().reads() + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
         .withNano(0);
     // The callset QC of the VCF just written, read back from its finished temporary file (a
     // resumed run's earlier records included); none when it went to standard output.
@@ -143,7 +143,7 @@ final class RunObservation implements AutoCloseable {
         figures.put("sites released (not published)", m.sitesWritten);
         var stages = m.stages.stream()
             .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
-        String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now().withNano(0);
+        String title = settings.examples().inputs().reads() + " -> " + settings.output + ", " + java.time.LocalDateTime.now().withNano(0);
         HtmlReport.write(settings.report, HtmlReport.render(title, m.failure, m.settings, figures, stages, series));
       }
     } catch (IOException | RuntimeException e) {

@@ -13,6 +13,7 @@ import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.genome.SampleNames;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.InputFiles;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
@@ -122,17 +123,18 @@ public final class StreamingCall {
     HaploidRegions haploid;
     String sample;
     double[] work;
-    try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
-      plan = from == null ? RunPlan.forCall(s.examples, in, !s.autoPartitionSize)
-          : RunPlan.forCall(s.examples, in, !s.autoPartitionSize, from.contig(), from.position());
+    ExampleSettings examples = s.examples();
+    try (InputFiles in = new InputFiles(examples.inputs().reference(), examples.inputs().reads())) {
+      plan = from == null ? RunPlan.forCall(examples, in, !s.autoPartitionSize)
+          : RunPlan.forCall(examples, in, !s.autoPartitionSize, from.contig(), from.position());
       work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
       dict = in.dictionary;
-      haploid = HaploidRegions.of(s.examples.haploidContigs, s.examples.parBed, dict); // before any shard starts
-      sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
+      haploid = HaploidRegions.of(examples.gvcf().haploidContigs(), examples.gvcf().parBed(), dict); // before any shard starts
+      sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), examples.inputs().sample());
       in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
     }
     observation.sample(sample);
-    ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
+    ContigExclusion excluded = ContigExclusion.of(examples.inputs().excludeContigs());
     if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
     String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan, work);
@@ -148,7 +150,7 @@ public final class StreamingCall {
     metrics.settings.put("ring_bytes", s.ringBytes);
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
-    metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
+    metrics.settings.put("small_model", examples.inputs().smallModel() == null ? "none" : examples.inputs().smallModel().toString());
     observation.attach(metrics);
 
     long basesBefore = from == null ? 0 : from.basesDone();
@@ -228,9 +230,9 @@ public final class StreamingCall {
       observation.start(probe);
       observation.mark("shards start", producersStart);
       model = modelLoader.get(); // loads while the shards start up
-      if (model.channels() != plan.settings().channels) {
+      if (model.channels() != plan.settings().image().channels()) {
         throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
-            + plan.settings().channels + " channels");
+            + plan.settings().image().channels() + " channels");
       }
       metrics.settings.put("model", model.describe());
       model.warmUp(); // TensorFlow's first-run cost, while the shards are still starting

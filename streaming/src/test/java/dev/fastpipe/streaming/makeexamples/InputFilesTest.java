@@ -44,11 +44,8 @@ class InputFilesTest {
     return assertThrows(InputException.class, () -> new InputFiles(fasta, reads).close()).getMessage();
   }
 
-  static MakeExamplesOptions options(Path reads) {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = reads;
-    return o;
+  static ExampleSettings options(Path reads) {
+    return ExampleSettings.builder().reference(fasta).reads(reads).build();
   }
 
   /** A copy of the reads and their index under {@code name}. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import htsjdk.variant.variantcontext.Genotype;
@@ -59,13 +58,7 @@ class HaploidCallTest {
 
   static CallSettings settings(String name, List<String> haploid, Path par) {
     CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = sample.files().reads();
-    ex.shards = 2;
-    ex.haploidContigs = haploid;
-    ex.parBed = par;
-    s.examples = ex;
+    s.examples.reference(sample.files().reference()).reads(sample.files().reads()).shards(2).haploidContigs(haploid).parBed(par);
     s.output = dir.resolve(name + ".vcf.gz");
     s.transport = "disruptor";
     s.progress = false;

@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.simulate.Simulation;
 import java.io.IOException;
@@ -13,12 +13,9 @@ record PlannedSample(Simulation.Result sample, RunPlan plan, double[] work) {
   static PlannedSample of(Path dir, long seed, int contigs, int length, double coverage, int partitionSize)
       throws IOException {
     Simulation.Result g = Simulation.synthetic(seed, contigs, length, coverage).writeTo(dir);
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = g.files().reference();
-    o.reads = g.files().reads();
-    o.shards = 2;
-    o.partitionSize = partitionSize;
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+    ExampleSettings o = ExampleSettings.builder().reference(g.files().reference()).reads(g.files().reads()).shards(2)
+        .partitionSize(partitionSize).build();
+    try (InputFiles in = new InputFiles(g.files().reference(), g.files().reads())) {
       RunPlan plan = RunPlan.forCall(o, in, true);
       return new PlannedSample(g, plan, ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader()));
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
@@ -69,13 +68,7 @@ class ResumeTest {
 
   static CallSettings settings(String name, int shards, int partitionSize) {
     CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = sample.files().reads();
-    ex.shards = shards;
-    ex.partitionSize = partitionSize;
-    ex.smallModel = SmallModel.find(MODEL);
-    s.examples = ex;
+    s.examples.reference(sample.files().reference()).reads(sample.files().reads()).shards(shards).partitionSize(partitionSize).smallModel(SmallModel.find(MODEL));
     s.autoPartitionSize = false;
     s.calibration = GqCalibration.forModel(MODEL);
     s.modelDir = MODEL;
@@ -247,7 +240,7 @@ class ResumeTest {
     assertFalse(e.getMessage().contains("\n"), e.getMessage());
     CallSettings noSmall = settings("changed", 2, 10_000);
     noSmall.resume = true;
-    noSmall.examples.smallModel = null;
+    noSmall.examples.smallModel(null);
     e = assertThrows(InputException.class, () -> run(noSmall, null));
     assertTrue(e.getMessage().contains("small_model.json was an input of the interrupted run but is not one now"),
         e.getMessage());

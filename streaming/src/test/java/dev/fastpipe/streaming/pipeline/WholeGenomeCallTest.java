@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import htsjdk.samtools.SAMFileHeader;
@@ -53,13 +52,7 @@ class WholeGenomeCallTest {
   /** Calls {@code reads} against the sample's reference (two shards, threads); returns the VCF. */
   static Path call(String name, Path reads, List<String> regions, List<String> exclude) {
     CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = reads;
-    ex.shards = 2;
-    ex.regions = regions;
-    ex.excludeContigs = exclude;
-    s.examples = ex;
+    s.examples.reference(sample.files().reference()).reads(reads).shards(2).regions(regions).excludeContigs(exclude);
     s.output = dir.resolve(name + ".vcf.gz");
     s.transport = "disruptor";
     s.progress = false;
