@@ -5,8 +5,6 @@ import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.SettingFields;
 import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,10 +19,10 @@ import java.util.Set;
  * <ul>
  *   <li>every input file the run declares ({@link RunFiles}: reference and its indexes, reads and
  *       their index, BED files, every file of the model directory) by its {@link FileFingerprint};
- *   <li>every setting of {@link CallSettings} and of its {@link ExampleSettings} that changes
+ *   <li>every setting of {@link CallRequest} and of its {@link ExampleSettings} that changes
  *       the records ({@link #IN_VCF}), by value.
  * </ul>
- * Settings are found by reflection ({@link SettingFields} for ExampleSettings): every one must be named
+ * Settings are found by reflection ({@link SettingFields}): every one of the two records must be named
  * either in {@link #IN_VCF} or in {@link #NOT_IN_VCF} (with the reason it does not change a
  * record); {@code PlanIdentityTest} fails for a field in neither, and a field left unclassified is
  * counted as changing the VCF, so a forgotten setting makes resume refuse, never accept wrongly.
@@ -33,14 +31,13 @@ public final class PlanIdentity {
   /** Bumped when the journal's meaning changes; a journal of another format is refused. */
   static final String FORMAT = "2";
 
-  /** Settings that change the records: field (of CallSettings, or "examples." + a setting of ExampleSettings) to its option. */
+  /** Settings that change the records: name (in CallRequest, or "examples." + one of ExampleSettings) to its option. */
   static final Map<String, String> IN_VCF = Map.ofEntries(
-      Map.entry("gvcf", "--gvcf"),
-      Map.entry("sample", "--sample"),
-      Map.entry("minQual", "--min-qual"),
-      Map.entry("minHomRefGq", "--min-homref-gq"),
-      Map.entry("calibration", "--no-gq-calibration / the model's calibration.json"),
-      Map.entry("channels", "--channels"),
+      Map.entry("outputs.gvcf", "--gvcf"),
+      Map.entry("postprocess.sample", "--sample"),
+      Map.entry("postprocess.minQual", "--min-qual"),
+      Map.entry("postprocess.minHomRefGq", "--min-homref-gq"),
+      Map.entry("postprocess.calibration", "--no-gq-calibration / the model's calibration.json"),
       Map.entry("examples.inputs.reference", "--ref"),
       Map.entry("examples.inputs.reads", "--reads"),
       Map.entry("examples.inputs.regions", "--regions"),
@@ -74,32 +71,32 @@ public final class PlanIdentity {
 
   /** Settings that do not change a record, each with the reason. */
   static final Map<String, String> NOT_IN_VCF = Map.ofEntries(
-      Map.entry("examples", "its fields are classified one by one"),
-      Map.entry("output", "where the VCF goes: the journal lies beside it"),
-      Map.entry("modelDir", "the model's files are compared by content, as inputs"),
-      Map.entry("transport", "examples are the same over every transport"),
-      Map.entry("ringBytes", "ring capacity: throughput only"),
-      Map.entry("batchSize", "the model runs fixed-shape chunks whatever the batch"),
-      Map.entry("consumers", "consumer threads: throughput only"),
-      Map.entry("intraOpThreads", "TensorFlow threads: throughput only"),
-      Map.entry("interOpThreads", "TensorFlow threads: throughput only"),
-      Map.entry("metrics", "an output about the run"),
-      Map.entry("report", "an output about the run"),
-      Map.entry("metricsPort", "live figures"),
-      Map.entry("metricsInterval", "live figures"),
-      Map.entry("metricsBind", "live figures"),
-      Map.entry("metricsLinger", "live figures"),
-      Map.entry("transportOptions", "a transport's own options: examples are the same over every transport"),
+      Map.entry("examples", "its settings are classified one by one"),
+      Map.entry("outputs.vcf", "where the VCF goes: the journal lies beside it"),
+      Map.entry("outputs.metrics", "an output about the run"),
+      Map.entry("outputs.report", "an output about the run"),
+      Map.entry("transport.name", "examples are the same over every transport"),
+      Map.entry("transport.options", "a transport's own options: examples are the same over every transport"),
+      Map.entry("transport.ringBytes", "ring capacity: throughput only"),
+      Map.entry("inference.modelDir", "the model's files are compared by content, as inputs"),
+      Map.entry("inference.consumers", "consumer threads: throughput only"),
+      Map.entry("inference.batchSize", "the model runs fixed-shape chunks whatever the batch"),
+      Map.entry("inference.intraOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("inference.interOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("inference.maxBatchWait", "when a partial batch is classified, not how"),
+      Map.entry("observability.progress", "stderr only"),
+      Map.entry("observability.metricsPort", "live figures"),
+      Map.entry("observability.metricsBind", "live figures"),
+      Map.entry("observability.metricsLinger", "live figures"),
+      Map.entry("observability.metricsInterval", "live figures"),
+      Map.entry("journal.enabled", "whether this run keeps a journal"),
+      Map.entry("journal.resume", "whether this run resumes"),
+      Map.entry("journal.interval", "how often the journal is synced"),
+      Map.entry("workers.javaOpts", "shard JVM flags: throughput only"),
+      Map.entry("workers.launcher", "how shard processes are started: the same plan runs in them"),
+      Map.entry("workers.shardTimeout", "when a silent shard stops the run"),
+      Map.entry("workers.autoPartitionSize", "examples do not depend on the partition table"),
       Map.entry("commandLine", "the header's provenance line, not a record"),
-      Map.entry("progress", "stderr only"),
-      Map.entry("autoPartitionSize", "examples do not depend on the partition table"),
-      Map.entry("workerJavaOpts", "shard JVM flags: throughput only"),
-      Map.entry("launcher", "how shard processes are started: the same plan runs in them"),
-      Map.entry("shardTimeout", "when a silent shard stops the run"),
-      Map.entry("maxBatchWait", "when a partial batch is classified, not how"),
-      Map.entry("journal", "whether this run keeps a journal"),
-      Map.entry("resume", "whether this run resumes"),
-      Map.entry("journalInterval", "how often the journal is synced"),
       Map.entry("examples.sharding.shards", "examples do not depend on the shard count"),
       Map.entry("examples.sharding.task", "set per shard"),
       Map.entry("examples.sharding.partitionSize", "examples do not depend on the partition table"));
@@ -111,7 +108,7 @@ public final class PlanIdentity {
   }
 
   /** The identity of the run {@code s} (validated) with its checked files {@code files}. */
-  static PlanIdentity of(CallSettings s, RunFiles files) {
+  static PlanIdentity of(CallRequest s, RunFiles files) {
     Map<String, String> e = new LinkedHashMap<>();
     e.put("format", FORMAT);
     String version = StreamingCall.class.getPackage().getImplementationVersion();
@@ -119,38 +116,22 @@ public final class PlanIdentity {
     for (RunFiles.Declared in : files.inputs()) {
       e.put("input " + in.option() + " " + in.path().toAbsolutePath().normalize(), FileFingerprint.of(in.path()).toString());
     }
-    settings(s, s.examples()).forEach((k, v) -> e.put("setting " + k, v));
+    settings(s).forEach((k, v) -> e.put("setting " + k, v));
     return new PlanIdentity(e);
   }
 
-  /** Every setting of {@code s} and its {@code examples} that changes the VCF (and every unclassified one), by name. */
-  static Map<String, String> settings(CallSettings s, ExampleSettings examples) {
+  /** Every setting that changes the VCF (and every unclassified one), name to value. */
+  static Map<String, String> settings(CallRequest s) {
     Map<String, String> out = new LinkedHashMap<>();
-    for (Field f : fields(CallSettings.class)) {
-      if (!NOT_IN_VCF.containsKey(f.getName())) out.put(f.getName(), render(get(f, s)));
+    for (SettingFields.Field f : SettingFields.of(CallRequest.class)) {
+      if (!NOT_IN_VCF.containsKey(f.name())) out.put(f.name(), render(f.get(s)));
     }
+    ExampleSettings examples = s.examples();
     for (SettingFields.Field f : SettingFields.of(ExampleSettings.class)) {
       String key = "examples." + f.name();
       if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(f.get(examples)));
     }
     return out;
-  }
-
-  /** The public instance fields of {@code type}: the settings a CLI or a test fills. */
-  static List<Field> fields(Class<?> type) {
-    List<Field> out = new ArrayList<>();
-    for (Field f : type.getFields()) {
-      if (!Modifier.isStatic(f.getModifiers())) out.add(f);
-    }
-    return out;
-  }
-
-  private static Object get(Field f, Object o) {
-    try {
-      return f.get(o);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String render(Object v) {

@@ -10,7 +10,6 @@ import dev.fastpipe.streaming.SettingFields;
 import dev.fastpipe.streaming.makeexamples.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -33,7 +32,7 @@ class PlanIdentityTest {
   @Test
   void everySettingIsClassifiedOnceAsChangingTheVcfOrNot() {
     List<String> fields = new ArrayList<>();
-    PlanIdentity.fields(CallSettings.class).forEach(f -> fields.add(f.getName()));
+    SettingFields.of(CallRequest.class).forEach(f -> fields.add(f.name()));
     SettingFields.of(ExampleSettings.class).forEach(f -> fields.add("examples." + f.name()));
     for (String f : fields) {
       boolean in = PlanIdentity.IN_VCF.containsKey(f);
@@ -96,38 +95,29 @@ class PlanIdentityTest {
     assertEquals("its content changed", FileFingerprint.of(f).changeFrom(a));
   }
 
-  static CallSettings base() {
-    CallSettings s = new CallSettings();
-    s.examples.reference(Path.of("/data/ref.fa")).reads(Path.of("/data/reads.bam"));
-    s.output = Path.of("/out/x.vcf.gz");
-    return s;
+  static CallRequest base() {
+    CallRequest.Builder s = CallRequest.builder().output(Path.of("/out/x.vcf.gz"));
+    s.examples().reference(Path.of("/data/ref.fa")).reads(Path.of("/data/reads.bam"));
+    return s.build();
   }
 
   /** The settings' part of the identity (the inputs' part is fingerprinted files: the test above). */
-  static PlanIdentity identity(CallSettings s) {
-    return identity(s, s.examples());
-  }
-
-  static PlanIdentity identity(CallSettings s, ExampleSettings examples) {
+  static PlanIdentity identity(CallRequest s) {
     Map<String, String> e = new LinkedHashMap<>();
-    PlanIdentity.settings(s, examples).forEach((k, v) -> e.put("setting " + k, v));
+    PlanIdentity.settings(s).forEach((k, v) -> e.put("setting " + k, v));
     return PlanIdentity.fromEntries(e);
   }
 
   /** The identity of {@link #base} with setting {@code key} given another value, whatever its type. */
   static PlanIdentity changed(String key) throws Exception {
-    CallSettings s = base();
-    ExampleSettings examples = s.examples();
+    CallRequest s = base();
     if (key.startsWith("examples.")) {
       String name = key.substring("examples.".length());
-      ExampleSettings from = examples;
-      examples = SettingFields.assemble(ExampleSettings.class,
-          f -> f.name().equals(name) ? next(key, f.type(), f.get(from)) : f.get(from));
-    } else {
-      Field f = CallSettings.class.getField(key);
-      f.set(s, next(key, f.getType(), f.get(s)));
+      ExampleSettings examples = SettingFields.assemble(ExampleSettings.class,
+          f -> f.name().equals(name) ? next(key, f.type(), f.get(s.examples())) : f.get(s.examples()));
+      return identity(SettingFields.assemble(CallRequest.class, f -> f.name().equals("examples") ? examples : f.get(s)));
     }
-    return identity(s, examples);
+    return identity(SettingFields.assemble(CallRequest.class, f -> f.name().equals(key) ? next(key, f.type(), f.get(s)) : f.get(s)));
   }
 
   @SuppressWarnings("unchecked")
