@@ -1,6 +1,6 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import picocli.CommandLine;
 
 /**

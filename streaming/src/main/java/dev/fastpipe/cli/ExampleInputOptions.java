@@ -1,7 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

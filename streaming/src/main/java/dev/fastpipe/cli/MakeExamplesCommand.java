@@ -4,7 +4,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
 import java.nio.file.Path;
 import java.util.ArrayList;

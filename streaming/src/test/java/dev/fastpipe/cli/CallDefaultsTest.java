@@ -3,7 +3,7 @@ package dev.fastpipe.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.pipeline.CallRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;

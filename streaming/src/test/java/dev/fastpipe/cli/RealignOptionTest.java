@@ -2,7 +2,7 @@ package dev.fastpipe.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

@@ -2,8 +2,8 @@ package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Locus;
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.ReadFilter;
 import htsjdk.samtools.AlignmentBlock;
 import htsjdk.samtools.QueryInterval;

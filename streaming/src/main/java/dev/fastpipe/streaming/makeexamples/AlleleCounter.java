@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;

@@ -1,5 +1,9 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.InputFiles;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.genome.SampleNames;
 import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMRecord;

@@ -7,7 +7,7 @@ import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
@@ -72,7 +72,7 @@ public record CallRequest(ExampleSettings examples, Outputs outputs, Transport t
 
   /**
    * The shards: extra JVM flags of worker processes (null: automatic,
-   * {@link ShardProcesses#autoJavaOpts}; FASTPIPE_WORKER_JAVA_OPTS overrides), how they are started
+   * {@link dev.fastpipe.streaming.plan.WorkerJvm#autoJavaOpts}; FASTPIPE_WORKER_JAVA_OPTS overrides), how they are started
    * (the CLI's entry point; needed with shm), how long a silent one may stay silent (zero: never),
    * and whether the partition size is chosen from the regions and shard count.
    */

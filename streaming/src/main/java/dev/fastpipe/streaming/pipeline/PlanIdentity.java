@@ -3,7 +3,7 @@ package dev.fastpipe.streaming.pipeline;
 import dev.fastpipe.streaming.FileFingerprint;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.SettingFields;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -10,12 +10,9 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.ShardFailedException;
-import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.genome.HaploidRegions;
-import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.CallPlan;
+import dev.fastpipe.streaming.plan.Planner;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GvcfAssembler;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
@@ -37,7 +34,8 @@ import java.util.function.Supplier;
  * {@code fastpipe call}: BAM/CRAM + FASTA to VCF in one streaming pass. This class only wires the
  * parts together, each of which has one job:
  * <ol>
- *   <li>{@link RunPlan}: partitions and their shards, computed once, handed to every shard;
+ *   <li>{@link Planner}: the {@link RunPlan} (partitions and their shards, computed once, handed to every
+ *       shard), the sample, each partition's work and the workers' JVM flags, resolved once;
  *   <li>{@link Shards}: the make_examples shards (processes for {@code shm}, threads otherwise),
  *       writing examples into the transport;
  *   <li>{@link CallVariantsConsumers}: consumer threads classifying examples as they arrive;
@@ -118,26 +116,16 @@ public final class StreamingCall {
       resume.notes().forEach(n -> err.println("fastpipe: " + n));
       from = resume.from();
     }
-    RunPlan plan;
-    SAMSequenceDictionary dict;
-    HaploidRegions haploid;
-    String sample;
-    double[] work;
-    ExampleSettings examples = s.examples();
-    try (InputFiles in = new InputFiles(examples.inputs().reference(), examples.inputs().reads())) {
-      plan = from == null ? RunPlan.forCall(examples, in, !s.workers().autoPartitionSize())
-          : RunPlan.forCall(examples, in, !s.workers().autoPartitionSize(), from.contig(), from.position());
-      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
-      dict = in.dictionary;
-      haploid = HaploidRegions.of(examples.gvcf().haploidContigs(), examples.gvcf().parBed(), dict); // before any shard starts
-      sample = s.postprocess().sample() != null ? s.postprocess().sample() : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), examples.inputs().sample());
-      in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
-    }
+    CallPlan planned = Planner.forCall(s.examples(), !s.workers().autoPartitionSize(), s.postprocess().sample(),
+        s.workers().javaOpts(), from == null ? -1 : from.contig(), from == null ? 0 : from.position());
+    planned.notes().forEach(n -> err.println("fastpipe: " + n));
+    RunPlan plan = planned.run();
+    SAMSequenceDictionary dict = planned.dictionary();
+    String sample = planned.sample();
+    double[] work = planned.work();
+    String workerOpts = planned.workerJavaOpts();
     observation.sample(sample);
-    ContigExclusion excluded = ContigExclusion.of(examples.inputs().excludeContigs());
-    if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
-    String workerOpts = s.workers().javaOpts() != null ? s.workers().javaOpts() : ShardProcesses.autoJavaOpts(plan, work);
     RunMetrics metrics = new RunMetrics();
     metrics.settings.put("transport", s.transport().name());
     if (!s.transport().options().isEmpty()) metrics.settings.put("transportOptions", s.transport().options().toString());
@@ -150,7 +138,7 @@ public final class StreamingCall {
     metrics.settings.put("ring_bytes", s.transport().ringBytes());
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
-    metrics.settings.put("small_model", examples.inputs().smallModel() == null ? "none" : examples.inputs().smallModel().toString());
+    metrics.settings.put("small_model", s.examples().inputs().smallModel() == null ? "none" : s.examples().inputs().smallModel().toString());
     observation.attach(metrics);
 
     long basesBefore = from == null ? 0 : from.basesDone();
@@ -191,7 +179,7 @@ public final class StreamingCall {
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.postprocess().minQual(), s.postprocess().minHomRefGq(), haploid, s.postprocess().calibration())), writer, new PartitionFrontier(work), gvcfWriter,
+        new SiteAssembler(new GenotypeCombiner(s.postprocess().minQual(), s.postprocess().minHomRefGq(), planned.haploid(), s.postprocess().calibration())), writer, new PartitionFrontier(work), gvcfWriter,
         from == null || from.gvcfState() == null ? GvcfAssembler.State.START : from.gvcfState());
     if (journal != null) {
       if (from == null) { // the header, so that every later checkpoint's bytes follow on from a checked start
@@ -375,7 +363,7 @@ public final class StreamingCall {
     }
 
     @Override
-    public void reached(int frontier, dev.fastpipe.streaming.makeexamples.Partition next, GvcfAssembler.State gvcf) {
+    public void reached(int frontier, dev.fastpipe.streaming.plan.Partition next, GvcfAssembler.State gvcf) {
       long now = System.nanoTime();
       if (journal.broken() || (lastNanos != Long.MIN_VALUE && now - lastNanos < intervalNanos)) return;
       lastNanos = now;

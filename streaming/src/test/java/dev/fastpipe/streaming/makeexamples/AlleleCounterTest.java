@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.testing.TestGenome;

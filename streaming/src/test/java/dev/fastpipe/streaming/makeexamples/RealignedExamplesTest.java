@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.Partition;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.example.ExampleRecord;

@@ -1,5 +1,8 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
+import dev.fastpipe.streaming.plan.InputFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

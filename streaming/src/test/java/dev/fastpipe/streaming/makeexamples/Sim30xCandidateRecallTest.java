@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.InputFiles;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.testing.CapturingProducer;

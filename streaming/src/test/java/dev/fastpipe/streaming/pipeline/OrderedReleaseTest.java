@@ -2,9 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;

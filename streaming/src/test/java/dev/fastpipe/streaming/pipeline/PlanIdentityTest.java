@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.FileFingerprint;
 import dev.fastpipe.streaming.SettingFields;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.io.IOException;
 import java.nio.file.Files;

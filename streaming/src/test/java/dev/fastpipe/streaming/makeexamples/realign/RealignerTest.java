@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.makeexamples.AlleleCounter;
 import dev.fastpipe.streaming.makeexamples.Candidate;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.makeexamples.AlleleCounter;
 import dev.fastpipe.streaming.makeexamples.Candidate;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.realign.StrLocus.SimRead;
 import dev.fastpipe.streaming.makeexamples.realign.StrLocus.Variant;
 import htsjdk.samtools.SAMRecord;

@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.SettingFields;
@@ -18,6 +18,7 @@ import java.util.Properties;
  *   format=2
  *   readsEstimate=41210   readsExpected=-1        (shard count and partition size are settings.*)
  *   readsAt=chr20:1-16384                       (when the index places reads in the regions)
+ *   sample=NA12878                              (the sample called, when the read groups name one)
  *   contigs=chr1\tchr2\t...                     (tab-separated: contig names hold no whitespace)
  *   partition.contig / .start / .end / .shard = comma-separated ints, one per partition
  *   settings.GROUP.NAME=value                   (every setting of ExampleSettings, e.g. settings.image.width)
@@ -42,6 +43,7 @@ final class PlanText {
     t.setProperty("readsEstimate", Long.toString(p.readsEstimate()));
     t.setProperty("readsExpected", Long.toString(p.readsExpected()));
     if (p.readsAt() != null) t.setProperty("readsAt", p.readsAt());
+    if (p.sample() != null) t.setProperty("sample", p.sample());
     t.setProperty("contigs", String.join("\t", p.contigNames()));
     t.setProperty("partition.contig", ints(p.contigArray()));
     t.setProperty("partition.start", ints(p.startArray()));
@@ -90,7 +92,8 @@ final class PlanText {
       String contigs = required(t, "contigs");
       return new RunPlan(s, contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
           Long.parseLong(required(t, "readsEstimate")), t.getProperty("readsAt"),
-          Long.parseLong(t.getProperty("readsExpected", "-1"))); // optional: only the planner checks it
+          Long.parseLong(t.getProperty("readsExpected", "-1")), // optional: only the planner checks it
+          t.getProperty("sample"));
     } catch (NumberFormatException e) {
       throw new InputException("run plan: not a number: " + e.getMessage());
     }

@@ -1,23 +1,20 @@
-package dev.fastpipe.streaming.pipeline;
+package dev.fastpipe.streaming.plan;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.ExampleSettings;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
 import dev.fastpipe.streaming.simulate.Simulation;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /** A simulated genome, the plan {@code call} makes of it (2 shards) and each partition's work. */
-record PlannedSample(Simulation.Result sample, RunPlan plan, double[] work) {
+public record PlannedSample(Simulation.Result sample, RunPlan plan, double[] work) {
 
-  static PlannedSample of(Path dir, long seed, int contigs, int length, double coverage, int partitionSize)
+  public static PlannedSample of(Path dir, long seed, int contigs, int length, double coverage, int partitionSize)
       throws IOException {
     Simulation.Result g = Simulation.synthetic(seed, contigs, length, coverage).writeTo(dir);
     ExampleSettings o = ExampleSettings.builder().reference(g.files().reference()).reads(g.files().reads()).shards(2)
         .partitionSize(partitionSize).build();
     try (InputFiles in = new InputFiles(g.files().reference(), g.files().reads())) {
       RunPlan plan = RunPlan.forCall(o, in, true);
-      return new PlannedSample(g, plan, ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader()));
+      return new PlannedSample(g, plan, PartitionWork.of(plan, in.readsIndex, in.reads.getFileHeader()));
     }
   }
 }

@@ -1,11 +1,10 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OptionRange;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.pileup.PileupConstants;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -42,7 +41,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
   /**
    * Which reads count (DeepVariant's defaults). {@code defaultBaseQuality}: the base quality given
    * to every base of a read stored without qualities (QUAL {@code *}); -1: such reads are refused
-   * ({@link ReadNormalizer}).
+   * (the make_examples read normalizer).
    */
   public record ReadFilters(int minMappingQuality, int minBaseQuality, boolean keepDuplicates, boolean keepSecondary,
       boolean keepSupplementary, boolean keepQcFail, int defaultBaseQuality) {}
@@ -55,6 +54,11 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
    * realignment of reads before candidates are counted and images drawn ({@code --realign-reads}).
    */
   public record Image(int height, int width, int channels, long downsampleSeed, boolean realignReads) {
+    /** DeepVariant's reference rows at the top of every image: the height must leave room for reads below them. */
+    public static final int REFERENCE_ROWS = 5;
+    /** DeepVariant's fixed pileup random seed. */
+    public static final long DEFAULT_DOWNSAMPLE_SEED = 2101079370L;
+
     /** The shape of the images drawn. */
     public ImageShape shape() {
       return new ImageShape(height, width, channels);
@@ -69,6 +73,11 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
    * by {@link dev.fastpipe.streaming.genome.HaploidRegions#of}; empty: diploid everywhere.
    */
   public record Gvcf(boolean enabled, int gqBinSize, List<String> haploidContigs, Path parBed) {
+    /** DeepVariant's max_gq for gVCF records: the largest bin. */
+    public static final int MAX_GQ = 50;
+    /** DeepVariant's --gvcf_gq_binsize default. */
+    public static final int DEFAULT_GQ_BIN_SIZE = 5;
+
     public Gvcf {
       haploidContigs = List.copyOf(haploidContigs);
     }
@@ -159,10 +168,10 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
     private int height = ImageShape.DEFAULT_HEIGHT;
     private int width = ImageShape.DEFAULT_WIDTH;
     private int channels = 6;
-    private long downsampleSeed = PileupConstants.RANDOM_SEED;
+    private long downsampleSeed = Image.DEFAULT_DOWNSAMPLE_SEED;
     private boolean realignReads = true;
     private boolean gvcf;
-    private int gvcfGqBinSize = ReferenceConfidence.DEFAULT_GQ_BIN_SIZE;
+    private int gvcfGqBinSize = Gvcf.DEFAULT_GQ_BIN_SIZE;
     private List<String> haploidContigs = List.of();
     private Path parBed;
     private int shards = 1;
@@ -239,8 +248,8 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
       if (task < 0 || task >= shards) throw new InputException("--task must be in [0, " + shards + "), got " + task);
       if (partitionSize < 1) throw new InputException("--partition-size must be >= 1");
       if (channels != 6 && channels != 7) throw new InputException("--channels must be 6 or 7");
-      if (gvcfGqBinSize < 1 || gvcfGqBinSize > ReferenceConfidence.MAX_GQ) {
-        throw new InputException("--gvcf-gq-binsize must be in [1, " + ReferenceConfidence.MAX_GQ + "], got " + gvcfGqBinSize);
+      if (gvcfGqBinSize < 1 || gvcfGqBinSize > Gvcf.MAX_GQ) {
+        throw new InputException("--gvcf-gq-binsize must be in [1, " + Gvcf.MAX_GQ + "], got " + gvcfGqBinSize);
       }
       if (parBed != null && haploidContigs.isEmpty()) {
         throw new InputException(parBed + ": --par-bed needs --haploid-contigs (the contigs it carves PARs out of)");
@@ -249,7 +258,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
         throw new InputException("--truth-vcf and --confident-bed go together");
       }
       if (width % 2 != 1 || width < 3) throw new InputException("width must be odd");
-      if (height <= PileupConstants.REFERENCE_ROWS) throw new InputException("height too small");
+      if (height <= Image.REFERENCE_ROWS) throw new InputException("height too small");
       OptionRange.between("--min-mapq", minMappingQuality, 0, 255);
       OptionRange.between("--min-base-quality", minBaseQuality, 0, 255);
       if (defaultBaseQuality != -1) OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);

@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
@@ -47,9 +47,11 @@ public final class RunPlan {
   private final long readsEstimate;
   private final String readsAt;
   private final long readsExpected;
+  private final String sample;
 
   RunPlan(ExampleSettings settings, List<String> contigNames, int[] contig, int[] start, int[] end, int[] shard,
-      long readsEstimate, String readsAt, long readsExpected) {
+      long readsEstimate, String readsAt, long readsExpected, String sample) {
+    this.sample = sample;
     this.settings = settings;
     this.contigNames = List.copyOf(contigNames);
     this.contig = contig;
@@ -79,10 +81,18 @@ public final class RunPlan {
    */
   public static RunPlan forCall(ExampleSettings request, InputFiles in, boolean partitionSizeGiven, int fromContig,
       int fromPosition) {
-    List<Region> regions = from(resolve(request, in), fromContig, fromPosition);
+    return forCall(request, in, ContigExclusion.of(request.inputs().excludeContigs()), partitionSizeGiven, fromContig,
+        fromPosition);
+  }
+
+  /** As {@link #forCall(ExampleSettings, InputFiles, boolean, int, int)}, with the contigs left out resolved already. */
+  static RunPlan forCall(ExampleSettings request, InputFiles in, ContigExclusion excluded, boolean partitionSizeGiven,
+      int fromContig, int fromPosition) {
+    String sample = SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.inputs().sample());
+    List<Region> regions = from(resolve(request, in, excluded), fromContig, fromPosition);
     long bases = regions.stream().mapToLong(r -> (long) r.end() - r.start()).sum();
     int size = partitionSizeGiven ? request.sharding().partitionSize() : autoPartitionSize(bases, request.sharding().shards());
-    return cut(request, in, regions, size, true);
+    return cut(request, in, regions, size, true, sample);
   }
 
   /**
@@ -90,14 +100,14 @@ public final class RunPlan {
    * given, so that N separate invocations agree on every partition.
    */
   public static RunPlan forTasks(ExampleSettings request, InputFiles in) {
-    return cut(request, in, resolve(request, in), request.sharding().partitionSize(), false);
+    String sample = SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.inputs().sample());
+    return cut(request, in, resolve(request, in, ContigExclusion.of(request.inputs().excludeContigs())),
+        request.sharding().partitionSize(), false, sample);
   }
 
-  private static List<Region> resolve(ExampleSettings request, InputFiles in) {
+  private static List<Region> resolve(ExampleSettings request, InputFiles in, ContigExclusion excluded) {
     ExampleSettings.Inputs i = request.inputs();
-    SampleNames.select(in.readsPath, in.reads.getFileHeader(), i.sample());
-    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, i.regions(), i.regionsBed(),
-        ContigExclusion.of(i.excludeContigs()));
+    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, i.regions(), i.regionsBed(), excluded);
   }
 
   /** {@code regions} (sorted, in reference order) less everything before (contig, position); contig -1: all. */
@@ -114,7 +124,7 @@ public final class RunPlan {
 
   /** The one place partitions are laid out and assigned to shards. */
   private static RunPlan cut(ExampleSettings request, InputFiles in, List<Region> regions, int size,
-      boolean dropIdleShards) {
+      boolean dropIdleShards, String sample) {
     if (size < 1) throw new InputException("--partition-size must be >= 1, got " + size);
     long count = 0;
     for (Region r : regions) count += ((long) r.end() - r.start() + size - 1) / size;
@@ -147,7 +157,7 @@ public final class RunPlan {
         .withSharding(new ExampleSettings.Sharding(shards, 0, size));
     in.probeReadsIndex(regions);
     return new RunPlan(settings, names, contig, start, end, shard, in.alignedReadsOn(regions),
-        in.readsWithin(regions), in.readsOnWholeContigs(regions));
+        in.readsWithin(regions), in.readsOnWholeContigs(regions), sample);
   }
 
   /**
@@ -162,6 +172,14 @@ public final class RunPlan {
     long target = regionBases / (8L * Math.max(1, shards));
     long kb = Math.max(1, (target + 999) / 1000);
     return (int) Math.min(MAX_AUTO_PARTITION / 1000, kb) * 1000;
+  }
+
+  /**
+   * The sample called, as the reads' read groups name it ({@link SampleNames#select}): the one
+   * asked for, else the reads' only one; null when they name none (every read is used).
+   */
+  public String sample() {
+    return sample;
   }
 
   /** Inputs, filters, thresholds, image shape and channels shared by every shard. */
@@ -266,6 +284,7 @@ public final class RunPlan {
     if (!(o instanceof RunPlan p)) return false;
     if (readsEstimate != p.readsEstimate
         || !java.util.Objects.equals(readsAt, p.readsAt) || readsExpected != p.readsExpected
+        || !java.util.Objects.equals(sample, p.sample)
         || !contigNames.equals(p.contigNames) || !Arrays.equals(contig, p.contig) || !Arrays.equals(start, p.start)
         || !Arrays.equals(end, p.end) || !Arrays.equals(shard, p.shard)) {
       return false;

@@ -1,9 +1,10 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.testing.CapturingProducer;
 import dev.fastpipe.streaming.testing.TestGenome;
