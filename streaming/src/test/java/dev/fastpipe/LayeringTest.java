@@ -3,6 +3,9 @@ package dev.fastpipe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -72,6 +75,15 @@ class LayeringTest {
           "dev.fastpipe.streaming.pipeline..", "dev.fastpipe.streaming.bench..", "dev.fastpipe.streaming.tune..")
       .because("make_examples (with the small model it calls) runs in shard workers and the classic path alike:"
           + " the pipeline, bench and tune use it, never the reverse");
+
+  @ArchTest
+  static final ArchRule thePlanKnowsOnlyGenomesAndItsOwnValues = classes()
+      .that().resideInAPackage("dev.fastpipe.streaming.plan..")
+      .should().onlyDependOnClassesThat(resideInAnyPackage("dev.fastpipe.streaming.plan..", "dev.fastpipe.streaming.genome..",
+              "dev.fastpipe.streaming", "java..", "htsjdk..")
+          .or(equivalentTo(dev.fastpipe.inference.ImageShape.class)))
+      .because("the run's contract (its settings, plan and partitions) is what every stage is handed: it is made of"
+          + " genome values, not of the stages that use it");
 
   /** The class file holds {@code text} (a string constant, say): read from its bytes, ASCII. */
   static ArchCondition<JavaClass> notContainText(String text) {

@@ -3,8 +3,7 @@ package dev.fastpipe.cli;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.pipeline.CallRequest;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import dev.fastpipe.streaming.InputException;
@@ -151,17 +150,18 @@ public final class CallCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CallSettings s = settings();
-    ThreadBudget.oversubscription(s.examples.shards, s.consumers, s.intraOpThreads, Runtime.getRuntime().availableProcessors())
+    CallRequest s = request().build();
+    ThreadBudget.oversubscription(shards, s.inference().consumers(), s.inference().intraOpThreads(),
+            Runtime.getRuntime().availableProcessors())
         .ifPresent(w -> System.err.println("fastpipe: warning: " + w));
     StreamingCall.Summary r = StreamingCall.run(s, modelOptions::load, System.err);
     {
       System.err.printf("fastpipe call: %d examples, %d sites (PASS %d, RefCall %d, LowQual %d) in %.1f s"
               + " (%.0f examples/s) via %s, %s -> %s%n",
           r.examples(), r.sites(), r.pass(), r.refCall(), r.lowQual(), r.seconds(),
-          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples.shards),
+          r.examples() / Math.max(r.seconds(), 1e-9), transport, shardCount(s.examples().sharding().shards()),
           s.outputForm() == dev.fastpipe.streaming.postprocess.VcfCallWriter.Form.STDOUT ? "standard output" : output);
-      if (s.examples.smallModel != null) {
+      if (s.examples().inputs().smallModel() != null) {
         long small = r.metrics().smallModelCalls;
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
             small, r.examples() - small, 100.0 * small / Math.max(1, r.examples()));
@@ -179,54 +179,38 @@ public final class CallCommand implements Callable<Integer> {
     return 0;
   }
 
-  CallSettings settings() {
-    CallSettings s = new CallSettings();
-    s.launcher = Main.LAUNCHER;
+  /** The request this command line makes, to be built (and so checked) by the caller; throws for a bad option. */
+  CallRequest.Builder request() {
+    CallRequest.Builder s = CallRequest.builder().launcher(Main.LAUNCHER);
     ThreadBudget budget = ThreadBudget.ofThisMachine();
     modelOptions.defaultThreads(budget.intraOpThreads(), budget.interOpThreads());
-    s.intraOpThreads = modelOptions.intraOpThreads();
-    s.interOpThreads = modelOptions.interOpThreads();
-    s.examples = input.applyTo(new MakeExamplesOptions());
+    s.intraOpThreads(modelOptions.intraOpThreads()).interOpThreads(modelOptions.interOpThreads());
+    input.applyTo(s.examples());
     if (shards < 1) throw new UserError("--shards must be >= 1, got " + shards);
-    s.examples.shards = shards;
-    s.autoPartitionSize = !input.partitionSizeGiven();
-    s.output = output;
-    s.gvcf = gvcf;
-    s.transport = transport;
-    s.transportOptions = TransportOptionsArg.forOne(transport, transportOpts);
-    s.ringBytes = parseSize("--ring-size", ringSize);
-    s.batchSize = modelOptions.batchSize();
-    s.channels = modelOptions.channels();
+    s.examples().shards(shards);
+    s.autoPartitionSize(!input.partitionSizeGiven()).output(output).gvcf(gvcf).transport(transport)
+        .transportOptions(TransportOptionsArg.forOne(transport, transportOpts))
+        .ringBytes(parseSize("--ring-size", ringSize)).batchSize(modelOptions.batchSize()).channels(modelOptions.channels());
     if (!noSmallModel) {
-      s.examples.smallModel = SmallModel.find(modelOptions.modelDir());
-      if (s.examples.smallModel != null) SmallModel.load(s.examples.smallModel, CandidateFeatures.NAMES); // named before any work
+      Path smallModel = SmallModel.find(modelOptions.modelDir());
+      s.examples().smallModel(smallModel);
+      if (smallModel != null) SmallModel.load(smallModel, CandidateFeatures.NAMES); // named before any work
     }
-    if (!noGqCalibration) s.calibration = GqCalibration.forModel(modelOptions.modelDir()); // checked before any work
-    if (countLikelihood != null) s.calibration = s.calibration.withCounts(countLikelihood(countLikelihood));
-    s.consumers = consumers;
-    s.metrics = metrics;
-    s.report = report;
-    s.modelDir = modelOptions.modelDir();
-    s.metricsPort = metricsPort;
-    s.metricsBind = metricsBind;
-    s.metricsLinger = metricsLinger;
-    s.metricsInterval = metricsInterval;
+    GqCalibration calibration = noGqCalibration ? GqCalibration.IDENTITY
+        : GqCalibration.forModel(modelOptions.modelDir()); // checked before any work
+    if (countLikelihood != null) calibration = calibration.withCounts(countLikelihood(countLikelihood));
+    s.calibration(calibration).consumers(consumers).metrics(metrics).report(report).modelDir(modelOptions.modelDir())
+        .metricsPort(metricsPort).metricsBind(metricsBind).metricsLinger(metricsLinger).metricsInterval(metricsInterval);
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
-    s.minQual = minQual;
-    s.progress = !noProgress;
-    s.commandLine = CommandText.of(spec);
-    s.shardTimeout = shardTimeout;
-    s.maxBatchWait = maxBatchWait;
+    s.minQual(minQual).progress(!noProgress).commandLine(CommandText.of(spec)).shardTimeout(shardTimeout)
+        .maxBatchWait(maxBatchWait);
     // A journal keeps complete BGZF blocks: plain (.vcf) and standard-output runs have none.
     boolean bgzf = VcfCallWriter.Form.of(output) == VcfCallWriter.Form.BGZF
         && (gvcf == null || VcfCallWriter.Form.of(gvcf) == VcfCallWriter.Form.BGZF);
     if (resume && !bgzf) {
       throw new InputException("--resume " + output + ": only a .vcf.gz output (and a .g.vcf.gz gVCF) keeps a resume journal");
     }
-    s.journal = !noJournal && bgzf;
-    s.resume = resume;
-    s.journalInterval = journalInterval;
-    return s;
+    return s.journal(!noJournal && bgzf).resume(resume).journalInterval(journalInterval);
   }
 
   /**
@@ -235,8 +219,8 @@ public final class CallCommand implements Callable<Integer> {
    * defaults from here.
    */
   static Knobs defaultKnobs(ThreadBudget budget, String allocator) {
-    return new Knobs(budget.shards(), CallSettings.DEFAULT_CONSUMERS, CallSettings.DEFAULT_BATCH_SIZE,
-        CallDefaults.bytes(TransportConfig.DEFAULT_RING_BYTES), CallSettings.DEFAULT_TRANSPORT, allocator);
+    return new Knobs(budget.shards(), CallRequest.DEFAULT_CONSUMERS, CallRequest.DEFAULT_BATCH_SIZE,
+        CallDefaults.bytes(TransportConfig.DEFAULT_RING_BYTES), CallRequest.DEFAULT_TRANSPORT, allocator);
   }
 
   /** "1 shard", "3 shards". */

@@ -1,32 +1,34 @@
 package dev.fastpipe.cli;
 
-import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.pipeline.CallRequest;
 import java.time.Duration;
 import picocli.CommandLine;
 
 /**
- * The defaults of {@code call}'s options, read from a fresh {@link CallSettings} (where they are
+ * The defaults of {@code call}'s options, read from a fresh {@link CallRequest.Builder} (where they are
  * written, once) and given to picocli as text: the usage help shows them and a run without the
  * option gets them, with no {@code defaultValue} of its own to drift from the settings.
  */
 final class CallDefaults implements CommandLine.IDefaultValueProvider {
-  private static final CallSettings DEFAULTS = new CallSettings();
+  private static final CallRequest.Builder DEFAULTS = CallRequest.builder();
+  private static final ExampleDefaults EXAMPLES = new ExampleDefaults();
 
   @Override
   public String defaultValue(CommandLine.Model.ArgSpec arg) {
     if (!(arg instanceof CommandLine.Model.OptionSpec o)) return null;
     return switch (o.longestName()) {
-      case "--transport" -> DEFAULTS.transport;
-      case "--ring-size" -> bytes(DEFAULTS.ringBytes);
-      case "--consumers" -> Integer.toString(DEFAULTS.consumers);
-      case "--batch-size" -> Integer.toString(DEFAULTS.batchSize);
-      case "--min-qual" -> Double.toString(DEFAULTS.minQual);
-      case "--metrics-linger" -> time(DEFAULTS.metricsLinger);
-      case "--metrics-interval" -> time(DEFAULTS.metricsInterval);
-      case "--shard-timeout" -> time(DEFAULTS.shardTimeout);
-      case "--max-batch-wait" -> time(DEFAULTS.maxBatchWait);
-      case "--journal-interval" -> time(DEFAULTS.journalInterval);
-      default -> null;
+      case "--transport" -> DEFAULTS.transport();
+      case "--ring-size" -> bytes(DEFAULTS.ringBytes());
+      case "--consumers" -> Integer.toString(DEFAULTS.consumers());
+      case "--batch-size" -> Integer.toString(DEFAULTS.batchSize());
+      case "--min-qual" -> Double.toString(DEFAULTS.minQual());
+      case "--metrics-linger" -> time(DEFAULTS.metricsLinger());
+      case "--metrics-interval" -> time(DEFAULTS.metricsInterval());
+      case "--shard-timeout" -> time(DEFAULTS.shardTimeout());
+      case "--max-batch-wait" -> time(DEFAULTS.maxBatchWait());
+      case "--journal-interval" -> time(DEFAULTS.journalInterval());
+      case "--shards" -> null; // call's own: from the thread budget (CallCommand)
+      default -> EXAMPLES.defaultValue(arg); // the make_examples options call shares
     };
   }
 

@@ -2,8 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import dev.fastpipe.streaming.evaluate.VcfComparison;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.pipeline.CallRequest;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.pipeline.ThreadBudget;
 import java.io.IOException;
@@ -83,16 +82,15 @@ public final class DemoCommand implements Callable<Integer> {
     args.addAll(modelOptions.asArguments());
     CallCommand callCommand = new CallCommand();
     new picocli.CommandLine(callCommand).parseArgs(args.toArray(String[]::new));
-    CallSettings s = callCommand.settings();
-    s.commandLine = CommandText.of(spec); // the VCF header records what the user typed: fastpipe demo ...
-    MakeExamplesOptions ex = s.examples;
+    // the VCF header records what the user typed: fastpipe demo ...
+    CallRequest s = callCommand.request().commandLine(CommandText.of(spec)).build();
     StreamingCall.Summary r = StreamingCall.run(s, callCommand.modelOptions::load, System.err);
     out.printf("demo: called %d examples -> %d sites (PASS %d) in %.1f s with %s, %s%n",
-        r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(ex.shards));
-    out.println("demo: VCF " + s.output);
+        r.examples(), r.sites(), r.pass(), r.seconds(), transport, CallCommand.shardCount(s.examples().sharding().shards()));
+    out.println("demo: VCF " + s.output());
     VcfComparison.Result cmp;
     try {
-      cmp = VcfComparison.compare(sample.reference(), sample.truth(), s.output, sample.confidentBed(), false);
+      cmp = VcfComparison.compare(sample.reference(), sample.truth(), s.output(), sample.confidentBed(), false);
     } catch (dev.fastpipe.streaming.InputException e) {
       throw new UserError(e.getMessage());
     }

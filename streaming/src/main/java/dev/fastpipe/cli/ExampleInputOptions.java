@@ -1,7 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The make_examples inputs and thresholds shared by {@code make-examples} and {@code call}: one
- * definition of each option. (Shard workers get none of these: they read the run plan their
+ * definition of each option, its default read from {@link ExampleDefaults}. (Shard workers get none of these: they read the run plan their
  * parent made.)
  */
 public final class ExampleInputOptions {
@@ -48,10 +48,10 @@ public final class ExampleInputOptions {
           + " as DeepVariant; call default: about 8 partitions per shard, between 1 kb and 100 kb).")
   Integer partitionSize;
 
-  @Option(names = "--min-mapq", defaultValue = "5", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
+  @Option(names = "--min-mapq", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
   int minMapq;
 
-  @Option(names = "--min-base-quality", defaultValue = "10", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
+  @Option(names = "--min-base-quality", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
   int minBaseQuality;
 
   @Option(names = "--default-base-quality", paramLabel = "Q",
@@ -68,29 +68,29 @@ public final class ExampleInputOptions {
   @Option(names = "--keep-supplementary", description = "Keep supplementary alignments.")
   boolean keepSupplementary;
 
-  @Option(names = "--snp-min-count", defaultValue = "2", description = "Candidate SNP: reads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--snp-min-count", description = "Candidate SNP: reads (default ${DEFAULT-VALUE}).")
   int snpMinCount;
 
-  @Option(names = "--snp-min-fraction", defaultValue = "0.12", description = "Candidate SNP: fraction (default ${DEFAULT-VALUE}).")
+  @Option(names = "--snp-min-fraction", description = "Candidate SNP: fraction (default ${DEFAULT-VALUE}).")
   double snpMinFraction;
 
-  @Option(names = "--indel-min-count", defaultValue = "2", description = "Candidate indel: reads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--indel-min-count", description = "Candidate indel: reads (default ${DEFAULT-VALUE}).")
   int indelMinCount;
 
-  @Option(names = "--indel-min-fraction", defaultValue = "0.06", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
+  @Option(names = "--indel-min-fraction", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
   double indelMinFraction;
 
-  @Option(names = "--gvcf-gq-binsize", defaultValue = "5", paramLabel = "N",
+  @Option(names = "--gvcf-gq-binsize", paramLabel = "N",
       description = "gVCF: neighbouring positions share a reference block while their GQ stays in one bin of N"
           + " (DeepVariant's gvcf_gq_binsize; default ${DEFAULT-VALUE}; 1 = a block per GQ value).")
   int gvcfGqBinSize;
 
   @Mixin PloidyOptions ploidy;
 
-  @Option(names = "--realign-reads", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(names = "--realign-reads", negatable = true, fallbackValue = "true",
       description = "Realign reads locally to assembled haplotypes where they disagree with the reference, before"
           + " candidates and images (as DeepVariant does for short reads; default on; --no-realign-reads: off).")
-  boolean realignReads = true;
+  boolean realignReads;
 
   /** True when the user chose --partition-size. */
   public boolean partitionSizeGiven() {
@@ -98,30 +98,16 @@ public final class ExampleInputOptions {
   }
 
   /** Fills the inputs, regions and thresholds of {@code o}. */
-  public MakeExamplesOptions applyTo(MakeExamplesOptions o) {
-    o.reference = ref;
-    o.reads = reads;
-    o.regions = regions;
-    o.regionsBed = bed;
-    o.excludeContigs = excludeContigs;
-    o.sample = sample;
-    if (partitionSize != null) o.partitionSize = partitionSize;
-    o.minMappingQuality = minMapq;
-    o.minBaseQuality = minBaseQuality;
+  public ExampleSettings.Builder applyTo(ExampleSettings.Builder o) {
+    o.reference(ref).reads(reads).regions(regions).regionsBed(bed).excludeContigs(excludeContigs).sample(sample);
+    if (partitionSize != null) o.partitionSize(partitionSize);
     if (defaultBaseQuality != null) {
-      o.defaultBaseQuality = (int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);
+      o.defaultBaseQuality((int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93));
     }
-    o.keepDuplicates = keepDuplicates;
-    o.keepSecondary = keepSecondary;
-    o.keepSupplementary = keepSupplementary;
-    o.snpMinCount = snpMinCount;
-    o.snpMinFraction = snpMinFraction;
-    o.indelMinCount = indelMinCount;
-    o.indelMinFraction = indelMinFraction;
-    o.gvcfGqBinSize = gvcfGqBinSize;
-    o.realignReads = realignReads;
-    o.haploidContigs = ploidy.haploidContigs;
-    o.parBed = ploidy.parBed;
-    return o;
+    return o.minMappingQuality(minMapq).minBaseQuality(minBaseQuality)
+        .keepDuplicates(keepDuplicates).keepSecondary(keepSecondary).keepSupplementary(keepSupplementary)
+        .snpMinCount(snpMinCount).snpMinFraction(snpMinFraction).indelMinCount(indelMinCount).indelMinFraction(indelMinFraction)
+        .gvcfGqBinSize(gvcfGqBinSize).realignReads(realignReads)
+        .haploidContigs(ploidy.haploidContigs).parBed(ploidy.parBed);
   }
 }

@@ -4,7 +4,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.example.TfRecordExampleWriter;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
     name = "make-examples",
     header = "Find candidates and write DeepVariant-layout pileup examples to a TFRecord file.",
     mixinStandardHelpOptions = true,
+    defaultValueProvider = ExampleDefaults.class,
     description = {
       "Find candidate variants in BAM/CRAM reads and write DeepVariant-layout pileup examples",
       "(" + ImageShape.DEFAULT_HEIGHT + " x " + ImageShape.DEFAULT_WIDTH + " x 6|7 uint8) as a gzipped TFRecord of tf.Example. Sharding as DeepVariant's",
@@ -30,10 +31,10 @@ public final class MakeExamplesCommand implements Callable<Integer> {
   @Option(names = "--output", required = true, description = "Examples, EX.tfrecord.gz (written as EX.tfrecord.gz.tmp, renamed on success).")
   Path output;
 
-  @Option(names = "--shards", defaultValue = "1", description = "Number of tasks (default ${DEFAULT-VALUE}).")
+  @Option(names = "--shards", description = "Number of tasks (default ${DEFAULT-VALUE}).")
   int shards;
 
-  @Option(names = "--task", defaultValue = "0", description = "This task, 0..shards-1 (default ${DEFAULT-VALUE}).")
+  @Option(names = "--task", description = "This task, 0..shards-1 (default ${DEFAULT-VALUE}).")
   int task;
 
   @Option(names = "--truth-vcf", description = "Truth VCF for training labels (needs --confident-bed).")
@@ -49,24 +50,13 @@ public final class MakeExamplesCommand implements Callable<Integer> {
       description = "Also write this task's reference blocks (gVCF reference confidence) for postprocess --gvcf.")
   Path gvcfBlocks;
 
-  @Option(names = "--channels", defaultValue = "6", description = "6, or 7 to add insert size (default ${DEFAULT-VALUE}).")
+  @Option(names = "--channels", description = "6, or 7 to add insert size (default ${DEFAULT-VALUE}).")
   int channels;
 
   @Override
   public Integer call() {
-    MakeExamplesOptions o = input.applyTo(new MakeExamplesOptions());
-    o.shards = shards;
-    o.task = task;
-    o.truthVcf = truthVcf;
-    o.confidentBed = confidentBed;
-    o.candidatesVcf = candidatesVcf;
-    o.channels = channels;
-    o.gvcf = gvcfBlocks != null;
-    try {
-      o.validate();
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage());
-    }
+    ExampleSettings o = input.applyTo(ExampleSettings.builder()).shards(shards).task(task).truthVcf(truthVcf)
+        .confidentBed(confidentBed).candidatesVcf(candidatesVcf).channels(channels).gvcf(gvcfBlocks != null).build();
     // (planned: the writers create a missing directory)
     o.declareFiles(RunFiles.builder()).plannedOutput("--output", output).plannedOutput("--gvcf-blocks", gvcfBlocks).check();
     TfRecordExampleWriter writer = new TfRecordExampleWriter(output);

@@ -13,7 +13,7 @@ public final class ModelOptions {
   /** Where the shipped model lives inside the fastpipe home (the repository root). */
   public static final String SHIPPED_MODEL = "models/fastpipe-v5";
   /** The default batch size of call_variants (see docs/figures.md: throughput by batch size). */
-  public static final int DEFAULT_BATCH_SIZE = dev.fastpipe.streaming.pipeline.CallSettings.DEFAULT_BATCH_SIZE;
+  public static final int DEFAULT_BATCH_SIZE = dev.fastpipe.streaming.pipeline.CallRequest.DEFAULT_BATCH_SIZE;
 
   @Option(names = "--model", paramLabel = "DIR",
       description = "SavedModel directory (signature: images " + ImageShape.DEFAULT_TENSOR + " uint8|float32 -> [N,3]). "

@@ -2,7 +2,7 @@ package dev.fastpipe.cli;
 
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.makeexamples.Region;
+import dev.fastpipe.streaming.plan.Region;
 import dev.fastpipe.streaming.scatter.ChunkPlanner;
 import dev.fastpipe.streaming.scatter.SampleSheet;
 import dev.fastpipe.streaming.scatter.ScatterPlan;

@@ -6,7 +6,7 @@ import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.pipeline.ParentWatch;
 import dev.fastpipe.streaming.pipeline.ProcessFootprint;
 import dev.fastpipe.streaming.pipeline.ShardReport;

@@ -3,14 +3,15 @@ package dev.fastpipe.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.pipeline.CallRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** call's option defaults come from CallSettings, written once: a run without them gets the settings' values. */
+/** call's option defaults come from CallRequest.Builder, written once: a run without them gets the request's values. */
 class CallDefaultsTest {
 
   static CallCommand parsed(String... extra) {
@@ -26,19 +27,19 @@ class CallDefaultsTest {
 
   @Test
   void anOptionNotGivenHasTheSettingsDefault() {
-    CallSettings d = new CallSettings();
+    CallRequest.Builder d = CallRequest.builder();
     CallCommand c = parsed();
-    assertEquals(d.transport, c.transport);
-    assertEquals(d.ringBytes, CallCommand.parseSize("--ring-size", c.ringSize));
-    assertEquals(d.consumers, c.consumers);
-    assertEquals(d.batchSize, c.modelOptions.batchSize());
-    assertEquals(d.minQual, c.minQual);
-    assertEquals(d.metricsLinger, c.metricsLinger);
-    assertEquals(d.metricsInterval, c.metricsInterval);
-    assertEquals(d.shardTimeout, c.shardTimeout);
-    assertEquals(d.maxBatchWait, c.maxBatchWait);
-    assertEquals(d.journalInterval, c.journalInterval);
-    assertEquals(64, d.batchSize, "the CLI's batch size is the settings' one (it once said 256 there and 64 here)");
+    assertEquals(d.transport(), c.transport);
+    assertEquals(d.ringBytes(), CallCommand.parseSize("--ring-size", c.ringSize));
+    assertEquals(d.consumers(), c.consumers);
+    assertEquals(d.batchSize(), c.modelOptions.batchSize());
+    assertEquals(d.minQual(), c.minQual);
+    assertEquals(d.metricsLinger(), c.metricsLinger);
+    assertEquals(d.metricsInterval(), c.metricsInterval);
+    assertEquals(d.shardTimeout(), c.shardTimeout);
+    assertEquals(d.maxBatchWait(), c.maxBatchWait);
+    assertEquals(d.journalInterval(), c.journalInterval);
+    assertEquals(64, d.batchSize(), "the CLI's batch size is the settings' one (it once said 256 there and 64 here)");
   }
 
   @Test
@@ -54,6 +55,28 @@ class CallDefaultsTest {
     assertTrue(text.contains("Default 5m."), text);
     assertTrue(text.contains("(default 200ms)"), text);
     assertTrue(text.contains("(default 1.0)"), text);
+  }
+
+  @Test
+  void makeExamplesOptionsHaveTheExampleSettingsDefaults() {
+    ExampleSettings.Builder d = ExampleSettings.builder();
+    MakeExamplesCommand m = new MakeExamplesCommand();
+    new CommandLine(m).parseArgs("--ref", "r.fa", "--reads", "x.bam", "--output", "o.tfrecord.gz");
+    for (ExampleInputOptions in : new ExampleInputOptions[] {m.input, parsed().input}) {
+      assertEquals(d.minMappingQuality(), in.minMapq);
+      assertEquals(d.minBaseQuality(), in.minBaseQuality);
+      assertEquals(d.snpMinCount(), in.snpMinCount);
+      assertEquals(d.snpMinFraction(), in.snpMinFraction);
+      assertEquals(d.indelMinCount(), in.indelMinCount);
+      assertEquals(d.indelMinFraction(), in.indelMinFraction);
+      assertEquals(d.gvcfGqBinSize(), in.gvcfGqBinSize);
+      assertEquals(d.realignReads(), in.realignReads);
+    }
+    assertEquals(d.shards(), m.shards);
+    assertEquals(d.task(), m.task);
+    assertEquals(d.channels(), m.channels);
+    assertEquals(CallCommand.defaultKnobs(dev.fastpipe.streaming.pipeline.ThreadBudget.ofThisMachine(), null).shards(),
+        parsed().shards, "call's shard count is its own: from the thread budget");
   }
 
   @Test

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.pipeline.CallSettings;
+import dev.fastpipe.streaming.pipeline.CallRequest;
 import dev.fastpipe.streaming.pipeline.StreamingCall;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
@@ -60,23 +59,18 @@ class LowCoverageModelTest {
     TestGenome.Written w = g.write(dir, "low.bam");
     Path model = Path.of("..").resolve(ModelOptions.SHIPPED_MODEL).toAbsolutePath().normalize();
 
-    CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = w.fasta();
-    ex.reads = w.bam();
-    ex.shards = 1;
-    ex.smallModel = SmallModel.find(model);
-    s.examples = ex;
-    s.calibration = GqCalibration.forModel(model);
-    s.output = dir.resolve("low.vcf.gz");
-    s.transport = "disruptor";
-    s.progress = false;
-    s.sample = "S";
-    StreamingCall.run(s, () -> GenotypeModel.load(model),
+    CallRequest.Builder s = CallRequest.builder();
+    s.examples().reference(w.fasta()).reads(w.bam()).shards(1).smallModel(SmallModel.find(model));
+    s.calibration(GqCalibration.forModel(model));
+    s.output(dir.resolve("low.vcf.gz"));
+    s.transport("disruptor");
+    s.progress(false);
+    s.sample("S");
+    StreamingCall.run(s.build(), () -> GenotypeModel.load(model),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
     Map<Integer, VariantContext> byPos = new HashMap<>();
-    try (VCFFileReader r = new VCFFileReader(s.output, false)) {
+    try (VCFFileReader r = new VCFFileReader(vcfOf(s), false)) {
       r.iterator().forEachRemaining(v -> byPos.put(v.getStart(), v));
     }
     VariantContext error = byPos.get(ERROR_SITE + 1);
@@ -88,5 +82,10 @@ class LowCoverageModelTest {
     assertEquals("PASS", het.getFilters().isEmpty() ? "PASS" : String.join(",", het.getFilters()),
         "6 alt reads of 13 must be a PASS het: " + het.toStringDecodeGenotypes());
     assertTrue(het.getGenotype(0).isHet(), het.toStringDecodeGenotypes());
+  }
+
+  /** The VCF {@code s} writes. */
+  static Path vcfOf(CallRequest.Builder s) {
+    return s.build().output();
   }
 }

@@ -2,14 +2,14 @@ package dev.fastpipe.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** {@code --realign-reads} is on by default for make-examples and call; {@code --no-realign-reads} turns it off. */
 class RealignOptionTest {
   static boolean realign(ExampleInputOptions in) {
-    return in.applyTo(new MakeExamplesOptions()).realignReads;
+    return in.applyTo(ExampleSettings.builder()).realignReads();
   }
 
   @Test
@@ -30,7 +30,7 @@ class RealignOptionTest {
     call = new CallCommand();
     new CommandLine(call).parseArgs(append(base, "--no-realign-reads"));
     assertFalse(realign(call.input));
-    assertTrue(new MakeExamplesOptions().realignReads, "the library default is on too");
+    assertTrue(ExampleSettings.builder().realignReads(), "the library default is on too");
   }
 
   static String[] append(String[] a, String x) {

@@ -2,8 +2,8 @@ package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Locus;
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.ReadFilter;
 import htsjdk.samtools.AlignmentBlock;
 import htsjdk.samtools.QueryInterval;
@@ -50,7 +50,7 @@ public final class SiteDepths {
       }
       if (intervals.isEmpty()) return out;
       if (!in.reads.hasIndex()) throw new InputException(reads + ": not indexed; index it with samtools index");
-      ReadFilter filter = new ReadFilter(new MakeExamplesOptions(), in.reads.getFileHeader());
+      ReadFilter filter = new ReadFilter(ExampleSettings.builder().readFilters(), null, in.reads.getFileHeader());
       QueryInterval[] query = QueryInterval.optimizeIntervals(intervals.toArray(new QueryInterval[0]));
       try (SAMRecordIterator it = in.reads.query(query, false)) {
         while (it.hasNext()) {

@@ -69,9 +69,13 @@ public final class SampleNames {
    * else the only sample they name; an error otherwise, listing the samples there are.
    */
   public static String resolve(Path reads, SAMFileHeader header, String requested) {
-    String sample = select(reads, header, requested);
-    if (sample == null) throw new InputException(reads + ": no read group with a sample name (SM); pass --sample NAME");
-    return sample;
+    return required(reads, select(reads, header, requested));
+  }
+
+  /** {@code selected} ({@link #select}ed from the read groups of {@code reads}), which a VCF needs: an error when null. */
+  public static String required(Path reads, String selected) {
+    if (selected == null) throw new InputException(reads + ": no read group with a sample name (SM); pass --sample NAME");
+    return selected;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
@@ -27,7 +28,8 @@ public final class AlleleCounter {
   /** Allele ids 0..3 are the bases A, C, G, T; ids from 4 are indels named in {@link #indelNames}. */
   private static final int FIRST_INDEL = 4;
 
-  private final MakeExamplesOptions o;
+  private final int minBaseQuality;
+  private final ExampleSettings.CandidateThresholds o;
   private int contigIndex;
   private String contig;
   private int start;
@@ -44,8 +46,9 @@ public final class AlleleCounter {
   private byte[] scratch = new byte[256];
   private byte[] refCodes = new byte[0];
 
-  public AlleleCounter(MakeExamplesOptions options) {
-    this.o = options;
+  public AlleleCounter(ExampleSettings.ReadFilters filters, ExampleSettings.CandidateThresholds thresholds) {
+    this.minBaseQuality = filters.minBaseQuality();
+    this.o = thresholds;
   }
 
   /** Starts a partition; {@code ref[i]} is the uppercase base at {@code refStart + i}. */
@@ -105,7 +108,7 @@ public final class AlleleCounter {
     if (readIndex > READ_MASK) return;
     byte[] bases = read.getReadBases();
     byte[] quals = read.getBaseQualities();
-    int minBq = o.minBaseQuality;
+    int minBq = minBaseQuality;
     int refPos = read.getAlignmentStart() - 1;
     int readPos = 0;
     List<CigarElement> cigar = read.getCigar().getCigarElements();
@@ -167,7 +170,7 @@ public final class AlleleCounter {
 
   private void countDeletion(byte[] quals, int anchorRead, int len, int anchor, int readIndex) {
     int q = anchorRead < quals.length ? quals[anchorRead] : 0;
-    if (q < o.minBaseQuality) return;
+    if (q < minBaseQuality) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     // Left-align: shift while the last deleted base equals the anchor base.
     int a = anchor;
@@ -182,7 +185,7 @@ public final class AlleleCounter {
   private void countInsertion(byte[] bases, byte[] quals, int readPos, int len, int anchor, int readIndex) {
     int q = readPos - 1 < quals.length ? quals[readPos - 1] : 0;
     for (int i = 0; i < len; i++) q = Math.min(q, readPos + i < quals.length ? quals[readPos + i] : 0);
-    if (q < o.minBaseQuality) return;
+    if (q < minBaseQuality) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
     for (int i = 0; i < len; i++) {
@@ -232,8 +235,8 @@ public final class AlleleCounter {
         int count = k - j;
         double frac = count / (double) Math.max(depth[off], count);
         boolean pass = allele < FIRST_INDEL
-            ? count >= o.snpMinCount && frac >= o.snpMinFraction
-            : count >= o.indelMinCount && frac >= o.indelMinFraction;
+            ? count >= o.snpMinCount() && frac >= o.snpMinFraction()
+            : count >= o.indelMinCount() && frac >= o.indelMinFraction();
         if (pass) runs.add(new int[] {allele, j, k});
         j = k;
       }

@@ -1,5 +1,9 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.InputFiles;
 import dev.fastpipe.shm.ExampleProducer;
 import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
@@ -33,7 +37,7 @@ public final class MakeExamples {
   static final int REFERENCE_MARGIN = 1000;
 
 
-  private final MakeExamplesOptions o;
+  private final ExampleSettings o;
   private final int task;
   private final InputFiles in;
   private final ExampleProducer out;
@@ -50,11 +54,11 @@ public final class MakeExamples {
   private final int readPad;
   /** Local haplotype realignment of each partition's reads; null with {@code --no-realign-reads}. */
   private final Realigner realigner;
-  /** The gVCF's reference blocks; null unless {@code o.gvcf}. */
+  /** The gVCF's reference blocks; null unless {@code o.gvcf().enabled()}. */
   private final ReferenceBlocks referenceBlocks;
   /** Summary features of bi-allelic candidates: for training records and the small model; null when neither. */
   private final CandidateFeatures features;
-  /** Calls easy bi-allelic candidates without an image; null without {@code o.smallModel} or when labelling. */
+  /** Calls easy bi-allelic candidates without an image; null without a small model or when labelling. */
   private final SmallModel smallModel;
   private final float[] featureVector = new float[CandidateFeatures.COUNT];
   private final float[] smallProbabilities = new float[3];
@@ -77,42 +81,47 @@ public final class MakeExamples {
     this.task = task;
     this.in = in;
     this.out = out;
-    this.counter = new AlleleCounter(o);
-    this.edgeCounter = new AlleleCounter(o);
-    this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(o.channels), o.height, o.width);
-    this.halfWidth = o.width / 2;
+    ExampleSettings.Image image = o.image();
+    ExampleSettings.Inputs inputs = o.inputs();
+    this.counter = new AlleleCounter(o.readFilters(), o.candidates());
+    this.edgeCounter = new AlleleCounter(o.readFilters(), o.candidates());
+    this.encoder = new PileupImageEncoder(PileupImageEncoder.defaultChannels(image.channels()), image.height(), image.width());
+    this.halfWidth = image.width() / 2;
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
-    this.realigner = o.realignReads ? new Realigner(Realigner.Limits.DEFAULT) : null;
+    this.realigner = image.realignReads() ? new Realigner(Realigner.Limits.DEFAULT) : null;
     this.readPad = pad + (realigner == null ? 0 : Realigner.READ_MARGIN);
     ReadNormalizer normalizer = new ReadNormalizer((contig, start, end) -> in.bases(contig, start,
-        Math.min(end, in.dictionary.getSequence(contig).getSequenceLength())), in.readsPath, o.defaultBaseQuality);
-    this.partitionReads = new PartitionReads(in, new ReadFilter(o, in.reads.getFileHeader()), normalizer, stats, pad, readPad);
-    this.labeler = o.truthVcf == null ? null : new TruthLabeler(o.truthVcf, o.confidentBed, in.dictionary, in);
-    this.candidatesVcf = o.candidatesVcf == null ? null : new CandidateVcfWriter(o.candidatesVcf, in.dictionary);
-    this.referenceBlocks = o.gvcf
-        ? new ReferenceBlocks(o.gvcfGqBinSize, HaploidRegions.of(o.haploidContigs, o.parBed, in.dictionary))
+        Math.min(end, in.dictionary.getSequence(contig).getSequenceLength())), in.readsPath, o.readFilters().defaultBaseQuality());
+    this.partitionReads = new PartitionReads(in, new ReadFilter(o.readFilters(), inputs.sample(), in.reads.getFileHeader()), normalizer, stats, pad, readPad);
+    this.labeler = inputs.truthVcf() == null ? null : new TruthLabeler(inputs.truthVcf(), inputs.confidentBed(), in.dictionary, in);
+    this.candidatesVcf = inputs.candidatesVcf() == null ? null : new CandidateVcfWriter(inputs.candidatesVcf(), in.dictionary);
+    ExampleSettings.Gvcf gvcf = o.gvcf();
+    this.referenceBlocks = gvcf.enabled()
+        ? new ReferenceBlocks(gvcf.gqBinSize(), HaploidRegions.of(gvcf.haploidContigs(), gvcf.parBed(), in.dictionary))
         : null;
-    rowReads = new SAMRecord[o.height];
-    rowSupport = new int[o.height];
-    this.rows = new PileupRows(spans, o.minBaseQuality, encoder.maxReadRows(), o.downsampleSeed);
-    this.smallModel = o.smallModel == null || labeler != null ? null : SmallModel.load(o.smallModel, CandidateFeatures.NAMES);
+    rowReads = new SAMRecord[image.height()];
+    rowSupport = new int[image.height()];
+    this.rows = new PileupRows(spans, o.readFilters().minBaseQuality(), encoder.maxReadRows(), image.downsampleSeed());
+    this.smallModel = inputs.smallModel() == null || labeler != null ? null
+        : SmallModel.load(inputs.smallModel(), CandidateFeatures.NAMES);
     this.features = labeler != null || smallModel != null ? new CandidateFeatures() : null;
     if (features != null && pad < CandidateFeatures.DISTANCE_CAP) {
-      throw new IllegalArgumentException("--width " + o.width + ": too narrow for the candidate features (reads must reach "
+      throw new IllegalArgumentException("--width " + image.width() + ": too narrow for the candidate features (reads must reach "
           + CandidateFeatures.DISTANCE_CAP + " bp beyond a partition; use a width of at least "
           + 2 * (CandidateFeatures.DISTANCE_CAP - PileupConstants.READ_OVERLAP_BUFFER_BP) + ")");
     }
   }
 
   /**
-   * Plans the run as {@code make-examples --task opts.task --shards opts.shards} does
-   * ({@link RunPlan#forTasks}) and runs task {@code opts.task} of it. A task that is the whole run
+   * Plans the run as {@code make-examples --task T --shards N} does ({@link RunPlan#forTasks}) and
+   * runs task T of it. A task that is the whole run
    * also checks that it read reads where the index promised some ({@link RunPlan#requireReadsSeen}).
    */
-  public static MakeExamplesStats run(MakeExamplesOptions opts, ExampleProducer out) {
-    try (InputFiles in = new InputFiles(opts.reference, opts.reads)) {
+  public static MakeExamplesStats run(ExampleSettings opts, ExampleProducer out) {
+    try (InputFiles in = new InputFiles(opts.inputs().reference(), opts.inputs().reads())) {
       RunPlan plan = RunPlan.forTasks(opts, in);
-      MakeExamplesStats stats = new MakeExamples(plan, opts.task, in, out).runPartitions(plan.partitionsOf(opts.task));
+      int task = opts.sharding().task();
+      MakeExamplesStats stats = new MakeExamples(plan, task, in, out).runPartitions(plan.partitionsOf(task));
       if (plan.shards() == 1) plan.requireReadsSeen(stats.readsSeen());
       return stats;
     }
@@ -123,8 +132,8 @@ public final class MakeExamples {
    * success. Throws {@link dev.fastpipe.streaming.InputException} for bad input.
    */
   public static MakeExamplesStats run(RunPlan plan, int task, ExampleProducer out) {
-    MakeExamplesOptions s = plan.settings();
-    try (InputFiles in = InputFiles.forShard(s.reference, s.reads)) {
+    ExampleSettings.Inputs s = plan.settings().inputs();
+    try (InputFiles in = InputFiles.forShard(s.reference(), s.reads())) {
       return new MakeExamples(plan, task, in, out).runPartitions(plan.partitionsOf(task));
     }
   }
@@ -287,7 +296,7 @@ public final class MakeExamples {
         rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
       }
       int label = labeler == null ? -1 : labeler.label(c, subset);
-      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, o.height, o.width,
+      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, o.image().height(), o.image().width(),
           encoder.channels());
       if (len > out.maxRecordLength()) {
         throw new IllegalStateException(c + ": example of " + len + " bytes exceeds the transport's "
@@ -297,7 +306,7 @@ public final class MakeExamples {
       int imageAt = record.wrap(out.buffer(), at).origin(task, sequence++, p.index())
           .example(c.contigIndex, c.position, label).site(subsets.length, c.depth)
           .alleles(c.ref, c.alts, c.alleleDepths).altSubset(subset).floats(summary)
-          .image(o.height, o.width, encoder.channels());
+          .image(o.image().height(), o.image().width(), encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
       stats.examples++;

@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.InputFiles;
 import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMRecord;
 import htsjdk.samtools.SAMRecordIterator;

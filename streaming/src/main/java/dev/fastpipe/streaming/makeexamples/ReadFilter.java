@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.genome.SampleNames;
 import htsjdk.samtools.SAMFileHeader;
 import htsjdk.samtools.SAMRecord;
@@ -7,27 +8,28 @@ import java.util.Set;
 
 /**
  * DeepVariant's read requirements: which reads count at all (configurable through the options).
- * With {@link MakeExamplesOptions#sample} set on reads of several samples, only the reads of that
+ * With {@link ExampleSettings.Inputs#sample} set on reads of several samples, only the reads of that
  * sample's read groups count ({@link SampleNames#readGroupsOf}).
  */
 public final class ReadFilter {
-  private final MakeExamplesOptions o;
+  private final ExampleSettings.ReadFilters o;
   /** The read groups whose reads count; null: all reads. */
   private final Set<String> readGroups;
 
-  public ReadFilter(MakeExamplesOptions options, SAMFileHeader header) {
-    this.o = options;
-    this.readGroups = SampleNames.readGroupsOf(header, options.sample);
+  /** {@code sample}: the sample whose reads count, null: every read's. */
+  public ReadFilter(ExampleSettings.ReadFilters filters, String sample, SAMFileHeader header) {
+    this.o = filters;
+    this.readGroups = SampleNames.readGroupsOf(header, sample);
   }
 
   public boolean accept(SAMRecord r) {
     if (r.getReadUnmappedFlag()) return false;
     if (readGroups != null && !readGroups.contains(r.getStringAttribute("RG"))) return false;
-    if (!o.keepSecondary && r.isSecondaryAlignment()) return false;
-    if (!o.keepSupplementary && r.getSupplementaryAlignmentFlag()) return false;
-    if (!o.keepQcFail && r.getReadFailsVendorQualityCheckFlag()) return false;
-    if (!o.keepDuplicates && r.getDuplicateReadFlag()) return false;
-    if (r.getMappingQuality() < o.minMappingQuality) return false;
+    if (!o.keepSecondary() && r.isSecondaryAlignment()) return false;
+    if (!o.keepSupplementary() && r.getSupplementaryAlignmentFlag()) return false;
+    if (!o.keepQcFail() && r.getReadFailsVendorQualityCheckFlag()) return false;
+    if (!o.keepDuplicates() && r.getDuplicateReadFlag()) return false;
+    if (r.getMappingQuality() < o.minMappingQuality()) return false;
     return r.getCigarLength() > 0 && r.getReadLength() > 0;
   }
 }

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.Partition;
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+
 /**
  * The confidence that a position is homozygous reference, from its read counts alone, as
  * DeepVariant computes it for gVCF blocks ({@code variant_caller.py}, after GATK's reference
@@ -29,10 +31,10 @@ package dev.fastpipe.streaming.makeexamples;
 public final class ReferenceConfidence {
   /** DeepVariant's --p_error default. */
   public static final double DEFAULT_P_ERROR = 0.001;
-  /** DeepVariant's max_gq for gVCF records. */
-  public static final int MAX_GQ = 50;
-  /** DeepVariant's --gvcf_gq_binsize default. */
-  public static final int DEFAULT_GQ_BIN_SIZE = 5;
+  /** DeepVariant's max_gq for gVCF records ({@link ExampleSettings.Gvcf#MAX_GQ}). */
+  public static final int MAX_GQ = ExampleSettings.Gvcf.MAX_GQ;
+  /** DeepVariant's --gvcf_gq_binsize default ({@link ExampleSettings.Gvcf#DEFAULT_GQ_BIN_SIZE}). */
+  public static final int DEFAULT_GQ_BIN_SIZE = ExampleSettings.Gvcf.DEFAULT_GQ_BIN_SIZE;
   static final int TABLE_DEPTH = 255;
 
   private static final double LOG10_2 = Math.log10(2);

@@ -1,5 +1,8 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.Region;
+import dev.fastpipe.streaming.plan.Regions;
+import dev.fastpipe.streaming.plan.InputFiles;
 import dev.fastpipe.streaming.InputException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.variant.variantcontext.Allele;

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
 import dev.fastpipe.inference.ImageShape;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 
 /**
  * DeepVariant's PileupImageOptions defaults (deepvariant/dv_constants.py, pileup_image.py
@@ -13,7 +14,8 @@ public final class PileupConstants {
   public static final int HEIGHT = ImageShape.DEFAULT_HEIGHT;
   /** The image width, {@link ImageShape#DEFAULT_WIDTH} under the name the pileup code uses. */
   public static final int WIDTH = ImageShape.DEFAULT_WIDTH;
-  public static final int REFERENCE_ROWS = 5;
+  /** The reference rows at the top of every image ({@link ExampleSettings.Image#REFERENCE_ROWS}). */
+  public static final int REFERENCE_ROWS = ExampleSettings.Image.REFERENCE_ROWS;
   public static final int MAX_READ_ROWS = HEIGHT - REFERENCE_ROWS;
   /** kMaxPixelValueAsFloat: 254, so that pixel values stay in 0..254. */
   public static final float MAX_PIXEL = 254f;
@@ -35,8 +37,6 @@ public final class PileupConstants {
   public static final float MAX_FRAGMENT_LENGTH = 1000f;
   /** read_overlap_buffer_bp: reads must overlap the candidate's span widened by this much. */
   public static final int READ_OVERLAP_BUFFER_BP = 5;
-  /** DeepVariant's fixed pileup random seed. */
-  public static final long RANDOM_SEED = 2101079370L;
 
   /** channel_utils BaseQualityColor: capped * 254 / cap, truncated. */
   public static int qualityColor(int quality, int cap) {

@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
-import dev.fastpipe.streaming.makeexamples.Partition;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCall;
 import dev.fastpipe.streaming.postprocess.GvcfAssembler;

@@ -7,7 +7,7 @@ import java.util.BitSet;
  * finished partitions reaches. Shards take partitions round-robin, so partition {@code p} is
  * done when its shard says so; everything before the first unfinished partition is final and
  * can be written to the VCF in order. Each partition may carry a weight, its estimated share of
- * the run's work ({@link ProgressReporter#partitionWork}), so that progress counts work done
+ * the run's work ({@link dev.fastpipe.streaming.plan.PartitionWork}), so that progress counts work done
  * rather than partitions. Thread-safe.
  */
 public final class PartitionFrontier {

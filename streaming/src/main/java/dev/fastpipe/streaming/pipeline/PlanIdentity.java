@@ -2,10 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.FileFingerprint;
 import dev.fastpipe.streaming.RunFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.SettingFields;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,88 +19,87 @@ import java.util.Set;
  * <ul>
  *   <li>every input file the run declares ({@link RunFiles}: reference and its indexes, reads and
  *       their index, BED files, every file of the model directory) by its {@link FileFingerprint};
- *   <li>every setting of {@link CallSettings} and of its {@link MakeExamplesOptions} that changes
+ *   <li>every setting of {@link CallRequest} and of its {@link ExampleSettings} that changes
  *       the records ({@link #IN_VCF}), by value.
  * </ul>
- * Settings are found by reflection: every public instance field of the two classes must be named
+ * Settings are found by reflection ({@link SettingFields}): every one of the two records must be named
  * either in {@link #IN_VCF} or in {@link #NOT_IN_VCF} (with the reason it does not change a
  * record); {@code PlanIdentityTest} fails for a field in neither, and a field left unclassified is
  * counted as changing the VCF, so a forgotten setting makes resume refuse, never accept wrongly.
  */
 public final class PlanIdentity {
   /** Bumped when the journal's meaning changes; a journal of another format is refused. */
-  static final String FORMAT = "1";
+  static final String FORMAT = "2";
 
-  /** Settings that change the records: field (of CallSettings, or "examples." + MakeExamplesOptions) to its option. */
+  /** Settings that change the records: name (in CallRequest, or "examples." + one of ExampleSettings) to its option. */
   static final Map<String, String> IN_VCF = Map.ofEntries(
-      Map.entry("gvcf", "--gvcf"),
-      Map.entry("sample", "--sample"),
-      Map.entry("minQual", "--min-qual"),
-      Map.entry("minHomRefGq", "--min-homref-gq"),
-      Map.entry("calibration", "--no-gq-calibration / the model's calibration.json"),
-      Map.entry("channels", "--channels"),
-      Map.entry("examples.reference", "--ref"),
-      Map.entry("examples.reads", "--reads"),
-      Map.entry("examples.regions", "--regions"),
-      Map.entry("examples.regionsBed", "--bed"),
-      Map.entry("examples.excludeContigs", "--exclude-contigs"),
-      Map.entry("examples.sample", "--sample"),
-      Map.entry("examples.truthVcf", "--truth-vcf"),
-      Map.entry("examples.confidentBed", "--confident-bed"),
-      Map.entry("examples.smallModel", "--no-small-model / the model's small_model.json"),
-      Map.entry("examples.candidatesVcf", "--candidates-vcf"),
-      Map.entry("examples.realignReads", "--no-realign-reads"),
-      Map.entry("examples.channels", "--channels"),
-      Map.entry("examples.gvcf", "--gvcf"),
-      Map.entry("examples.gvcfGqBinSize", "--gvcf-gq-binsize"),
-      Map.entry("examples.haploidContigs", "--haploid-contigs"),
-      Map.entry("examples.parBed", "--par-bed"),
-      Map.entry("examples.height", "image height"),
-      Map.entry("examples.width", "image width"),
-      Map.entry("examples.downsampleSeed", "downsampling seed"),
-      Map.entry("examples.minMappingQuality", "--min-mapq"),
-      Map.entry("examples.minBaseQuality", "--min-base-quality"),
-      Map.entry("examples.keepDuplicates", "--keep-duplicates"),
-      Map.entry("examples.keepSecondary", "--keep-secondary"),
-      Map.entry("examples.keepSupplementary", "--keep-supplementary"),
-      Map.entry("examples.keepQcFail", "--keep-qc-fail"),
-      Map.entry("examples.snpMinCount", "--snp-min-count"),
-      Map.entry("examples.snpMinFraction", "--snp-min-fraction"),
-      Map.entry("examples.indelMinCount", "--indel-min-count"),
-      Map.entry("examples.indelMinFraction", "--indel-min-fraction"),
-      Map.entry("examples.defaultBaseQuality", "--default-base-quality"));
+      Map.entry("outputs.gvcf", "--gvcf"),
+      Map.entry("postprocess.sample", "--sample"),
+      Map.entry("postprocess.minQual", "--min-qual"),
+      Map.entry("postprocess.minHomRefGq", "--min-homref-gq"),
+      Map.entry("postprocess.calibration", "--no-gq-calibration / the model's calibration.json"),
+      Map.entry("examples.inputs.reference", "--ref"),
+      Map.entry("examples.inputs.reads", "--reads"),
+      Map.entry("examples.inputs.regions", "--regions"),
+      Map.entry("examples.inputs.regionsBed", "--bed"),
+      Map.entry("examples.inputs.excludeContigs", "--exclude-contigs"),
+      Map.entry("examples.inputs.sample", "--sample"),
+      Map.entry("examples.inputs.truthVcf", "--truth-vcf"),
+      Map.entry("examples.inputs.confidentBed", "--confident-bed"),
+      Map.entry("examples.inputs.smallModel", "--no-small-model / the model's small_model.json"),
+      Map.entry("examples.inputs.candidatesVcf", "--candidates-vcf"),
+      Map.entry("examples.image.realignReads", "--no-realign-reads"),
+      Map.entry("examples.image.channels", "--channels"),
+      Map.entry("examples.gvcf.enabled", "--gvcf"),
+      Map.entry("examples.gvcf.gqBinSize", "--gvcf-gq-binsize"),
+      Map.entry("examples.gvcf.haploidContigs", "--haploid-contigs"),
+      Map.entry("examples.gvcf.parBed", "--par-bed"),
+      Map.entry("examples.image.height", "image height"),
+      Map.entry("examples.image.width", "image width"),
+      Map.entry("examples.image.downsampleSeed", "downsampling seed"),
+      Map.entry("examples.readFilters.minMappingQuality", "--min-mapq"),
+      Map.entry("examples.readFilters.minBaseQuality", "--min-base-quality"),
+      Map.entry("examples.readFilters.keepDuplicates", "--keep-duplicates"),
+      Map.entry("examples.readFilters.keepSecondary", "--keep-secondary"),
+      Map.entry("examples.readFilters.keepSupplementary", "--keep-supplementary"),
+      Map.entry("examples.readFilters.keepQcFail", "--keep-qc-fail"),
+      Map.entry("examples.candidates.snpMinCount", "--snp-min-count"),
+      Map.entry("examples.candidates.snpMinFraction", "--snp-min-fraction"),
+      Map.entry("examples.candidates.indelMinCount", "--indel-min-count"),
+      Map.entry("examples.candidates.indelMinFraction", "--indel-min-fraction"),
+      Map.entry("examples.readFilters.defaultBaseQuality", "--default-base-quality"));
 
   /** Settings that do not change a record, each with the reason. */
   static final Map<String, String> NOT_IN_VCF = Map.ofEntries(
-      Map.entry("examples", "its fields are classified one by one"),
-      Map.entry("output", "where the VCF goes: the journal lies beside it"),
-      Map.entry("modelDir", "the model's files are compared by content, as inputs"),
-      Map.entry("transport", "examples are the same over every transport"),
-      Map.entry("ringBytes", "ring capacity: throughput only"),
-      Map.entry("batchSize", "the model runs fixed-shape chunks whatever the batch"),
-      Map.entry("consumers", "consumer threads: throughput only"),
-      Map.entry("intraOpThreads", "TensorFlow threads: throughput only"),
-      Map.entry("interOpThreads", "TensorFlow threads: throughput only"),
-      Map.entry("metrics", "an output about the run"),
-      Map.entry("report", "an output about the run"),
-      Map.entry("metricsPort", "live figures"),
-      Map.entry("metricsInterval", "live figures"),
-      Map.entry("metricsBind", "live figures"),
-      Map.entry("metricsLinger", "live figures"),
-      Map.entry("transportOptions", "a transport's own options: examples are the same over every transport"),
+      Map.entry("examples", "its settings are classified one by one"),
+      Map.entry("outputs.vcf", "where the VCF goes: the journal lies beside it"),
+      Map.entry("outputs.metrics", "an output about the run"),
+      Map.entry("outputs.report", "an output about the run"),
+      Map.entry("transport.name", "examples are the same over every transport"),
+      Map.entry("transport.options", "a transport's own options: examples are the same over every transport"),
+      Map.entry("transport.ringBytes", "ring capacity: throughput only"),
+      Map.entry("inference.modelDir", "the model's files are compared by content, as inputs"),
+      Map.entry("inference.consumers", "consumer threads: throughput only"),
+      Map.entry("inference.batchSize", "the model runs fixed-shape chunks whatever the batch"),
+      Map.entry("inference.intraOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("inference.interOpThreads", "TensorFlow threads: throughput only"),
+      Map.entry("inference.maxBatchWait", "when a partial batch is classified, not how"),
+      Map.entry("observability.progress", "stderr only"),
+      Map.entry("observability.metricsPort", "live figures"),
+      Map.entry("observability.metricsBind", "live figures"),
+      Map.entry("observability.metricsLinger", "live figures"),
+      Map.entry("observability.metricsInterval", "live figures"),
+      Map.entry("journal.enabled", "whether this run keeps a journal"),
+      Map.entry("journal.resume", "whether this run resumes"),
+      Map.entry("journal.interval", "how often the journal is synced"),
+      Map.entry("workers.javaOpts", "shard JVM flags: throughput only"),
+      Map.entry("workers.launcher", "how shard processes are started: the same plan runs in them"),
+      Map.entry("workers.shardTimeout", "when a silent shard stops the run"),
+      Map.entry("workers.autoPartitionSize", "examples do not depend on the partition table"),
       Map.entry("commandLine", "the header's provenance line, not a record"),
-      Map.entry("progress", "stderr only"),
-      Map.entry("autoPartitionSize", "examples do not depend on the partition table"),
-      Map.entry("workerJavaOpts", "shard JVM flags: throughput only"),
-      Map.entry("launcher", "how shard processes are started: the same plan runs in them"),
-      Map.entry("shardTimeout", "when a silent shard stops the run"),
-      Map.entry("maxBatchWait", "when a partial batch is classified, not how"),
-      Map.entry("journal", "whether this run keeps a journal"),
-      Map.entry("resume", "whether this run resumes"),
-      Map.entry("journalInterval", "how often the journal is synced"),
-      Map.entry("examples.shards", "examples do not depend on the shard count"),
-      Map.entry("examples.task", "set per shard"),
-      Map.entry("examples.partitionSize", "examples do not depend on the partition table"));
+      Map.entry("examples.sharding.shards", "examples do not depend on the shard count"),
+      Map.entry("examples.sharding.task", "set per shard"),
+      Map.entry("examples.sharding.partitionSize", "examples do not depend on the partition table"));
 
   private final Map<String, String> entries;
 
@@ -110,7 +108,7 @@ public final class PlanIdentity {
   }
 
   /** The identity of the run {@code s} (validated) with its checked files {@code files}. */
-  static PlanIdentity of(CallSettings s, RunFiles files) {
+  static PlanIdentity of(CallRequest s, RunFiles files) {
     Map<String, String> e = new LinkedHashMap<>();
     e.put("format", FORMAT);
     String version = StreamingCall.class.getPackage().getImplementationVersion();
@@ -122,34 +120,18 @@ public final class PlanIdentity {
     return new PlanIdentity(e);
   }
 
-  /** Every setting that changes the VCF (and every unclassified one), field name to value. */
-  static Map<String, String> settings(CallSettings s) {
+  /** Every setting that changes the VCF (and every unclassified one), name to value. */
+  static Map<String, String> settings(CallRequest s) {
     Map<String, String> out = new LinkedHashMap<>();
-    for (Field f : fields(CallSettings.class)) {
-      if (!NOT_IN_VCF.containsKey(f.getName())) out.put(f.getName(), render(get(f, s)));
+    for (SettingFields.Field f : SettingFields.of(CallRequest.class)) {
+      if (!NOT_IN_VCF.containsKey(f.name())) out.put(f.name(), render(f.get(s)));
     }
-    for (Field f : fields(MakeExamplesOptions.class)) {
-      String key = "examples." + f.getName();
-      if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(get(f, s.examples)));
-    }
-    return out;
-  }
-
-  /** The public instance fields of {@code type}: the settings a CLI or a test fills. */
-  static List<Field> fields(Class<?> type) {
-    List<Field> out = new ArrayList<>();
-    for (Field f : type.getFields()) {
-      if (!Modifier.isStatic(f.getModifiers())) out.add(f);
+    ExampleSettings examples = s.examples();
+    for (SettingFields.Field f : SettingFields.of(ExampleSettings.class)) {
+      String key = "examples." + f.name();
+      if (!NOT_IN_VCF.containsKey(key)) out.put(key, render(f.get(examples)));
     }
     return out;
-  }
-
-  private static Object get(Field f, Object o) {
-    try {
-      return f.get(o);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String render(Object v) {

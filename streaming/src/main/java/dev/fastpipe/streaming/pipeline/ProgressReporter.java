@@ -1,8 +1,8 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.streaming.genome.ReadsIndex;
-import dev.fastpipe.streaming.makeexamples.Partition;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.RunPlan;
 import htsjdk.samtools.SAMFileHeader;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * plain lines otherwise (logs, CI: every 10 s for the first two minutes, then every minute).
  *
  * <p>The share done is the share of the run's work, not of its partitions: each partition weighs
- * what the reads' index says its reads take in the file ({@link #partitionWork}), so a contig
+ * what the reads' index says its reads take in the file ({@link dev.fastpipe.streaming.plan.PartitionWork}), so a contig
  * without reads, a centromere or an N gap counts for almost nothing and a deep region for much.
  * The ETA divides the work left by the rate of the last {@link #RATE_WINDOW_NANOS} (from the first
  * finished partition on, so start-up does not count as slowness): over hours it follows the run's
@@ -27,8 +27,6 @@ import java.util.function.LongSupplier;
 public final class ProgressReporter implements AutoCloseable {
   /** How far back the rate behind the ETA looks. */
   static final long RATE_WINDOW_NANOS = TimeUnit.MINUTES.toNanos(10);
-  /** Share of a partition's weight that comes from its length rather than its reads (reference, scanning). */
-  static final double BASES_SHARE = 0.05;
 
   private final PrintStream err;
   private final PartitionFrontier frontier;
@@ -76,31 +74,6 @@ public final class ProgressReporter implements AutoCloseable {
     } catch (Exception e) {
       return false;
     }
-  }
-
-  /**
-   * The weight of each partition of {@code plan} for progress: the bytes of the reads file that the
-   * index places in it, plus {@link #BASES_SHARE} of the run's bytes spread by length; by length
-   * alone when there is no index ({@code index} null) or it places nothing.
-   */
-  public static double[] partitionWork(RunPlan plan, ReadsIndex index, SAMFileHeader readsHeader) {
-    int n = plan.partitions();
-    double[] bytes = new double[n];
-    double[] bases = new double[n];
-    double totalBytes = 0;
-    double totalBases = 0;
-    for (int i = 0; i < n; i++) {
-      Partition p = plan.partition(i);
-      bases[i] = p.end() - p.start();
-      totalBases += bases[i];
-      int ref = readsHeader.getSequenceIndex(p.contig());
-      if (index != null && ref >= 0) bytes[i] = index.bytesIn(ref, p.start(), p.end());
-      totalBytes += bytes[i];
-    }
-    if (!(totalBytes > 0)) return bases;
-    double perBase = BASES_SHARE * totalBytes / Math.max(1, totalBases);
-    for (int i = 0; i < n; i++) bytes[i] += perBase * bases[i];
-    return bytes;
   }
 
   /** The status text: "37.5% done (812 of 1,100 partitions), 912,000 examples, 812 examples/s, elapsed 0:12:03, ETA 0:20:42". */

@@ -19,7 +19,7 @@ import java.util.Map;
  * started once the shards run, finished when the run is done; closing it stops everything.
  */
 final class RunObservation implements AutoCloseable {
-  private final CallSettings settings;
+  private final CallRequest settings;
   private final PrintStream err;
   private final MetricsEndpoint endpoint;
   private RunSampler sampler;
@@ -27,18 +27,18 @@ final class RunObservation implements AutoCloseable {
   private long startNanos;
   private boolean closed;
 
-  private RunObservation(CallSettings settings, PrintStream err, MetricsEndpoint endpoint) {
+  private RunObservation(CallRequest settings, PrintStream err, MetricsEndpoint endpoint) {
     this.settings = settings;
     this.err = err;
     this.endpoint = endpoint;
   }
 
   /** Listens on the metrics port, if one is asked for, and says where. */
-  static RunObservation open(CallSettings s, PrintStream err) {
+  static RunObservation open(CallRequest s, PrintStream err) {
     MetricsEndpoint endpoint = null;
-    if (s.metricsPort != null) {
-      endpoint = MetricsEndpoint.start(s.metricsBind != null ? s.metricsBind : MetricsEndpoint.HOST, s.metricsPort);
-      if (s.modelDir != null) endpoint.describe(s.modelDir.toAbsolutePath().normalize().getFileName().toString(), null);
+    if (s.observability().metricsPort() != null) {
+      endpoint = MetricsEndpoint.start(s.observability().metricsBind() != null ? s.observability().metricsBind() : MetricsEndpoint.HOST, s.observability().metricsPort());
+      if (s.inference().modelDir() != null) endpoint.describe(s.inference().modelDir().toAbsolutePath().normalize().getFileName().toString(), null);
       err.println("fastpipe: live metrics at " + endpoint.url());
     }
     return new RunObservation(s, err, endpoint);
@@ -48,7 +48,7 @@ final class RunObservation implements AutoCloseable {
   void start(RunProbe probe) {
     if (!settings.sampled()) return;
     startNanos = probe.startNanos();
-    sampler = new RunSampler(probe, settings.metricsInterval, snapshot -> {
+    sampler = new RunSampler(probe, settings.observability().metricsInterval(), snapshot -> {
       if (endpoint != null) endpoint.publish(snapshot);
     }).start();
   }
@@ -70,9 +70,9 @@ final class RunObservation implements AutoCloseable {
 
   /** Writes {@code --report}, if asked for, from the final figures and the series, staged in {@code tx}. */
   void writeReport(RunMetrics m, VcfCallWriter writer, RunSeries series, OutputFiles.Transaction tx) throws IOException {
-    if (settings.report == null || series == null) return;
+    if (settings.outputs().report() == null || series == null) return;
     Map<String, Object> figures = new LinkedHashMap<>();
-    figures.put("output", settings.outputForm() == VcfCallWriter.Form.STDOUT ? "standard output" : settings.output.toAbsolutePath());
+    figures.put("output", settings.outputForm() == VcfCallWriter.Form.STDOUT ? "standard output" : settings.output().toAbsolutePath());
     figures.put("wall seconds", m.wallSeconds);
     figures.put("examples made", m.examplesMade);
     figures.put("examples called", m.examplesCalled);
@@ -89,7 +89,7 @@ final class RunObservation implements AutoCloseable {
     figures.put("padding images", m.paddingImages);
     var stages = m.stages.stream()
         .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
-    String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now()
+    String title = settings.examples().inputs().reads() + " -> " + settings.output() + ", " + java.time.LocalDateTime.now()
         .withNano(0);
     // The callset QC of the VCF just written, read back from its finished temporary file (a
     // resumed run's earlier records included); none when it went to standard output.
@@ -105,7 +105,7 @@ final class RunObservation implements AutoCloseable {
         err.println("fastpipe: warning: the report has no callset QC section: " + e.getMessage());
       }
     }
-    HtmlReport.stage(tx, settings.report, HtmlReport.render(title, null, m.settings, figures, stages, series, qc));
+    HtmlReport.stage(tx, settings.outputs().report(), HtmlReport.render(title, null, m.settings, figures, stages, series, qc));
   }
 
   /** The run's metrics, as far as they go: what {@link #writeFailure} writes if the run fails. */
@@ -120,7 +120,7 @@ final class RunObservation implements AutoCloseable {
    * reported; a file whose own write was the failure is not tried again.
    */
   void writeFailure(Throwable error, double wallSeconds) {
-    if (settings.metrics == null && settings.report == null) return;
+    if (settings.outputs().metrics() == null && settings.outputs().report() == null) return;
     stopSampling();
     RunMetrics m = metrics != null ? metrics : new RunMetrics();
     String why = error.getMessage() == null || error.getMessage().isBlank() ? error.toString() : error.getMessage();
@@ -129,12 +129,12 @@ final class RunObservation implements AutoCloseable {
     RunSeries series = sampler == null ? null : sampler.series();
     if (m.series == null) m.series = series;
     try {
-      if (settings.metrics != null && !about(m.failure, settings.metrics)) m.write(settings.metrics);
+      if (settings.outputs().metrics() != null && !about(m.failure, settings.outputs().metrics())) m.write(settings.outputs().metrics());
     } catch (IOException | RuntimeException e) {
-      err.println("fastpipe: warning: " + settings.metrics + ": cannot write the failed run's metrics (" + e.getMessage() + ")");
+      err.println("fastpipe: warning: " + settings.outputs().metrics() + ": cannot write the failed run's metrics (" + e.getMessage() + ")");
     }
     try {
-      if (settings.report != null && !about(m.failure, settings.report)) {
+      if (settings.outputs().report() != null && !about(m.failure, settings.outputs().report())) {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("status", "FAILED: " + m.failure);
         figures.put("wall seconds", m.wallSeconds);
@@ -143,11 +143,11 @@ final class RunObservation implements AutoCloseable {
         figures.put("sites released (not published)", m.sitesWritten);
         var stages = m.stages.stream()
             .map(st -> new HtmlReport.StageCost(st.name(), st.wallSeconds(), st.cpuSeconds())).toList();
-        String title = settings.examples.reads + " -> " + settings.output + ", " + java.time.LocalDateTime.now().withNano(0);
-        HtmlReport.write(settings.report, HtmlReport.render(title, m.failure, m.settings, figures, stages, series));
+        String title = settings.examples().inputs().reads() + " -> " + settings.output() + ", " + java.time.LocalDateTime.now().withNano(0);
+        HtmlReport.write(settings.outputs().report(), HtmlReport.render(title, m.failure, m.settings, figures, stages, series));
       }
     } catch (IOException | RuntimeException e) {
-      err.println("fastpipe: warning: " + settings.report + ": cannot write the failed run's report (" + e.getMessage() + ")");
+      err.println("fastpipe: warning: " + settings.outputs().report() + ": cannot write the failed run's report (" + e.getMessage() + ")");
     }
   }
 
@@ -169,9 +169,9 @@ final class RunObservation implements AutoCloseable {
     stopSampling();
     if (endpoint == null) return;
     endpoint.finished(ok);
-    long millis = settings.metricsLinger.toMillis();
+    long millis = settings.observability().metricsLinger().toMillis();
     if (millis <= 0) return;
-    err.println("fastpipe: serving the final metrics at " + endpoint.url() + " for " + settings.metricsLinger.toSeconds()
+    err.println("fastpipe: serving the final metrics at " + endpoint.url() + " for " + settings.observability().metricsLinger().toSeconds()
         + " s (--metrics-linger)");
     try {
       Thread.sleep(millis);

@@ -7,7 +7,7 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.makeexamples.MakeExamplesStats;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.RunPlan;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;

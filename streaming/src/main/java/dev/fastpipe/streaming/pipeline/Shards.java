@@ -4,7 +4,7 @@ import dev.fastpipe.shm.ExampleTransport;
 import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.SubcommandLauncher;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.RunPlan;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

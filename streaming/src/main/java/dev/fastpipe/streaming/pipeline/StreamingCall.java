@@ -10,11 +10,9 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.ShardFailedException;
-import dev.fastpipe.streaming.genome.ContigExclusion;
-import dev.fastpipe.streaming.genome.HaploidRegions;
-import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.CallPlan;
+import dev.fastpipe.streaming.plan.Planner;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GvcfAssembler;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
@@ -36,7 +34,8 @@ import java.util.function.Supplier;
  * {@code fastpipe call}: BAM/CRAM + FASTA to VCF in one streaming pass. This class only wires the
  * parts together, each of which has one job:
  * <ol>
- *   <li>{@link RunPlan}: partitions and their shards, computed once, handed to every shard;
+ *   <li>{@link Planner}: the {@link RunPlan} (partitions and their shards, computed once, handed to every
+ *       shard), the sample, each partition's work and the workers' JVM flags, resolved once;
  *   <li>{@link Shards}: the make_examples shards (processes for {@code shm}, threads otherwise),
  *       writing examples into the transport;
  *   <li>{@link CallVariantsConsumers}: consumer threads classifying examples as they arrive;
@@ -65,9 +64,9 @@ public final class StreamingCall {
 
   /**
    * Runs the pipeline. The model is loaded by {@code modelLoader} while the shards start (it is
-   * closed at the end); its channel count must equal {@code s.channels}.
+   * closed at the end); its channel count must equal {@code s.examples().image().channels()}.
    */
-  public static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
+  public static Summary run(CallRequest s, Supplier<GenotypeModel> modelLoader, PrintStream err) {
     return run(s, modelLoader, err, null);
   }
 
@@ -76,18 +75,18 @@ public final class StreamingCall {
     void written(int checkpoints, CallJournal.Checkpoint c);
   }
 
-  static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook) {
+  static Summary run(CallRequest s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook) {
     return run(s, modelLoader, err, hook, CallJournal.FILES);
   }
 
-  static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook,
+  static Summary run(CallRequest s, Supplier<GenotypeModel> modelLoader, PrintStream err, CheckpointHook hook,
       CallJournal.ChannelOpener journalFiles) {
     long t0 = System.nanoTime();
-    RunFiles files = s.validate();
+    RunFiles files = s.files(); // every output location and input, before any work
     try (RunObservation observation = RunObservation.open(s, err); // a metrics port in use: before any work
         OutputFiles.Transaction outputs = new OutputFiles.Transaction();
         // the lock before anything is read or written: a second run of this output stops here
-        CallJournal journal = s.journal ? CallJournal.open(s.output, journalFiles, err) : null) {
+        CallJournal journal = s.journal().enabled() ? CallJournal.open(s.output(), journalFiles, err) : null) {
       Summary done;
       try {
         done = run(s, modelLoader, err, t0, observation, files, outputs, journal, hook);
@@ -108,58 +107,49 @@ public final class StreamingCall {
    * under its temporary name and staged in {@code outputs}; they are renamed into place together
    * at the end, once the inputs are found unchanged, or not at all.
    */
-  private static Summary run(CallSettings s, Supplier<GenotypeModel> modelLoader, PrintStream err, long t0,
+  private static Summary run(CallRequest s, Supplier<GenotypeModel> modelLoader, PrintStream err, long t0,
       RunObservation observation, RunFiles files, OutputFiles.Transaction outputs, CallJournal journal,
       CheckpointHook hook) {
     CallJournal.Checkpoint from = null; // the interrupted run's last checkpoint that holds, or null: from the start
     if (journal != null) {
-      CallJournal.Resume resume = journal.start(PlanIdentity.of(s, files), s.resume, s.gvcf);
+      CallJournal.Resume resume = journal.start(PlanIdentity.of(s, files), s.journal().resume(), s.outputs().gvcf());
       resume.notes().forEach(n -> err.println("fastpipe: " + n));
       from = resume.from();
     }
-    RunPlan plan;
-    SAMSequenceDictionary dict;
-    HaploidRegions haploid;
-    String sample;
-    double[] work;
-    try (InputFiles in = new InputFiles(s.examples.reference, s.examples.reads)) {
-      plan = from == null ? RunPlan.forCall(s.examples, in, !s.autoPartitionSize)
-          : RunPlan.forCall(s.examples, in, !s.autoPartitionSize, from.contig(), from.position());
-      work = ProgressReporter.partitionWork(plan, in.readsIndex, in.reads.getFileHeader());
-      dict = in.dictionary;
-      haploid = HaploidRegions.of(s.examples.haploidContigs, s.examples.parBed, dict); // before any shard starts
-      sample = s.sample != null ? s.sample : SampleNames.resolve(in.readsPath, in.reads.getFileHeader(), s.examples.sample);
-      in.warnings.forEach(w -> err.println("fastpipe: warning: " + w));
-    }
+    CallPlan planned = Planner.forCall(s.examples(), !s.workers().autoPartitionSize(), s.postprocess().sample(),
+        s.workers().javaOpts(), from == null ? -1 : from.contig(), from == null ? 0 : from.position());
+    planned.notes().forEach(n -> err.println("fastpipe: " + n));
+    RunPlan plan = planned.run();
+    SAMSequenceDictionary dict = planned.dictionary();
+    String sample = planned.sample();
+    double[] work = planned.work();
+    String workerOpts = planned.workerJavaOpts();
     observation.sample(sample);
-    ContigExclusion excluded = ContigExclusion.of(s.examples.excludeContigs);
-    if (!excluded.isEmpty()) err.println("fastpipe: " + excluded.describeOn(dict));
     int shards = plan.shards();
-    String workerOpts = s.workerJavaOpts != null ? s.workerJavaOpts : ShardProcesses.autoJavaOpts(plan, work);
     RunMetrics metrics = new RunMetrics();
-    metrics.settings.put("transport", s.transport);
-    if (!s.transportOptions.isEmpty()) metrics.settings.put("transportOptions", s.transportOptions.toString());
+    metrics.settings.put("transport", s.transport().name());
+    if (!s.transport().options().isEmpty()) metrics.settings.put("transportOptions", s.transport().options().toString());
     metrics.settings.put("shards", shards);
-    metrics.settings.put("consumers", s.consumers);
+    metrics.settings.put("consumers", s.inference().consumers());
     metrics.settings.put("cores", Runtime.getRuntime().availableProcessors());
-    metrics.settings.put("intra_op_threads", s.intraOpThreads);
-    metrics.settings.put("inter_op_threads", s.interOpThreads);
-    metrics.settings.put("batch_size", s.batchSize);
-    metrics.settings.put("ring_bytes", s.ringBytes);
+    metrics.settings.put("intra_op_threads", s.inference().intraOpThreads());
+    metrics.settings.put("inter_op_threads", s.inference().interOpThreads());
+    metrics.settings.put("batch_size", s.inference().batchSize());
+    metrics.settings.put("ring_bytes", s.transport().ringBytes());
     metrics.settings.put("partitions", plan.partitions());
     metrics.settings.put("worker_java_opts", workerOpts);
-    metrics.settings.put("small_model", s.examples.smallModel == null ? "none" : s.examples.smallModel.toString());
+    metrics.settings.put("small_model", s.examples().inputs().smallModel() == null ? "none" : s.examples().inputs().smallModel().toString());
     observation.attach(metrics);
 
     long basesBefore = from == null ? 0 : from.basesDone();
     long totalBases = basesBefore + plan.bases();
     if (from != null && totalBases != from.bases()) {
-      throw new InputException("--resume " + s.output + ": the journal's regions hold " + from.bases() + " bases but "
+      throw new InputException("--resume " + s.output() + ": the journal's regions hold " + from.bases() + " bases but "
           + basesBefore + " done and " + plan.bases() + " left make " + totalBases + "; run without --resume");
     }
     if (from != null) {
       err.printf("fastpipe: resuming %s from %s:%,d: %.1f %% of the regions' bases were done (%.1f s of work kept)%n",
-          s.output, dict.getSequence(from.contig()).getSequenceName(), from.position() + 1L,
+          s.output(), dict.getSequence(from.contig()).getSequenceName(), from.position() + 1L,
           100.0 * basesBefore / totalBases, from.elapsedSeconds());
     }
     metrics.journal = journal != null;
@@ -172,24 +162,24 @@ public final class StreamingCall {
     VcfCallWriter writer;
     VcfCallWriter gvcfWriter;
     try {
-      writer = journal == null ? new VcfCallWriter(s.output, dict, sample, s.minQual, false, provenance)
-          : VcfCallWriter.journaled(s.output, CallJournal.partialOf(s.output), from == null ? -1 : from.vcf().to(), dict,
-              sample, s.minQual, false, provenance);
+      writer = journal == null ? new VcfCallWriter(s.output(), dict, sample, s.postprocess().minQual(), false, provenance)
+          : VcfCallWriter.journaled(s.output(), CallJournal.partialOf(s.output()), from == null ? -1 : from.vcf().to(), dict,
+              sample, s.postprocess().minQual(), false, provenance);
     } catch (RuntimeException e) {
       transport.close();
       throw e;
     }
     try {
-      gvcfWriter = s.gvcf == null ? null : journal == null ? new VcfCallWriter(s.gvcf, dict, sample, s.minQual, true, provenance)
-          : VcfCallWriter.journaled(s.gvcf, CallJournal.partialOf(s.gvcf), from == null ? -1 : from.gvcf().to(), dict,
-              sample, s.minQual, true, provenance);
+      gvcfWriter = s.outputs().gvcf() == null ? null : journal == null ? new VcfCallWriter(s.outputs().gvcf(), dict, sample, s.postprocess().minQual(), true, provenance)
+          : VcfCallWriter.journaled(s.outputs().gvcf(), CallJournal.partialOf(s.outputs().gvcf()), from == null ? -1 : from.gvcf().to(), dict,
+              sample, s.postprocess().minQual(), true, provenance);
     } catch (RuntimeException e) {
       writer.abort();
       transport.close();
       throw e;
     }
     OrderedRelease release = new OrderedRelease(plan,
-        new SiteAssembler(new GenotypeCombiner(s.minQual, s.minHomRefGq, haploid, s.calibration)), writer, new PartitionFrontier(work), gvcfWriter,
+        new SiteAssembler(new GenotypeCombiner(s.postprocess().minQual(), s.postprocess().minHomRefGq(), planned.haploid(), s.postprocess().calibration())), writer, new PartitionFrontier(work), gvcfWriter,
         from == null || from.gvcfState() == null ? GvcfAssembler.State.START : from.gvcfState());
     if (journal != null) {
       if (from == null) { // the header, so that every later checkpoint's bytes follow on from a checked start
@@ -204,9 +194,9 @@ public final class StreamingCall {
         }
       }
       release.onBoundary(new Checkpoints(journal, plan, writer, gvcfWriter, basesBefore, totalBases,
-          metrics.secondsResumed, t0, s.journalInterval, metrics, hook));
+          metrics.secondsResumed, t0, s.journal().interval(), metrics, hook));
     }
-    Shards shardSet = Shards.forTransport(transport, s.launcher, workerOpts, s.shardTimeout);
+    Shards shardSet = Shards.forTransport(transport, s.workers().launcher(), workerOpts, s.workers().shardTimeout());
     AtomicReference<Throwable> failure = new AtomicReference<>();
     // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
     Thread onSignal = new Thread(() -> {
@@ -218,7 +208,7 @@ public final class StreamingCall {
       if (journal != null) journal.afterFailure(null); // kept for --resume once it holds finished work
     }, "fastpipe-call-abort");
     Runtime.getRuntime().addShutdownHook(onSignal);
-    RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.consumers, shards));
+    RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.inference().consumers(), shards));
     GenotypeModel model = null;
     boolean ok = false;
     CallVariantsConsumers consumers = null;
@@ -228,21 +218,21 @@ public final class StreamingCall {
       observation.start(probe);
       observation.mark("shards start", producersStart);
       model = modelLoader.get(); // loads while the shards start up
-      if (model.channels() != plan.settings().channels) {
+      if (model.channels() != plan.settings().image().channels()) {
         throw new InputException(model.describe() + " takes " + model.channels() + "-channel images but the examples have "
-            + plan.settings().channels + " channels");
+            + plan.settings().image().channels() + " channels");
       }
       metrics.settings.put("model", model.describe());
       model.warmUp(); // TensorFlow's first-run cost, while the shards are still starting
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
-      consumers = new CallVariantsConsumers(transport, shards, s.consumers, model, s.batchSize, s.maxBatchWait, release,
+      consumers = new CallVariantsConsumers(transport, shards, s.inference().consumers(), model, s.inference().batchSize(), s.inference().maxBatchWait(), release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
       probe.consumers(consumers);
       CallVariantsConsumers running = consumers;
       try (ProgressReporter progress =
-          new ProgressReporter(err, release.frontier(), running::examplesCalled, s.progress)) {
+          new ProgressReporter(err, release.frontier(), running::examplesCalled, s.observability().progress())) {
         watch(consumers, shardSet, transport, metrics, failure, release);
       }
       ShardFailedException f = shardSet.await(30, TimeUnit.SECONDS);
@@ -284,7 +274,7 @@ public final class StreamingCall {
       metrics.processes.add(ProcessFootprint.self(ProcessFootprint.INFERENCE, -1));
       shardSet.reports().stream().map(ShardReport::footprint).filter(java.util.Objects::nonNull)
           .forEach(metrics.processes::add);
-      if (s.metrics != null) metrics.stage(outputs, s.metrics);
+      if (s.outputs().metrics() != null) metrics.stage(outputs, s.outputs().metrics());
       observation.writeReport(metrics, writer, metrics.series, outputs);
       files.requireInputsUnchanged(); // a reference or reads rewritten under the run: publish nothing
       outputs.commit(); // all of them, or none
@@ -373,7 +363,7 @@ public final class StreamingCall {
     }
 
     @Override
-    public void reached(int frontier, dev.fastpipe.streaming.makeexamples.Partition next, GvcfAssembler.State gvcf) {
+    public void reached(int frontier, dev.fastpipe.streaming.plan.Partition next, GvcfAssembler.State gvcf) {
       long now = System.nanoTime();
       if (journal.broken() || (lastNanos != Long.MIN_VALUE && now - lastNanos < intervalNanos)) return;
       lastNanos = now;
@@ -388,13 +378,13 @@ public final class StreamingCall {
   }
 
   /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
-  private static ExampleTransport openTransport(CallSettings s, RunPlan plan) {
+  private static ExampleTransport openTransport(CallRequest s, RunPlan plan) {
     int maxRecord = plan.settings().shape().bytes() + ALLELE_BYTES_ALLOWANCE;
     String runId = TransportConfig.uniqueRunId("call");
-    TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.ringBytes);
+    TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.transport().ringBytes());
     try {
-      if (s.transport.equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
-      return Transports.create(s.transport, cfg, s.transportOptions);
+      if (s.transport().name().equals("shm")) ShmTransport.removeStaleRuns(cfg.dir()); // rings of crashed runs
+      return Transports.create(s.transport().name(), cfg, s.transport().options());
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new InputException(e.getMessage());
     }

@@ -1,8 +1,8 @@
 package dev.fastpipe.streaming.scatter;
 
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.Region;
-import dev.fastpipe.streaming.makeexamples.Regions;
+import dev.fastpipe.streaming.plan.Region;
+import dev.fastpipe.streaming.plan.Regions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

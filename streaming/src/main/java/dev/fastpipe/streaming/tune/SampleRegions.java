@@ -1,8 +1,8 @@
 package dev.fastpipe.streaming.tune;
 
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.Region;
-import dev.fastpipe.streaming.makeexamples.Regions;
+import dev.fastpipe.streaming.plan.Region;
+import dev.fastpipe.streaming.plan.Regions;
 import htsjdk.samtools.BAMFileSpan;
 import htsjdk.samtools.BAMIndex;
 import htsjdk.samtools.Chunk;

@@ -3,7 +3,7 @@ package dev.fastpipe.streaming.tune;
 import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.bench.BenchReport;
 import dev.fastpipe.streaming.bench.Summary;
-import dev.fastpipe.streaming.makeexamples.Region;
+import dev.fastpipe.streaming.plan.Region;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

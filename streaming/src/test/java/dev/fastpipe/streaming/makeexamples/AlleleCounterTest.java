@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.testing.TestGenome;
@@ -9,11 +10,11 @@ import org.junit.jupiter.api.Test;
 
 /** Allele counting and candidate thresholds on hand-built reads. */
 class AlleleCounterTest {
-  final MakeExamplesOptions o = new MakeExamplesOptions();
+  final ExampleSettings.Builder o = ExampleSettings.builder();
   final TestGenome g = new TestGenome("chrT", 2000, 11);
 
   List<Candidate> count(int start, int end, SAMRecord... reads) {
-    AlleleCounter c = new AlleleCounter(o);
+    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, g.contig, start, end, g.ref, 0);
     for (int i = 0; i < reads.length; i++) c.add(reads[i], i);
     return c.candidates();
@@ -121,7 +122,7 @@ class AlleleCounterTest {
   @Test
   void deletionsAndSkipsDoNotCountBases() {
     SAMRecord n = g.read(950, "40M30N40M", g.refString(950, 990) + g.refString(1020, 1060));
-    AlleleCounter c = new AlleleCounter(o);
+    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, g.contig, 900, 1100, g.ref, 0);
     c.add(n, 0);
     assertEquals(1, c.depth(989));
@@ -132,7 +133,7 @@ class AlleleCounterTest {
   @Test
   void readHangingOffTheContigEnd() {
     TestGenome small = new TestGenome("chrS", 100, 5);
-    AlleleCounter c = new AlleleCounter(o);
+    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, small.contig, 0, 100, small.ref, 0);
     String seq = TestGenome.mutate(small.refString(80, 100), 15, small.ref[95] == 'A' ? 'C' : 'A');
     for (int i = 0; i < 3; i++) c.add(small.read(80, "20M10S", seq + "ACGTACGTAC"), i);

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.testing.TestGenome;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** Summary features of hand-built candidates: counts, fractions, qualities, strand, context, type. */
 class CandidateFeaturesTest {
-  final MakeExamplesOptions o = new MakeExamplesOptions();
+  final ExampleSettings.Builder o = ExampleSettings.builder();
   final TestGenome g = new TestGenome("chrT", 2000, 11);
 
   float f(float[] x, String name) {
@@ -18,7 +19,7 @@ class CandidateFeaturesTest {
   }
 
   List<Candidate> count(List<SAMRecord> reads) {
-    AlleleCounter c = new AlleleCounter(o);
+    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, g.contig, 900, 1100, g.ref, 0);
     for (int i = 0; i < reads.size(); i++) c.add(reads.get(i), i);
     return c.candidates();

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.cli.Main;
@@ -84,11 +85,8 @@ class MakeExamplesTest {
     return g.ref[pos] == 'A' ? 'G' : 'A';
   }
 
-  static MakeExamplesOptions options() {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = bam;
-    return o;
+  static ExampleSettings.Builder options() {
+    return ExampleSettings.builder().reference(fasta).reads(bam);
   }
 
   static List<byte[]> examplesWithoutShardFields(CapturingProducer p) {
@@ -116,7 +114,7 @@ class MakeExamplesTest {
   @Test
   void findsTheVariantsAndOnlyThem() {
     CapturingProducer p = new CapturingProducer();
-    MakeExamplesStats s = MakeExamples.run(options(), p);
+    MakeExamplesStats s = MakeExamples.run(options().build(), p);
     assertTrue(p.ended, "the stream is ended on success");
     List<Integer> positions = new ArrayList<>();
     ExampleRecord r = new ExampleRecord();
@@ -173,8 +171,7 @@ class MakeExamplesTest {
 
   @Test
   void theSmallModelTakesSureBiallelicSnpsWithoutAnImage() throws IOException {
-    MakeExamplesOptions o = options();
-    o.smallModel = hetSmallModel();
+    ExampleSettings o = options().smallModel(hetSmallModel()).build();
     CapturingProducer p = new CapturingProducer();
     MakeExamplesStats s = MakeExamples.run(o, p);
     List<Integer> small = new ArrayList<>();
@@ -203,7 +200,7 @@ class MakeExamplesTest {
   @Test
   void moreThan95ReadsAreDownsampledDeterministically() {
     CapturingProducer a = new CapturingProducer();
-    MakeExamples.run(options(), a);
+    MakeExamples.run(options().build(), a);
     ExampleRecord deep = at(a, DEEP, 0);
     assertTrue(deep.depth() > 95, "depth " + deep.depth());
     for (int row = 0; row < 100; row++) {
@@ -212,7 +209,7 @@ class MakeExamplesTest {
       assertTrue(drawn, "row " + row + " is drawn: 5 reference rows + 95 reads");
     }
     CapturingProducer b = new CapturingProducer();
-    MakeExamples.run(options(), b);
+    MakeExamples.run(options().build(), b);
     assertEquals(examplesWithoutShardFields(a).size(), examplesWithoutShardFields(b).size());
     for (int i = 0; i < a.records.size(); i++) assertArrayEquals(a.records.get(i), b.records.get(i));
   }
@@ -220,13 +217,11 @@ class MakeExamplesTest {
   @Test
   void threeShardsGiveTheSameExamplesAsOne() {
     CapturingProducer one = new CapturingProducer();
-    MakeExamples.run(options(), one);
+    MakeExamples.run(options().build(), one);
     List<byte[]> union = new ArrayList<>();
     long markers = 0;
     for (int t = 0; t < 3; t++) {
-      MakeExamplesOptions o = options();
-      o.shards = 3;
-      o.task = t;
+      ExampleSettings o = options().shards(3).task(t).build();
       CapturingProducer p = new CapturingProducer();
       MakeExamples.run(o, p);
       ExampleRecord r = new ExampleRecord();
@@ -267,9 +262,7 @@ class MakeExamplesTest {
         "") );
     Path bed = dir.resolve("confident.bed");
     Files.writeString(bed, "chrT\t1000\t8000\n");
-    MakeExamplesOptions o = options();
-    o.truthVcf = truth;
-    o.confidentBed = bed;
+    ExampleSettings o = options().truthVcf(truth).confidentBed(bed).build();
     CapturingProducer p = new CapturingProducer();
     MakeExamplesStats s = MakeExamples.run(o, p);
     assertEquals(1, at(p, SNP, 0).label());
@@ -309,8 +302,7 @@ class MakeExamplesTest {
     Path other = Files.createDirectories(dir.resolve("other"));
     TestGenome shorter = new TestGenome("chrT", 11000, 1);
     Path fa = shorter.writeFasta(other);
-    MakeExamplesOptions o = options();
-    o.reference = fa;
+    ExampleSettings o = options().reference(fa).build();
     InputException e = assertThrows(InputException.class, () -> MakeExamples.run(o, new CapturingProducer()));
     assertTrue(e.getMessage().contains("chrT") && e.getMessage().contains(bam.toString())
         && e.getMessage().contains(fa.toString()) && e.getMessage().contains("11000"), e.getMessage());
@@ -335,9 +327,8 @@ class MakeExamplesTest {
       htsjdk.samtools.CRAMCRAIIndexer.writeIndex(in, out);
     }
     CapturingProducer fromBam = new CapturingProducer();
-    MakeExamples.run(options(), fromBam);
-    MakeExamplesOptions o = options();
-    o.reads = cram;
+    MakeExamples.run(options().build(), fromBam);
+    ExampleSettings o = options().reads(cram).build();
     CapturingProducer fromCram = new CapturingProducer();
     MakeExamples.run(o, fromCram);
     assertEquals(fromBam.records.size(), fromCram.records.size());
@@ -348,8 +339,7 @@ class MakeExamplesTest {
 
   @Test
   void regionsMustNameKnownContigs() {
-    MakeExamplesOptions o = options();
-    o.regions = List.of("chrZ:1-100");
+    ExampleSettings o = options().regions(List.of("chrZ:1-100")).build();
     InputException e = assertThrows(InputException.class, () -> MakeExamples.run(o, new CapturingProducer()));
     assertTrue(e.getMessage().contains("chrZ"), e.getMessage());
   }

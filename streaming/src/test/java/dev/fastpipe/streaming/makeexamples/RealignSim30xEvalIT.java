@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.testing.SharedData;
@@ -29,15 +30,7 @@ class RealignSim30xEvalIT {
   }
 
   static RealignedExamplesTest.Run run(Path ref, Path bam, Path bed, int shards, int partitionSize) {
-    return RealignedExamplesTest.run(shards, t -> {
-      MakeExamplesOptions o = new MakeExamplesOptions();
-      o.reference = ref;
-      o.reads = bam;
-      o.regionsBed = bed;
-      o.shards = shards;
-      o.task = t;
-      o.partitionSize = partitionSize;
-      return o;
-    });
+    return RealignedExamplesTest.run(shards, t -> ExampleSettings.builder().reference(ref).reads(bam).regionsBed(bed)
+        .shards(shards).task(t).partitionSize(partitionSize).build());
   }
 }

@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.Partition;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.example.ExampleRecord;
@@ -103,14 +105,8 @@ class RealignedExamplesTest {
   static Path truth;
   static Path confident;
 
-  static MakeExamplesOptions options(int shards, int task, int partitionSize) {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = bam;
-    o.shards = shards;
-    o.task = task;
-    o.partitionSize = partitionSize;
-    return o;
+  static ExampleSettings.Builder options(int shards, int task, int partitionSize) {
+    return ExampleSettings.builder().reference(fasta).reads(bam).shards(shards).task(task).partitionSize(partitionSize);
   }
 
   /** The examples, with the fields that name where they were made (shard, sequence, partition) zeroed, by position. */
@@ -135,18 +131,14 @@ class RealignedExamplesTest {
 
   static Run run(int shards, int partitionSize, boolean realign, boolean labelled) {
     return run(shards, t -> {
-      MakeExamplesOptions o = options(shards, t, partitionSize);
-      o.realignReads = realign;
-      if (labelled) {
-        o.truthVcf = truth;
-        o.confidentBed = confident;
-      }
-      return o;
+      ExampleSettings.Builder o = options(shards, t, partitionSize).realignReads(realign);
+      if (labelled) o.truthVcf(truth).confidentBed(confident);
+      return o.build();
     });
   }
 
   /** Runs tasks 0..shards-1 with {@code options.apply(task)} and gathers their examples and realigner counters. */
-  static Run run(int shards, java.util.function.IntFunction<MakeExamplesOptions> options) {
+  static Run run(int shards, java.util.function.IntFunction<ExampleSettings> options) {
     List<CapturingProducer> producers = new ArrayList<>();
     long windows = 0;
     long fallbacks = 0;

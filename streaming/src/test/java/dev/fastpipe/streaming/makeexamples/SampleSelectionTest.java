@@ -1,5 +1,8 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
+import dev.fastpipe.streaming.plan.InputFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -58,10 +61,7 @@ class SampleSelectionTest {
   }
 
   static List<Integer> examplePositions(String sample) {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = twoSamples;
-    o.sample = sample;
+    ExampleSettings o = ExampleSettings.builder().reference(fasta).reads(twoSamples).sample(sample).build();
     CapturingProducer p = new CapturingProducer();
     MakeExamples.run(o, p);
     List<Integer> positions = new ArrayList<>();
@@ -108,16 +108,13 @@ class SampleSelectionTest {
 
   @Test
   void theSelectionTravelsWithThePlan() {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = twoSamples;
-    o.sample = "S2";
+    ExampleSettings o = ExampleSettings.builder().reference(fasta).reads(twoSamples).sample("S2").build();
     try (InputFiles in = new InputFiles(fasta, twoSamples)) {
       RunPlan back = RunPlan.fromText(RunPlan.forCall(o, in, false).toText());
-      assertEquals("S2", back.settings().sample);
+      assertEquals("S2", back.settings().inputs().sample());
       assertEquals(Set.of("lane2", "lane3"), SampleNames.readGroupsOf(in.reads.getFileHeader(), "S2"));
-      assertTrue(new ReadFilter(back.settings(), in.reads.getFileHeader()).accept(withGroup(in, "lane3")));
-      assertFalse(new ReadFilter(back.settings(), in.reads.getFileHeader()).accept(withGroup(in, "lane1")));
+      assertTrue(new ReadFilter(back.settings().readFilters(), back.settings().inputs().sample(), in.reads.getFileHeader()).accept(withGroup(in, "lane3")));
+      assertFalse(new ReadFilter(back.settings().readFilters(), back.settings().inputs().sample(), in.reads.getFileHeader()).accept(withGroup(in, "lane1")));
     }
   }
 

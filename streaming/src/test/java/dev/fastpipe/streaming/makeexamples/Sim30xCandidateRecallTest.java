@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.InputFiles;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.testing.CapturingProducer;
@@ -25,15 +27,13 @@ class Sim30xCandidateRecallTest {
     Path regionBed = dir.resolve("region.bed");
     Files.writeString(regionBed, "chr20\t10000000\t10100000\n");
 
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = ref;
-    o.reads = bam;
-    o.regionsBed = regionBed;
-    o.candidatesVcf = dir.resolve("cands.vcf.gz");
+    Path candidatesVcf = dir.resolve("cands.vcf.gz");
+    ExampleSettings o = ExampleSettings.builder().reference(ref).reads(bam).regionsBed(regionBed).candidatesVcf(candidatesVcf)
+        .build();
     MakeExamplesStats stats = MakeExamples.run(o, new CapturingProducer());
 
     Set<String> candidates = new HashSet<>();
-    try (VCFFileReader r = new VCFFileReader(o.candidatesVcf, true)) {
+    try (VCFFileReader r = new VCFFileReader(candidatesVcf, true)) {
       for (VariantContext vc : r) {
         candidates.add(TruthLabeler.key(vc.getContig(), vc.getStart() - 1,
             vc.getReference().getBaseString(), vc.getAlternateAllele(0).getBaseString()));

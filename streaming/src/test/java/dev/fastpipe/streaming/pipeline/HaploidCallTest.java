@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import htsjdk.variant.variantcontext.Genotype;
@@ -49,32 +48,26 @@ class HaploidCallTest {
     Files.writeString(parBed, "# PAR1 of the simulated X, and one on a contig the sample lacks\n"
         + X + "\t0\t" + PAR_END + "\nchrY\t0\t2700\n");
     sample = Simulation.synthetic(7, 4, 120_000, 30).withHaploid(List.of(X), parBed).writeTo(dir.resolve("male"));
-    CallSettings s = settings("male", List.of(X), parBed);
-    s.gvcf = dir.resolve("male.g.vcf.gz");
+    CallRequest.Builder s = settings("male", List.of(X), parBed);
+    s.gvcf(dir.resolve("male.g.vcf.gz"));
     run(s);
-    vcf = records(s.output);
-    gvcf = records(s.gvcf);
+    vcf = records(vcfOf(s));
+    gvcf = records(gvcfOf(s));
     truth = records(sample.files().truth());
   }
 
-  static CallSettings settings(String name, List<String> haploid, Path par) {
-    CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = sample.files().reads();
-    ex.shards = 2;
-    ex.haploidContigs = haploid;
-    ex.parBed = par;
-    s.examples = ex;
-    s.output = dir.resolve(name + ".vcf.gz");
-    s.transport = "disruptor";
-    s.progress = false;
-    s.sample = SyntheticSample.SAMPLE;
+  static CallRequest.Builder settings(String name, List<String> haploid, Path par) {
+    CallRequest.Builder s = CallRequest.builder();
+    s.examples().reference(sample.files().reference()).reads(sample.files().reads()).shards(2).haploidContigs(haploid).parBed(par);
+    s.output(dir.resolve(name + ".vcf.gz"));
+    s.transport("disruptor");
+    s.progress(false);
+    s.sample(SyntheticSample.SAMPLE);
     return s;
   }
 
-  static void run(CallSettings s) {
-    StreamingCall.run(s, () -> GenotypeModel.load(Path.of("..", "models", "fastpipe-v2")),
+  static void run(CallRequest.Builder s) {
+    StreamingCall.run(s.build(), () -> GenotypeModel.load(Path.of("..", "models", "fastpipe-v2")),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
   }
 
@@ -184,9 +177,9 @@ class HaploidCallTest {
 
   @Test
   void withoutTheOptionsTheMaleXIsCalledDiploid() {
-    CallSettings s = settings("diploid", List.of(), null);
+    CallRequest.Builder s = settings("diploid", List.of(), null);
     run(s);
-    List<VariantContext> diploid = records(s.output);
+    List<VariantContext> diploid = records(vcfOf(s));
     assertTrue(diploid.stream().allMatch(v -> gt(v).getPloidy() == 2));
     assertEquals(vcf.stream().filter(v -> !haploidPart(v)).map(VariantContext::toStringDecodeGenotypes).toList(),
         diploid.stream().filter(v -> !haploidPart(v)).map(VariantContext::toStringDecodeGenotypes).toList(),
@@ -204,5 +197,15 @@ class HaploidCallTest {
     e = assertThrows(InputException.class, () -> run(settings("par-alone", List.of(), parBed)));
     assertTrue(e.getMessage().contains("--par-bed needs --haploid-contigs"), e.getMessage());
     assertFalse(Files.exists(dir.resolve("bad-contig.vcf.gz")));
+  }
+
+  /** The VCF {@code s} writes. */
+  static Path vcfOf(CallRequest.Builder s) {
+    return s.build().output();
+  }
+
+  /** The gVCF {@code s} writes. */
+  static Path gvcfOf(CallRequest.Builder s) {
+    return s.build().outputs().gvcf();
   }
 }

@@ -2,9 +2,9 @@ package dev.fastpipe.streaming.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.SiteAssembler;
@@ -29,12 +29,9 @@ class OrderedReleaseTest {
   static void plan() throws IOException {
     TestGenome g = new TestGenome("chrT", 4000, 3);
     g.add(g.refRead(100, 100));
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = g.writeFasta(dir);
-    o.reads = g.writeBam(dir, "reads");
-    o.shards = 2;
-    o.partitionSize = 1000;
-    try (InputFiles files = new InputFiles(o.reference, o.reads)) {
+    ExampleSettings o = ExampleSettings.builder().reference(g.writeFasta(dir)).reads(g.writeBam(dir, "reads")).shards(2)
+        .partitionSize(1000).build();
+    try (InputFiles files = new InputFiles(o.inputs().reference(), o.inputs().reads())) {
       plan = RunPlan.forTasks(o, files);
       in = files;
     }

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.FileFingerprint;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.SettingFields;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -32,8 +32,8 @@ class PlanIdentityTest {
   @Test
   void everySettingIsClassifiedOnceAsChangingTheVcfOrNot() {
     List<String> fields = new ArrayList<>();
-    PlanIdentity.fields(CallSettings.class).forEach(f -> fields.add(f.getName()));
-    PlanIdentity.fields(MakeExamplesOptions.class).forEach(f -> fields.add("examples." + f.getName()));
+    SettingFields.of(CallRequest.class).forEach(f -> fields.add(f.name()));
+    SettingFields.of(ExampleSettings.class).forEach(f -> fields.add("examples." + f.name()));
     for (String f : fields) {
       boolean in = PlanIdentity.IN_VCF.containsKey(f);
       boolean out = PlanIdentity.NOT_IN_VCF.containsKey(f);
@@ -49,9 +49,7 @@ class PlanIdentityTest {
   void eachSettingThatChangesTheVcfIsRefusedByName() throws Exception {
     PlanIdentity before = identity(base());
     for (String key : PlanIdentity.IN_VCF.keySet()) {
-      CallSettings changed = base();
-      change(changed, key);
-      String diff = identity(changed).differenceFrom(before);
+      String diff = changed(key).differenceFrom(before);
       assertNotNull(diff, key + " changes the VCF but not the identity");
       assertTrue(diff.startsWith("setting " + key + " (" + PlanIdentity.IN_VCF.get(key) + ") was "), diff);
       assertTrue(!diff.contains("\n") && !diff.contains("more difference"), diff);
@@ -63,9 +61,7 @@ class PlanIdentityTest {
     PlanIdentity before = identity(base());
     for (String key : PlanIdentity.NOT_IN_VCF.keySet()) {
       if (key.equals("examples")) continue;
-      CallSettings changed = base();
-      change(changed, key);
-      assertNull(identity(changed).differenceFrom(before), key);
+      assertNull(changed(key).differenceFrom(before), key);
     }
   }
 
@@ -99,27 +95,33 @@ class PlanIdentityTest {
     assertEquals("its content changed", FileFingerprint.of(f).changeFrom(a));
   }
 
-  static CallSettings base() {
-    CallSettings s = new CallSettings();
-    s.examples.reference = Path.of("/data/ref.fa");
-    s.examples.reads = Path.of("/data/reads.bam");
-    s.output = Path.of("/out/x.vcf.gz");
-    return s;
+  static CallRequest base() {
+    CallRequest.Builder s = CallRequest.builder().output(Path.of("/out/x.vcf.gz"));
+    s.examples().reference(Path.of("/data/ref.fa")).reads(Path.of("/data/reads.bam"));
+    return s.build();
   }
 
   /** The settings' part of the identity (the inputs' part is fingerprinted files: the test above). */
-  static PlanIdentity identity(CallSettings s) {
+  static PlanIdentity identity(CallRequest s) {
     Map<String, String> e = new LinkedHashMap<>();
     PlanIdentity.settings(s).forEach((k, v) -> e.put("setting " + k, v));
     return PlanIdentity.fromEntries(e);
   }
 
-  /** Gives setting {@code key} another value, whatever its type. */
-  static void change(CallSettings s, String key) throws Exception {
-    Object target = key.startsWith("examples.") ? s.examples : s;
-    Field f = target.getClass().getField(key.startsWith("examples.") ? key.substring(9) : key);
-    Object v = f.get(target);
-    Class<?> t = f.getType();
+  /** The identity of {@link #base} with setting {@code key} given another value, whatever its type. */
+  static PlanIdentity changed(String key) throws Exception {
+    CallRequest s = base();
+    if (key.startsWith("examples.")) {
+      String name = key.substring("examples.".length());
+      ExampleSettings examples = SettingFields.assemble(ExampleSettings.class,
+          f -> f.name().equals(name) ? next(key, f.type(), f.get(s.examples())) : f.get(s.examples()));
+      return identity(SettingFields.assemble(CallRequest.class, f -> f.name().equals("examples") ? examples : f.get(s)));
+    }
+    return identity(SettingFields.assemble(CallRequest.class, f -> f.name().equals(key) ? next(key, f.type(), f.get(s)) : f.get(s)));
+  }
+
+  @SuppressWarnings("unchecked")
+  static Object next(String key, Class<?> t, Object v) {
     Object next;
     if (t == int.class) next = (int) v + 1;
     else if (t == long.class) next = (long) v + 1;
@@ -137,6 +139,6 @@ class PlanIdentityTest {
     else if (t == dev.fastpipe.shm.TransportOptions.class) next = dev.fastpipe.shm.TransportOptions.of(java.util.Map.of("dir", "/elsewhere"));
     else if (t == dev.fastpipe.streaming.SubcommandLauncher.class) next = new dev.fastpipe.streaming.SubcommandLauncher("other.Main");
     else throw new AssertionError(key + ": a setting of type " + t + "; teach this test to change it");
-    f.set(target, next);
+    return next;
   }
 }

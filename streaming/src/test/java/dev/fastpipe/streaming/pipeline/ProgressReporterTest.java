@@ -3,8 +3,9 @@ package dev.fastpipe.streaming.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.Partition;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.Partition;
+import dev.fastpipe.streaming.plan.PlannedSample;
+import dev.fastpipe.streaming.plan.RunPlan;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
@@ -56,48 +55,42 @@ class ResumeTest {
   @BeforeAll
   static void simulateAndCallUninterrupted() throws IOException {
     sample = Simulation.synthetic(33, 3, 150_000, 20).writeTo(dir.resolve("sample"));
-    CallSettings s = settings("whole", 2, 10_000);
+    CallRequest.Builder s = settings("whole", 2, 10_000);
     RunMetrics m = run(s, null).metrics();
-    vcf = body(s.output);
-    gvcf = body(s.gvcf);
+    vcf = body(vcfOf(s));
+    gvcf = body(gvcfOf(s));
     checkpoints = (int) m.checkpoints;
     assertTrue(checkpoints >= 4, checkpoints + " checkpoints");
-    assertFalse(Files.exists(CallJournal.dirOf(s.output)), "a finished run leaves no journal");
-    assertFalse(Files.exists(CallJournal.partialOf(s.output)), "nor a partial file");
+    assertFalse(Files.exists(CallJournal.dirOf(vcfOf(s))), "a finished run leaves no journal");
+    assertFalse(Files.exists(CallJournal.partialOf(vcfOf(s))), "nor a partial file");
     assertTrue(vcf.size() > 100 && gvcf.size() > vcf.size(), vcf.size() + " VCF records, " + gvcf.size() + " gVCF");
   }
 
-  static CallSettings settings(String name, int shards, int partitionSize) {
-    CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = sample.files().reads();
-    ex.shards = shards;
-    ex.partitionSize = partitionSize;
-    ex.smallModel = SmallModel.find(MODEL);
-    s.examples = ex;
-    s.autoPartitionSize = false;
-    s.calibration = GqCalibration.forModel(MODEL);
-    s.modelDir = MODEL;
-    s.output = dir.resolve(name + ".vcf.gz");
-    s.gvcf = dir.resolve(name + ".g.vcf.gz");
-    s.transport = "disruptor";
-    s.progress = false;
-    s.sample = SyntheticSample.SAMPLE;
-    s.journalInterval = java.time.Duration.ZERO; // a checkpoint at every boundary: kills land anywhere
-    s.maxBatchWait = java.time.Duration.ZERO; // the frontier moves at every dry spell, not once a second
+  static CallRequest.Builder settings(String name, int shards, int partitionSize) {
+    CallRequest.Builder s = CallRequest.builder();
+    s.examples().reference(sample.files().reference()).reads(sample.files().reads()).shards(shards).partitionSize(partitionSize).smallModel(SmallModel.find(MODEL));
+    s.autoPartitionSize(false);
+    s.calibration(GqCalibration.forModel(MODEL));
+    s.modelDir(MODEL);
+    s.output(dir.resolve(name + ".vcf.gz"));
+    s.gvcf(dir.resolve(name + ".g.vcf.gz"));
+    s.transport("disruptor");
+    s.progress(false);
+    s.sample(SyntheticSample.SAMPLE);
+    s.journalInterval(java.time.Duration.ZERO); // a checkpoint at every boundary: kills land anywhere
+    s.maxBatchWait(java.time.Duration.ZERO); // the frontier moves at every dry spell, not once a second
     return s;
   }
 
   static final ByteArrayOutputStream ERR = new ByteArrayOutputStream();
 
-  static StreamingCall.Summary run(CallSettings s, StreamingCall.CheckpointHook hook) {
+  static StreamingCall.Summary run(CallRequest.Builder s, StreamingCall.CheckpointHook hook) {
     return run(s, hook, CallJournal.FILES);
   }
 
-  static StreamingCall.Summary run(CallSettings s, StreamingCall.CheckpointHook hook, CallJournal.ChannelOpener opener) {
+  static StreamingCall.Summary run(CallRequest.Builder s, StreamingCall.CheckpointHook hook, CallJournal.ChannelOpener opener) {
     ERR.reset();
-    return StreamingCall.run(s, () -> GenotypeModel.load(MODEL), new PrintStream(ERR, true, StandardCharsets.UTF_8), hook,
+    return StreamingCall.run(s.build(), () -> GenotypeModel.load(MODEL), new PrintStream(ERR, true, StandardCharsets.UTF_8), hook,
         opener);
   }
 
@@ -106,12 +99,12 @@ class ResumeTest {
   }
 
   /** Stops the run of {@code s} right after its first checkpoint with at least {@code share} of the bases done. */
-  static void killAfter(CallSettings s, double share) {
+  static void killAfter(CallRequest.Builder s, double share) {
     assertThrows(Killed.class, () -> run(s, (n, c) -> {
       if (c.basesDone() >= share * c.bases()) throw new Killed();
     }), "the run was not stopped at " + share);
-    assertTrue(Files.exists(CallJournal.dirOf(s.output)), "the journal stays: " + err());
-    assertFalse(Files.exists(s.output), "nothing under the final name");
+    assertTrue(Files.exists(CallJournal.dirOf(vcfOf(s))), "the journal stays: " + err());
+    assertFalse(Files.exists(vcfOf(s)), "nothing under the final name");
   }
 
   /** The records of a bgzipped VCF as text (the header left out). */
@@ -129,11 +122,11 @@ class ResumeTest {
     Files.write(file, junk, StandardOpenOption.APPEND);
   }
 
-  static void assertSameRecords(CallSettings s) throws IOException {
-    assertEquals(vcf, body(s.output), "VCF records after the resume");
-    assertEquals(gvcf, body(s.gvcf), "gVCF records after the resume");
-    assertFalse(Files.exists(CallJournal.dirOf(s.output)), "the journal is gone once published");
-    try (VCFFileReader r = new VCFFileReader(s.gvcf, true)) { // the index covers the kept part too
+  static void assertSameRecords(CallRequest.Builder s) throws IOException {
+    assertEquals(vcf, body(vcfOf(s)), "VCF records after the resume");
+    assertEquals(gvcf, body(gvcfOf(s)), "gVCF records after the resume");
+    assertFalse(Files.exists(CallJournal.dirOf(vcfOf(s))), "the journal is gone once published");
+    try (VCFFileReader r = new VCFFileReader(gvcfOf(s), true)) { // the index covers the kept part too
       String contig = r.getFileHeader().getSequenceDictionary().getSequence(0).getSequenceName();
       List<String> viaIndex = new ArrayList<>();
       try (var it = r.query(contig, 1, 60_000)) {
@@ -155,13 +148,13 @@ class ResumeTest {
     int[] sizes = {7_000, 10_000, 13_000};
     for (long seed = 1; seed <= 5; seed++) {
       Random r = new Random(seed);
-      CallSettings first = settings("kill" + seed, 1 + r.nextInt(3), sizes[r.nextInt(sizes.length)]);
+      CallRequest.Builder first = settings("kill" + seed, 1 + r.nextInt(3), sizes[r.nextInt(sizes.length)]);
       double k = 0.1 + 0.7 * r.nextDouble();
       killAfter(first, k);
-      if (r.nextBoolean()) appendJunk(CallJournal.partialOf(first.output), r); // written after the checkpoint
-      if (r.nextBoolean()) appendJunk(CallJournal.partialOf(first.gvcf), r);
-      CallSettings again = settings("kill" + seed, 1 + r.nextInt(3), sizes[r.nextInt(sizes.length)]);
-      again.resume = true;
+      if (r.nextBoolean()) appendJunk(CallJournal.partialOf(vcfOf(first)), r); // written after the checkpoint
+      if (r.nextBoolean()) appendJunk(CallJournal.partialOf(gvcfOf(first)), r);
+      CallRequest.Builder again = settings("kill" + seed, 1 + r.nextInt(3), sizes[r.nextInt(sizes.length)]);
+      again.resume(true);
       StreamingCall.Summary done = run(again, null);
       String what = "seed " + seed + ", killed at " + k + " of the bases done: " + err();
       assertTrue(err().contains("resuming"), what);
@@ -175,9 +168,9 @@ class ResumeTest {
 
   @Test
   void aResumeOfAResumeGivesTheSameRecords() throws IOException {
-    CallSettings s = settings("twice", 2, 10_000);
+    CallRequest.Builder s = settings("twice", 2, 10_000);
     killAfter(s, 0.3);
-    s.resume = true;
+    s.resume(true);
     killAfter(s, 0.6); // checkpoints of the resumed run
     run(s, null);
     assertTrue(err().contains("resuming"), err());
@@ -186,9 +179,9 @@ class ResumeTest {
 
   @Test
   void anEditedPartialFileIsFoundAndItsTailRecomputed() throws IOException {
-    CallSettings s = settings("edited", 2, 10_000);
+    CallRequest.Builder s = settings("edited", 2, 10_000);
     killAfter(s, 0.7);
-    Path partial = CallJournal.partialOf(s.output);
+    Path partial = CallJournal.partialOf(vcfOf(s));
     long size = Files.size(partial);
     try (FileChannel ch = FileChannel.open(partial, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
       ByteBuffer b = ByteBuffer.allocate(1);
@@ -196,7 +189,7 @@ class ResumeTest {
       b.put(0, (byte) ~b.get(0)).rewind();
       ch.write(b, size * 2 / 3); // one flipped byte two thirds in
     }
-    s.resume = true;
+    s.resume(true);
     run(s, null);
     assertTrue(err().contains("differ from what the journal records"), err());
     assertSameRecords(s);
@@ -204,13 +197,13 @@ class ResumeTest {
 
   @Test
   void aTruncatedPartialFileResumesFromTheLastCheckpointItHolds() throws IOException {
-    CallSettings s = settings("truncated", 2, 10_000);
+    CallRequest.Builder s = settings("truncated", 2, 10_000);
     killAfter(s, 0.7);
-    Path partial = CallJournal.partialOf(s.gvcf);
+    Path partial = CallJournal.partialOf(gvcfOf(s));
     try (FileChannel ch = FileChannel.open(partial, StandardOpenOption.WRITE)) {
       ch.truncate(ch.size() / 2);
     }
-    s.resume = true;
+    s.resume(true);
     run(s, null);
     assertTrue(err().contains("is shorter"), err());
     assertSameRecords(s);
@@ -218,7 +211,7 @@ class ResumeTest {
 
   @Test
   void aTornJournalLineAfterAFullDiskIsNotTrusted() throws IOException {
-    CallSettings s = settings("full", 2, 10_000);
+    CallRequest.Builder s = settings("full", 2, 10_000);
     // the checkpoints file fills after its 4th line (the header's and 3 boundaries'): the 5th is written half,
     // then "No space left"; the run goes on without a journal until the kill
     CallJournal.ChannelOpener full = f -> new FullDisk(CallJournal.FILES.open(f), 4);
@@ -226,9 +219,9 @@ class ResumeTest {
       if (n == 4) throw new Killed(); // the checkpoint whose line was torn
     }, full));
     assertTrue(err().contains("cannot write the resume journal (No space left on device)"), err());
-    String journal = Files.readString(CallJournal.dirOf(s.output).resolve("checkpoints"));
+    String journal = Files.readString(CallJournal.dirOf(vcfOf(s)).resolve("checkpoints"));
     assertFalse(journal.endsWith("\n"), "the torn line is still there: " + journal);
-    s.resume = true;
+    s.resume(true);
     run(s, null);
     assertTrue(err().contains("checkpoint 5 is torn"), err());
     assertTrue(err().contains("resuming"), err());
@@ -237,21 +230,21 @@ class ResumeTest {
 
   @Test
   void anotherPlanIsRefusedWithOneLineNamingWhatChanged() throws IOException {
-    CallSettings s = settings("changed", 2, 10_000);
+    CallRequest.Builder s = settings("changed", 2, 10_000);
     killAfter(s, 0.3);
-    CallSettings other = settings("changed", 2, 10_000);
-    other.resume = true;
-    other.minQual = 5;
+    CallRequest.Builder other = settings("changed", 2, 10_000);
+    other.resume(true);
+    other.minQual(5);
     InputException e = assertThrows(InputException.class, () -> run(other, null));
     assertTrue(e.getMessage().contains("minQual (--min-qual) was 1.0, now 5.0"), e.getMessage());
     assertFalse(e.getMessage().contains("\n"), e.getMessage());
-    CallSettings noSmall = settings("changed", 2, 10_000);
-    noSmall.resume = true;
-    noSmall.examples.smallModel = null;
+    CallRequest.Builder noSmall = settings("changed", 2, 10_000);
+    noSmall.resume(true);
+    noSmall.examples().smallModel(null);
     e = assertThrows(InputException.class, () -> run(noSmall, null));
     assertTrue(e.getMessage().contains("small_model.json was an input of the interrupted run but is not one now"),
         e.getMessage());
-    s.resume = true;
+    s.resume(true);
     run(s, null); // the refusals changed nothing
     assertTrue(err().contains("resuming"), err());
     assertSameRecords(s);
@@ -259,20 +252,20 @@ class ResumeTest {
 
   @Test
   void aSecondRunOfTheSameOutputStopsWhileTheFirstHoldsTheJournal() throws IOException {
-    CallSettings s = settings("locked", 2, 10_000);
-    try (CallJournal held = CallJournal.open(s.output, CallJournal.FILES, null)) {
-      s.resume = true;
+    CallRequest.Builder s = settings("locked", 2, 10_000);
+    try (CallJournal held = CallJournal.open(vcfOf(s), CallJournal.FILES, null)) {
+      s.resume(true);
       InputException e = assertThrows(InputException.class, () -> run(s, null));
       assertTrue(e.getMessage().contains("another fastpipe call (pid " + ProcessHandle.current().pid() + ") is writing"),
           e.getMessage());
-      assertTrue(Files.exists(CallJournal.dirOf(s.output).resolve("lock")), "the holder's journal is untouched");
+      assertTrue(Files.exists(CallJournal.dirOf(vcfOf(s)).resolve("lock")), "the holder's journal is untouched");
     }
   }
 
   @Test
   void resumeWithoutAJournalSaysSoAndCallsEverything() throws IOException {
-    CallSettings s = settings("nojournal", 2, 10_000);
-    s.resume = true;
+    CallRequest.Builder s = settings("nojournal", 2, 10_000);
+    s.resume(true);
     StreamingCall.Summary r = run(s, null);
     assertTrue(err().contains("no journal of an interrupted run"), err());
     assertEquals(0, r.metrics().basesResumed);
@@ -281,9 +274,9 @@ class ResumeTest {
 
   @Test
   void resumeWithNoJournalIsRefused() {
-    CallSettings s = settings("both", 2, 10_000);
-    s.resume = true;
-    s.journal = false;
+    CallRequest.Builder s = settings("both", 2, 10_000);
+    s.resume(true);
+    s.journal(false);
     InputException e = assertThrows(InputException.class, () -> run(s, null));
     assertTrue(e.getMessage().contains("cannot go with --no-journal"), e.getMessage());
   }
@@ -390,4 +383,13 @@ class ResumeTest {
     }
   }
 
+  /** The VCF {@code s} writes. */
+  static Path vcfOf(CallRequest.Builder s) {
+    return s.build().output();
+  }
+
+  /** The gVCF {@code s} writes. */
+  static Path gvcfOf(CallRequest.Builder s) {
+    return s.build().outputs().gvcf();
+  }
 }

@@ -14,9 +14,9 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.ShardFailedException;
 import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.example.ExampleRecord;
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
-import dev.fastpipe.streaming.makeexamples.RunPlan;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.RunPlan;
 import dev.fastpipe.streaming.testing.TestGenome;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShardsTest {
   @TempDir static Path dir;
-  static MakeExamplesOptions request;
+  static ExampleSettings request;
   static final int[] SNPS = {700, 1800, 2600, 3900};
 
   @BeforeAll
@@ -48,11 +48,8 @@ class ShardsTest {
       }
       g.add(g.read(start, "100M", seq));
     }
-    request = new MakeExamplesOptions();
-    request.reference = g.writeFasta(dir);
-    request.reads = g.writeBam(dir, "reads");
-    request.shards = 2;
-    request.partitionSize = 1000;
+    request = ExampleSettings.builder().reference(g.writeFasta(dir)).reads(g.writeBam(dir, "reads")).shards(2)
+        .partitionSize(1000).build();
   }
 
   static char flip(TestGenome g, int pos) {
@@ -62,8 +59,8 @@ class ShardsTest {
   /** Shard processes start the CLI's entry point, as call's do. */
   static final SubcommandLauncher LAUNCHER = new SubcommandLauncher(dev.fastpipe.cli.Main.class.getName());
 
-  static RunPlan plan(MakeExamplesOptions o) {
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+  static RunPlan plan(ExampleSettings o) {
+    try (InputFiles in = new InputFiles(o.inputs().reference(), o.inputs().reads())) {
       return RunPlan.forTasks(o, in);
     }
   }
@@ -119,11 +116,11 @@ class ShardsTest {
 
   @Test
   void aShardThatCannotRunIsNamed() throws Exception {
-    Path copy = Files.copy(request.reads, dir.resolve("gone.bam"));
-    Files.copy(Path.of(request.reads + ".bai"), dir.resolve("gone.bam.bai"));
-    MakeExamplesOptions o = request.forTask(0);
-    o.reads = copy;
-    RunPlan plan = plan(o);
+    Path reads = request.inputs().reads();
+    Path copy = Files.copy(reads, dir.resolve("gone.bam"));
+    Files.copy(Path.of(reads + ".bai"), dir.resolve("gone.bam.bai"));
+    RunPlan plan = plan(ExampleSettings.builder().reference(request.inputs().reference()).reads(copy).shards(2)
+        .partitionSize(1000).build());
     Files.delete(copy); // planned, then the reads went away
     for (Shards shards : new Shards[] {new ShardThreads(), new ShardProcesses(LAUNCHER, "-XX:TieredStopAtLevel=1")}) {
       String kind = shards.inProcesses() ? "shm" : "disruptor";

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
 import dev.fastpipe.streaming.simulate.Simulation;
 import dev.fastpipe.streaming.simulate.SyntheticSample;
 import htsjdk.samtools.SAMFileHeader;
@@ -52,23 +51,17 @@ class WholeGenomeCallTest {
 
   /** Calls {@code reads} against the sample's reference (two shards, threads); returns the VCF. */
   static Path call(String name, Path reads, List<String> regions, List<String> exclude) {
-    CallSettings s = new CallSettings();
-    MakeExamplesOptions ex = new MakeExamplesOptions();
-    ex.reference = sample.files().reference();
-    ex.reads = reads;
-    ex.shards = 2;
-    ex.regions = regions;
-    ex.excludeContigs = exclude;
-    s.examples = ex;
-    s.output = dir.resolve(name + ".vcf.gz");
-    s.transport = "disruptor";
-    s.progress = false;
-    s.sample = SyntheticSample.SAMPLE;
+    CallRequest.Builder s = CallRequest.builder();
+    s.examples().reference(sample.files().reference()).reads(reads).shards(2).regions(regions).excludeContigs(exclude);
+    s.output(dir.resolve(name + ".vcf.gz"));
+    s.transport("disruptor");
+    s.progress(false);
+    s.sample(SyntheticSample.SAMPLE);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     // the run loads the shipped model and closes it at the end
-    StreamingCall.run(s, () -> GenotypeModel.load(Path.of("..", "models", "fastpipe-v2")),
+    StreamingCall.run(s.build(), () -> GenotypeModel.load(Path.of("..", "models", "fastpipe-v2")),
         new PrintStream(err, true, StandardCharsets.UTF_8));
-    return s.output;
+    return vcfOf(s);
   }
 
   static List<VariantContext> records(Path vcf) {
@@ -147,5 +140,10 @@ class WholeGenomeCallTest {
     assertTrue(e.getMessage().contains("contig " + Simulation.UNPLACED + " is in the reference but not in the header of "
         + reads), e.getMessage());
     assertFalse(Files.exists(dir.resolve("ask-for-it.vcf.gz")));
+  }
+
+  /** The VCF {@code s} writes. */
+  static Path vcfOf(CallRequest.Builder s) {
+    return s.build().output();
   }
 }

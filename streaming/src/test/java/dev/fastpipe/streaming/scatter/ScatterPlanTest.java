@@ -8,7 +8,7 @@ import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.BedFile;
 import dev.fastpipe.streaming.genome.BedInterval;
-import dev.fastpipe.streaming.makeexamples.Region;
+import dev.fastpipe.streaming.plan.Region;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.SAMReadGroupRecord;
 import htsjdk.samtools.SAMSequenceRecord;

@@ -3,9 +3,9 @@ package dev.fastpipe.streaming.tune;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.InputFiles;
-import dev.fastpipe.streaming.makeexamples.Region;
-import dev.fastpipe.streaming.makeexamples.Regions;
+import dev.fastpipe.streaming.plan.InputFiles;
+import dev.fastpipe.streaming.plan.Region;
+import dev.fastpipe.streaming.plan.Regions;
 import dev.fastpipe.testing.SharedData;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.InputException;
-import dev.fastpipe.streaming.makeexamples.Region;
+import dev.fastpipe.streaming.plan.Region;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.makeexamples.AlleleCounter;
 import dev.fastpipe.streaming.makeexamples.Candidate;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
@@ -25,7 +25,7 @@ class RealignerTest {
 
   final TestGenome g = genome();
   final String alt = g.refString(0, AFTER) + INS + g.refString(AFTER, g.ref.length);
-  final MakeExamplesOptions o = new MakeExamplesOptions();
+  final ExampleSettings.Builder o = ExampleSettings.builder();
 
   static TestGenome genome() {
     TestGenome g = new TestGenome("chrT", 3000, 5);
@@ -82,7 +82,7 @@ class RealignerTest {
   }
 
   List<Candidate> candidates(List<SAMRecord> reads) {
-    AlleleCounter c = new AlleleCounter(o);
+    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, g.contig, 0, g.ref.length, g.ref, 0);
     for (int i = 0; i < reads.size(); i++) c.add(reads.get(i), i);
     return c.candidates();

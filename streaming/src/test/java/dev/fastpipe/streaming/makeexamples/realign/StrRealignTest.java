@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.fastpipe.streaming.makeexamples.AlleleCounter;
 import dev.fastpipe.streaming.makeexamples.Candidate;
-import dev.fastpipe.streaming.makeexamples.MakeExamplesOptions;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.makeexamples.realign.StrLocus.SimRead;
 import dev.fastpipe.streaming.makeexamples.realign.StrLocus.Variant;
 import htsjdk.samtools.SAMRecord;
@@ -162,8 +162,8 @@ class StrRealignTest {
     // Realignment, then the candidates.
     List<SAMRecord> realigned = new ArrayList<>(reads);
     new Realigner(Realigner.Limits.DEFAULT).realign(new ArrayList<>(reads), realigned, ref, 0, 0, len, len, 0, len);
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    AlleleCounter counter = new AlleleCounter(o);
+    ExampleSettings.Builder o = ExampleSettings.builder();
+    AlleleCounter counter = new AlleleCounter(o.readFilters(), o.candidates());
     counter.reset(0, l.g.contig, 0, len, ref, 0);
     for (int i = 0; i < realigned.size(); i++) counter.add(realigned.get(i), i);
     List<Variant> truth = l.truthAlleles();
@@ -184,7 +184,7 @@ class StrRealignTest {
         }
         seen.add(v);
         int carriers = 0;
-        for (int hap = 0; hap < 2; hap++) if (l.truth.get(hap).contains(v)) carriers += StrLocus.spanning(sim, l, hap, 6, o.minBaseQuality);
+        for (int hap = 0; hap < 2; hap++) if (l.truth.get(hap).contains(v)) carriers += StrLocus.spanning(sim, l, hap, 6, o.minBaseQuality());
         if (support < 0.75 * carriers) {
           problems.add(v + " supported by " + support + " of the " + carriers + " reads of its haplotypes that span the repeat");
         }

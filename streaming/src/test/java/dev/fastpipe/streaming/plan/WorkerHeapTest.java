@@ -1,9 +1,8 @@
-package dev.fastpipe.streaming.pipeline;
+package dev.fastpipe.streaming.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fastpipe.streaming.makeexamples.RunPlan;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,15 +19,15 @@ class WorkerHeapTest {
     double[] work = s.work();
     long reads = plan.readsEstimate();
     assertEquals(s.sample().records(), reads);
-    long even = ShardProcesses.workerHeapMb(plan, work);
+    long even = WorkerJvm.workerHeapMb(plan, work);
     // six even partitions of ~2,000 reads: the base plus a few MiB
-    assertTrue(even >= ShardProcesses.HEAP_BASE_MB && even <= ShardProcesses.HEAP_BASE_MB + 10, "heap " + even);
+    assertTrue(even >= WorkerJvm.HEAP_BASE_MB && even <= WorkerJvm.HEAP_BASE_MB + 10, "heap " + even);
     // the same run with all reads in one partition (a pile-up) needs room for all of them at once
     double[] piled = new double[work.length];
     piled[3] = 1;
-    assertEquals(ShardProcesses.HEAP_BASE_MB + reads * ShardProcesses.HEAP_KB_PER_READ / 1024,
-        ShardProcesses.workerHeapMb(plan, piled));
-    String opts = ShardProcesses.autoJavaOpts(plan, work);
+    assertEquals(WorkerJvm.HEAP_BASE_MB + reads * WorkerJvm.HEAP_KB_PER_READ / 1024,
+        WorkerJvm.workerHeapMb(plan, piled));
+    String opts = WorkerJvm.autoJavaOpts(plan, work);
     if (!System.getenv().getOrDefault("FASTPIPE_JAVA_OPTS", "").contains("-Xmx")) {
       assertTrue(opts.endsWith("-Xmx" + even + "m -Xmn" + even * 2 / 3 + "m"), opts);
     }

@@ -1,6 +1,7 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.testing.TestGenome;
 import java.io.IOException;
-import java.lang.reflect.Field;
+import dev.fastpipe.streaming.SettingFields;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,18 +31,14 @@ class RunPlanTest {
     bam = g.writeBam(dir, "reads");
   }
 
-  static MakeExamplesOptions request(int shards, int partitionSize, String... regions) {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = bam;
-    o.shards = shards;
-    o.partitionSize = partitionSize;
-    o.regions = new ArrayList<>(List.of(regions));
-    return o;
+  static ExampleSettings.Builder request(int shards, int partitionSize, String... regions) {
+    return ExampleSettings.builder().reference(fasta).reads(bam).shards(shards).partitionSize(partitionSize)
+        .regions(List.of(regions));
   }
 
-  static RunPlan tasks(MakeExamplesOptions o) {
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+  static RunPlan tasks(ExampleSettings.Builder b) {
+    ExampleSettings o = b.build();
+    try (InputFiles in = new InputFiles(o.inputs().reference(), o.inputs().reads())) {
       return RunPlan.forTasks(o, in);
     }
   }
@@ -77,12 +74,12 @@ class RunPlanTest {
 
   @Test
   void callDropsShardsThatWouldGetNoPartitionAndChoosesThePartitionSize() {
-    MakeExamplesOptions o = request(8, 1000, "chrT:1-3000");
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
+    ExampleSettings o = request(8, 1000, "chrT:1-3000").build();
+    try (InputFiles in = new InputFiles(fasta, bam)) {
       RunPlan given = RunPlan.forCall(o, in, true);
       assertEquals(3, given.partitions());
       assertEquals(3, given.shards(), "8 shards asked, 3 partitions");
-      RunPlan auto = RunPlan.forCall(request(2, 1000), in, false);
+      RunPlan auto = RunPlan.forCall(request(2, 1000).build(), in, false);
       assertEquals(RunPlan.autoPartitionSize(12_000, 2), auto.partitionSize());
       assertEquals(1000, auto.partitionSize(), "12 kb over 2 shards: 8 partitions a shard, whole kb");
     }
@@ -92,13 +89,8 @@ class RunPlanTest {
 
   @Test
   void survivesTextUnchanged() {
-    MakeExamplesOptions o = request(3, 900, "chrT:101-9000");
-    o.minMappingQuality = 17;
-    o.snpMinFraction = 0.2;
-    o.keepQcFail = true;
-    o.downsampleSeed = 99;
-    o.channels = 7;
-    RunPlan plan = tasks(o);
+    RunPlan plan = tasks(request(3, 900, "chrT:101-9000").minMappingQuality(17).snpMinFraction(0.2).keepQcFail(true)
+        .downsampleSeed(99).channels(7));
     RunPlan back = RunPlan.fromText(plan.toText());
     assertEquals(plan, back);
     assertEquals(plan.partitions(), back.partitions());
@@ -106,43 +98,46 @@ class RunPlanTest {
       assertEquals(plan.partition(i), back.partition(i));
       assertEquals(plan.shardOf(i), back.shardOf(i));
     }
-    MakeExamplesOptions s = back.settings();
-    assertEquals(17, s.minMappingQuality);
-    assertEquals(0.2, s.snpMinFraction);
-    assertTrue(s.keepQcFail, "fields that argv used to drop travel too");
-    assertEquals(99, s.downsampleSeed);
-    assertEquals(7, s.channels);
-    assertEquals(fasta.toAbsolutePath(), s.reference.toAbsolutePath());
+    ExampleSettings s = back.settings();
+    assertEquals(17, s.readFilters().minMappingQuality());
+    assertEquals(0.2, s.candidates().snpMinFraction());
+    assertTrue(s.readFilters().keepQcFail(), "fields that argv used to drop travel too");
+    assertEquals(99, s.image().downsampleSeed());
+    assertEquals(7, s.image().channels());
+    assertEquals(fasta.toAbsolutePath(), s.inputs().reference().toAbsolutePath());
   }
 
   /** Every public setting, changed from its default, reaches the worker: argv once dropped some. */
   @Test
   void everySettingTravels() throws Exception {
-    MakeExamplesOptions o = request(2, 1000, "chrT:1-5000");
-    MakeExamplesOptions defaults = new MakeExamplesOptions();
+    ExampleSettings defaults = request(2, 1000, "chrT:1-5000").build();
     Path other = Files.writeString(dir.resolve("x y \u00e9.vcf.gz"), "");
-    for (Field f : PlanText.settingFields()) {
-      if (List.of("reference", "reads", "regions", "shards", "task", "partitionSize").contains(f.getName())) continue;
-      Class<?> t = f.getType();
-      Object v = f.getName().equals("channels") ? (Object) 7 // 6 or 7; width stays odd below
-          : t == int.class ? (Object) ((int) f.get(defaults) + 2)
-          : t == long.class ? (Object) ((long) f.get(defaults) + 3)
-          : t == double.class ? (Object) ((double) f.get(defaults) + 0.125)
-          : t == boolean.class ? (Object) !(boolean) f.get(defaults)
+    List<String> kept = List.of("inputs.reference", "inputs.reads", "inputs.regions", "sharding.shards", "sharding.task",
+        "sharding.partitionSize");
+    ExampleSettings o = SettingFields.assemble(ExampleSettings.class, f -> {
+      Object d = f.get(defaults);
+      if (kept.contains(f.name())) return d;
+      Class<?> t = f.type();
+      Object v = f.name().equals("image.channels") ? (Object) 7 // 6 or 7; width stays odd below
+          : t == int.class ? (Object) ((int) d + 2)
+          : t == long.class ? (Object) ((long) d + 3)
+          : t == double.class ? (Object) ((double) d + 0.125)
+          : t == boolean.class ? (Object) !(boolean) d
           : t == Path.class ? (Object) other
           : t == String.class ? (Object) "S1"
-          : t == List.class ? (Object) new java.util.ArrayList<>(List.of("alt", "chrZ|chrQ")) // excludes no contig here
+          : t == List.class ? (Object) List.of("alt", "chrZ|chrQ") // excludes no contig here
           : null;
-      if (v == null) throw new AssertionError("no test value for " + f.getName() + " of " + t);
-      f.set(o, v);
-    }
+      if (v == null) throw new AssertionError("no test value for " + f.name() + " of " + t);
+      return v;
+    });
     RunPlan plan;
-    try (InputFiles in = new InputFiles(o.reference, o.reads)) {
-      plan = RunPlan.forCall(o, in, true); // forTasks would validate truth/bed files and channels
+    try (InputFiles in = new InputFiles(fasta, bam)) {
+      plan = RunPlan.forCall(o, in, true); // unchecked: the builder would refuse truth without a real file
     }
     RunPlan back = RunPlan.fromText(plan.toText());
-    for (Field f : PlanText.settingFields()) {
-      assertEquals(f.get(plan.settings()), f.get(back.settings()), f.getName());
+    for (SettingFields.Field f : SettingFields.of(ExampleSettings.class)) {
+      assertEquals(f.get(plan.settings()), f.get(back.settings()), f.name());
+      if (!kept.contains(f.name())) assertNotEquals(f.get(defaults), f.get(back.settings()), f.name() + " changed");
     }
     assertEquals(plan, back);
   }
@@ -160,9 +155,7 @@ class RunPlanTest {
   @Test
   void emptyRegionsAreRefused() throws IOException {
     Path bed = Files.writeString(dir.resolve("empty.bed"), "");
-    MakeExamplesOptions o = request(1, 1000);
-    o.regionsBed = bed;
-    o.regions = new ArrayList<>();
+    ExampleSettings.Builder o = request(1, 1000).regionsBed(bed).regions(List.of());
     var e = assertThrows(InputException.class, () -> tasks(o), "an empty BED selects nothing");
     assertTrue(e.getMessage().contains("regions are empty"), e.getMessage());
   }
@@ -187,14 +180,12 @@ class RunPlanTest {
   void aRunThatReadsNothingWhereTheIndexPlacesReadsIsAnIndexOfAnotherFile() throws IOException {
     TestGenome g = TestGenome.tiled("chrL", 40_000, 8, 0, 50);
     Path sub = Files.createDirectories(dir.resolve("long"));
-    MakeExamplesOptions o = request(1, 1000, "chrL:1-20000");
-    o.reference = g.writeFasta(sub);
-    o.reads = g.writeBam(sub, "long.bam");
-    RunPlan plan = tasks(o);
+    Path reads = g.writeBam(sub, "long.bam");
+    RunPlan plan = tasks(request(1, 1000, "chrL:1-20000").reference(g.writeFasta(sub)).reads(reads));
     assertEquals("chrL:1-16384", plan.readsAt(), "the first 16 kb bin lies inside the region");
     plan.requireReadsSeen(1);
     var e = assertThrows(InputException.class, () -> plan.requireReadsSeen(0));
-    assertEquals(sub.resolve("long.bai") + " does not index " + o.reads + ": it places reads at chrL:1-16384 but"
-        + " make_examples read none in the regions; re-index with samtools index " + o.reads, e.getMessage());
+    assertEquals(sub.resolve("long.bai") + " does not index " + reads + ": it places reads at chrL:1-16384 but"
+        + " make_examples read none in the regions; re-index with samtools index " + reads, e.getMessage());
   }
 }

@@ -1,14 +1,12 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.SettingFields;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -20,19 +18,20 @@ import java.util.Properties;
  *   format=2
  *   readsEstimate=41210   readsExpected=-1        (shard count and partition size are settings.*)
  *   readsAt=chr20:1-16384                       (when the index places reads in the regions)
+ *   sample=NA12878                              (the sample called, when the read groups name one)
  *   contigs=chr1\tchr2\t...                     (tab-separated: contig names hold no whitespace)
  *   partition.contig / .start / .end / .shard = comma-separated ints, one per partition
- *   settings.FIELD=value                        (every public field of MakeExamplesOptions)
+ *   settings.GROUP.NAME=value                   (every setting of ExampleSettings, e.g. settings.image.width)
  * </pre>
  *
- * <p>Every public field of {@link MakeExamplesOptions} travels, found by reflection, so a field
+ * <p>Every setting of {@link ExampleSettings} travels, found by reflection ({@link SettingFields}), so one
  * added there cannot be dropped on the way to a worker (as re-rendered argv once dropped the
  * image size, the downsampling seed and keepQcFail). Plain JDK text rather than a JSON library:
  * a shard JVM reads it in milliseconds, where loading Jackson cost ~0.3 s of CPU per worker.
  */
 final class PlanText {
   /** Bumped when the layout changes, so a worker of another build refuses a plan it would misread. */
-  static final int FORMAT = 2;
+  static final int FORMAT = 3;
 
   private static final String SETTING = "settings.";
 
@@ -44,15 +43,16 @@ final class PlanText {
     t.setProperty("readsEstimate", Long.toString(p.readsEstimate()));
     t.setProperty("readsExpected", Long.toString(p.readsExpected()));
     if (p.readsAt() != null) t.setProperty("readsAt", p.readsAt());
+    if (p.sample() != null) t.setProperty("sample", p.sample());
     t.setProperty("contigs", String.join("\t", p.contigNames()));
     t.setProperty("partition.contig", ints(p.contigArray()));
     t.setProperty("partition.start", ints(p.startArray()));
     t.setProperty("partition.end", ints(p.endArray()));
     t.setProperty("partition.shard", ints(p.shardArray()));
-    MakeExamplesOptions s = p.settings();
-    for (Field f : settingFields()) {
-      Object v = get(f, s);
-      if (v != null) t.setProperty(SETTING + f.getName(), render(f, v));
+    ExampleSettings s = p.settings();
+    for (SettingFields.Field f : SettingFields.of(ExampleSettings.class)) {
+      Object v = f.get(s);
+      if (v != null) t.setProperty(SETTING + f.name(), render(f, v));
     }
     StringWriter w = new StringWriter();
     try {
@@ -76,11 +76,12 @@ final class PlanText {
       throw new InputException("run plan format " + format + " is not this build's " + FORMAT);
     }
     try {
-      MakeExamplesOptions s = new MakeExamplesOptions();
-      for (Field f : settingFields()) {
-        String v = t.getProperty(SETTING + f.getName());
-        set(f, s, v == null ? null : parse(f, v));
-      }
+      ExampleSettings s = SettingFields.assemble(ExampleSettings.class, f -> {
+        String v = t.getProperty(SETTING + f.name());
+        if (v == null && f.type() == List.class) return List.of();
+        if (v == null && f.type().isPrimitive()) throw new InputException("run plan: no " + SETTING + f.name());
+        return v == null ? null : parse(f, v);
+      });
       int[] contig = ints(required(t, "partition.contig"));
       int[] start = ints(required(t, "partition.start"));
       int[] end = ints(required(t, "partition.end"));
@@ -91,26 +92,16 @@ final class PlanText {
       String contigs = required(t, "contigs");
       return new RunPlan(s, contigs.isEmpty() ? List.of() : Arrays.asList(contigs.split("\t")), contig, start, end, shard,
           Long.parseLong(required(t, "readsEstimate")), t.getProperty("readsAt"),
-          Long.parseLong(t.getProperty("readsExpected", "-1"))); // optional: only the planner checks it
+          Long.parseLong(t.getProperty("readsExpected", "-1")), // optional: only the planner checks it
+          t.getProperty("sample"));
     } catch (NumberFormatException e) {
       throw new InputException("run plan: not a number: " + e.getMessage());
     }
   }
 
-  /** The public instance fields of MakeExamplesOptions, in declaration order. */
-  static List<Field> settingFields() {
-    List<Field> fields = new ArrayList<>();
-    for (Field f : MakeExamplesOptions.class.getFields()) {
-      if (!Modifier.isStatic(f.getModifiers())) fields.add(f);
-    }
-    return fields;
-  }
-
-  /** Makes every path setting absolute, so a plan means the same files from any directory. */
-  static void makePathsAbsolute(MakeExamplesOptions s) {
-    for (Field f : settingFields()) {
-      if (get(f, s) instanceof Path p) set(f, s, p.toAbsolutePath());
-    }
+  /** {@code s} with every path absolute, so that a plan means the same files from any directory. */
+  static ExampleSettings withAbsolutePaths(ExampleSettings s) {
+    return SettingFields.assemble(ExampleSettings.class, f -> f.get(s) instanceof Path p ? p.toAbsolutePath() : f.get(s));
   }
 
   private static String required(Properties t, String key) {
@@ -119,45 +110,28 @@ final class PlanText {
     return v;
   }
 
-  private static String render(Field f, Object v) {
+  private static String render(SettingFields.Field f, Object v) {
     if (v instanceof Path p) return p.toAbsolutePath().toString();
     if (v instanceof List<?> l) return String.join("\t", l.stream().map(String::valueOf).toList());
-    Class<?> type = f.getType();
+    Class<?> type = f.type();
     if (type == int.class || type == long.class || type == double.class || type == boolean.class || type == String.class) {
       return String.valueOf(v); // Double.toString round-trips exactly
     }
-    throw new IllegalStateException("MakeExamplesOptions." + f.getName() + " of type " + type.getName()
+    throw new IllegalStateException("ExampleSettings." + f.name() + " of type " + type.getName()
         + " has no plan form: teach PlanText");
   }
 
-  private static Object parse(Field f, String v) {
-    Class<?> type = f.getType();
+  private static Object parse(SettingFields.Field f, String v) {
+    Class<?> type = f.type();
     if (type == Path.class) return Path.of(v);
-    if (type == List.class) return v.isEmpty() ? new ArrayList<String>() : new ArrayList<>(Arrays.asList(v.split("\t")));
+    if (type == List.class) return v.isEmpty() ? List.of() : List.of(v.split("\t"));
     if (type == int.class) return Integer.parseInt(v);
     if (type == long.class) return Long.parseLong(v);
     if (type == double.class) return Double.parseDouble(v);
     if (type == boolean.class) return Boolean.parseBoolean(v);
     if (type == String.class) return v;
-    throw new IllegalStateException("MakeExamplesOptions." + f.getName() + " of type " + type.getName()
+    throw new IllegalStateException("ExampleSettings." + f.name() + " of type " + type.getName()
         + " has no plan form: teach PlanText");
-  }
-
-  private static Object get(Field f, Object o) {
-    try {
-      return f.get(o);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void set(Field f, Object o, Object v) {
-    if (v == null && f.getType().isPrimitive()) return; // keep the default
-    try {
-      f.set(o, v);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String ints(int[] a) {

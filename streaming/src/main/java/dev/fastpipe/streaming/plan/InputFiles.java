@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.FileFormat;
@@ -167,7 +167,7 @@ public final class InputFiles implements AutoCloseable {
   }
 
   /** The one-line error for a failure reading the reads around {@code where}. */
-  InputException readsProblem(String where, RuntimeException e) {
+  public InputException readsProblem(String where, RuntimeException e) {
     return InputException.reading(readsPath, "cannot read the reads at " + where, e);
   }
 

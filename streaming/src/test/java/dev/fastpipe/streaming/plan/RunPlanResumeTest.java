@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

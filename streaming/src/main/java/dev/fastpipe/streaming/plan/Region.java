@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 /** A 0-based, half-open interval on contig {@code contigIndex} of the reference dictionary. */
 public record Region(int contigIndex, String contig, int start, int end) {

@@ -1,4 +1,4 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 /**
  * One fixed-size piece of a region, the unit of sharding: partition {@code index} (global, in

@@ -1,9 +1,10 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.ReadsIndex;
 import dev.fastpipe.streaming.genome.SampleNames;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class RunPlan {
   /** A partition larger than this is never chosen automatically (see {@link #autoPartitionSize}). */
   static final int MAX_AUTO_PARTITION = 100_000;
 
-  private final MakeExamplesOptions settings;
+  private final ExampleSettings settings;
   private final List<String> contigNames;
   private final int[] contig;
   private final int[] start;
@@ -46,9 +47,11 @@ public final class RunPlan {
   private final long readsEstimate;
   private final String readsAt;
   private final long readsExpected;
+  private final String sample;
 
-  RunPlan(MakeExamplesOptions settings, List<String> contigNames, int[] contig, int[] start, int[] end, int[] shard,
-      long readsEstimate, String readsAt, long readsExpected) {
+  RunPlan(ExampleSettings settings, List<String> contigNames, int[] contig, int[] start, int[] end, int[] shard,
+      long readsEstimate, String readsAt, long readsExpected, String sample) {
+    this.sample = sample;
     this.settings = settings;
     this.contigNames = List.copyOf(contigNames);
     this.contig = contig;
@@ -64,43 +67,47 @@ public final class RunPlan {
    * The plan of {@code fastpipe call}: the partition size is {@link #autoPartitionSize automatic}
    * unless {@code partitionSizeGiven}, and a shard that would get no partition is not started.
    */
-  public static RunPlan forCall(MakeExamplesOptions request, InputFiles in, boolean partitionSizeGiven) {
+  public static RunPlan forCall(ExampleSettings request, InputFiles in, boolean partitionSizeGiven) {
     return forCall(request, in, partitionSizeGiven, -1, 0);
   }
 
   /**
    * The plan of a resumed {@code fastpipe call} ({@code call --resume}): the regions as
-   * {@link #forCall(MakeExamplesOptions, InputFiles, boolean)} resolves them, less everything before
+   * {@link #forCall(ExampleSettings, InputFiles, boolean)} resolves them, less everything before
    * 0-based {@code fromPosition} of contig index {@code fromContig} (the first partition the
    * interrupted run had not finished), cut afresh. Examples do not depend on the partition table, so
    * the rest of the regions gives the same records whatever the shard count. {@code fromContig} -1:
    * all of the regions.
    */
-  public static RunPlan forCall(MakeExamplesOptions request, InputFiles in, boolean partitionSizeGiven, int fromContig,
+  public static RunPlan forCall(ExampleSettings request, InputFiles in, boolean partitionSizeGiven, int fromContig,
       int fromPosition) {
-    List<Region> regions = from(resolve(request, in), fromContig, fromPosition);
+    return forCall(request, in, ContigExclusion.of(request.inputs().excludeContigs()), partitionSizeGiven, fromContig,
+        fromPosition);
+  }
+
+  /** As {@link #forCall(ExampleSettings, InputFiles, boolean, int, int)}, with the contigs left out resolved already. */
+  static RunPlan forCall(ExampleSettings request, InputFiles in, ContigExclusion excluded, boolean partitionSizeGiven,
+      int fromContig, int fromPosition) {
+    String sample = SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.inputs().sample());
+    List<Region> regions = from(resolve(request, in, excluded), fromContig, fromPosition);
     long bases = regions.stream().mapToLong(r -> (long) r.end() - r.start()).sum();
-    int size = partitionSizeGiven ? request.partitionSize : autoPartitionSize(bases, request.shards);
-    return cut(request, in, regions, size, true);
+    int size = partitionSizeGiven ? request.sharding().partitionSize() : autoPartitionSize(bases, request.sharding().shards());
+    return cut(request, in, regions, size, true, sample);
   }
 
   /**
    * The plan of {@code make-examples --task i --shards N}: the partition size and shard count as
    * given, so that N separate invocations agree on every partition.
    */
-  public static RunPlan forTasks(MakeExamplesOptions request, InputFiles in) {
-    return cut(request, in, resolve(request, in), request.partitionSize, false);
+  public static RunPlan forTasks(ExampleSettings request, InputFiles in) {
+    String sample = SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.inputs().sample());
+    return cut(request, in, resolve(request, in, ContigExclusion.of(request.inputs().excludeContigs())),
+        request.sharding().partitionSize(), false, sample);
   }
 
-  private static List<Region> resolve(MakeExamplesOptions request, InputFiles in) {
-    try {
-      request.validate();
-    } catch (IllegalArgumentException e) {
-      throw new InputException(e.getMessage());
-    }
-    SampleNames.select(in.readsPath, in.reads.getFileHeader(), request.sample);
-    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, request.regions, request.regionsBed,
-        ContigExclusion.of(request.excludeContigs));
+  private static List<Region> resolve(ExampleSettings request, InputFiles in, ContigExclusion excluded) {
+    ExampleSettings.Inputs i = request.inputs();
+    return Regions.resolve(in.dictionary, in.readContigs, in.readsPath, i.regions(), i.regionsBed(), excluded);
   }
 
   /** {@code regions} (sorted, in reference order) less everything before (contig, position); contig -1: all. */
@@ -116,20 +123,21 @@ public final class RunPlan {
   }
 
   /** The one place partitions are laid out and assigned to shards. */
-  private static RunPlan cut(MakeExamplesOptions request, InputFiles in, List<Region> regions, int size,
-      boolean dropIdleShards) {
+  private static RunPlan cut(ExampleSettings request, InputFiles in, List<Region> regions, int size,
+      boolean dropIdleShards, String sample) {
     if (size < 1) throw new InputException("--partition-size must be >= 1, got " + size);
     long count = 0;
     for (Region r : regions) count += ((long) r.end() - r.start() + size - 1) / size;
     if (count == 0) {
-      throw new InputException((request.regions.isEmpty() && request.regionsBed != null ? request.regionsBed + ": " : "")
+      Path bed = request.inputs().regionsBed();
+      throw new InputException((request.inputs().regions().isEmpty() && bed != null ? bed + ": " : "")
           + "no region to call: the regions are empty");
     }
     if (count > Integer.MAX_VALUE) {
       throw new InputException("--partition-size " + size + " cuts the regions into " + count + " partitions; use a larger size");
     }
     int n = (int) count;
-    int shards = dropIdleShards ? (int) Math.min(request.shards, n) : request.shards;
+    int shards = dropIdleShards ? (int) Math.min(request.sharding().shards(), n) : request.sharding().shards();
     int[] contig = new int[n];
     int[] start = new int[n];
     int[] end = new int[n];
@@ -145,13 +153,11 @@ public final class RunPlan {
     }
     List<String> names = new ArrayList<>();
     in.dictionary.getSequences().forEach(rec -> names.add(rec.getSequenceName()));
-    MakeExamplesOptions settings = request.forTask(0);
-    PlanText.makePathsAbsolute(settings); // a worker may run elsewhere
-    settings.shards = shards;
-    settings.partitionSize = size;
+    ExampleSettings settings = PlanText.withAbsolutePaths(request) // a worker may run elsewhere
+        .withSharding(new ExampleSettings.Sharding(shards, 0, size));
     in.probeReadsIndex(regions);
     return new RunPlan(settings, names, contig, start, end, shard, in.alignedReadsOn(regions),
-        in.readsWithin(regions), in.readsOnWholeContigs(regions));
+        in.readsWithin(regions), in.readsOnWholeContigs(regions), sample);
   }
 
   /**
@@ -168,17 +174,25 @@ public final class RunPlan {
     return (int) Math.min(MAX_AUTO_PARTITION / 1000, kb) * 1000;
   }
 
-  /** Inputs, filters, thresholds, image shape and channels shared by every shard (do not modify). */
-  public MakeExamplesOptions settings() {
+  /**
+   * The sample called, as the reads' read groups name it ({@link SampleNames#select}): the one
+   * asked for, else the reads' only one; null when they name none (every read is used).
+   */
+  public String sample() {
+    return sample;
+  }
+
+  /** Inputs, filters, thresholds, image shape and channels shared by every shard. */
+  public ExampleSettings settings() {
     return settings;
   }
 
   public int shards() {
-    return settings.shards;
+    return settings.sharding().shards();
   }
 
   public int partitionSize() {
-    return settings.partitionSize;
+    return settings.sharding().partitionSize();
   }
 
   public int partitions() {
@@ -230,8 +244,8 @@ public final class RunPlan {
    * another count than {@link #readsExpected} a damaged file or a stale index.
    */
   public void requireReadsSeen(long seen) {
-    if (readsExpected >= 0 && seen != readsExpected) throw ReadsIndex.readsMissing(settings.reads, seen, readsExpected);
-    if (seen == 0 && readsAt != null) throw ReadsIndex.noReadsWhereIndexed(settings.reads, readsAt);
+    if (readsExpected >= 0 && seen != readsExpected) throw ReadsIndex.readsMissing(settings.inputs().reads(), seen, readsExpected);
+    if (seen == 0 && readsAt != null) throw ReadsIndex.noReadsWhereIndexed(settings.inputs().reads(), readsAt);
   }
 
   /** The plan as text ({@link PlanText}), for a shard process. */
@@ -270,18 +284,12 @@ public final class RunPlan {
     if (!(o instanceof RunPlan p)) return false;
     if (readsEstimate != p.readsEstimate
         || !java.util.Objects.equals(readsAt, p.readsAt) || readsExpected != p.readsExpected
+        || !java.util.Objects.equals(sample, p.sample)
         || !contigNames.equals(p.contigNames) || !Arrays.equals(contig, p.contig) || !Arrays.equals(start, p.start)
         || !Arrays.equals(end, p.end) || !Arrays.equals(shard, p.shard)) {
       return false;
     }
-    for (var f : PlanText.settingFields()) {
-      try {
-        if (!java.util.Objects.equals(f.get(settings), f.get(p.settings))) return false;
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    return true;
+    return settings.equals(p.settings);
   }
 
   @Override

@@ -1,9 +1,10 @@
-package dev.fastpipe.streaming.makeexamples;
+package dev.fastpipe.streaming.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.makeexamples.MakeExamples;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.testing.CapturingProducer;
 import dev.fastpipe.streaming.testing.TestGenome;
@@ -44,11 +45,8 @@ class InputFilesTest {
     return assertThrows(InputException.class, () -> new InputFiles(fasta, reads).close()).getMessage();
   }
 
-  static MakeExamplesOptions options(Path reads) {
-    MakeExamplesOptions o = new MakeExamplesOptions();
-    o.reference = fasta;
-    o.reads = reads;
-    return o;
+  static ExampleSettings options(Path reads) {
+    return ExampleSettings.builder().reference(fasta).reads(reads).build();
   }
 
   /** A copy of the reads and their index under {@code name}. */
