@@ -126,32 +126,12 @@ public final class StreamingCall {
     String workerOpts = planned.workerJavaOpts();
     observation.sample(sample);
     int shards = plan.shards();
-    RunMetrics metrics = new RunMetrics();
-    metrics.settings.put("transport", s.transport().name());
-    if (!s.transport().options().isEmpty()) metrics.settings.put("transportOptions", s.transport().options().toString());
-    metrics.settings.put("shards", shards);
-    metrics.settings.put("consumers", s.inference().consumers());
-    metrics.settings.put("cores", Runtime.getRuntime().availableProcessors());
-    metrics.settings.put("intra_op_threads", s.inference().intraOpThreads());
-    metrics.settings.put("inter_op_threads", s.inference().interOpThreads());
-    metrics.settings.put("batch_size", s.inference().batchSize());
-    metrics.settings.put("ring_bytes", s.transport().ringBytes());
-    metrics.settings.put("partitions", plan.partitions());
-    metrics.settings.put("worker_java_opts", workerOpts);
-    metrics.settings.put("small_model", s.examples().inputs().smallModel() == null ? "none" : s.examples().inputs().smallModel().toString());
+    RunMetrics metrics = metricsOf(s, plan, workerOpts);
     observation.attach(metrics);
 
     long basesBefore = from == null ? 0 : from.basesDone();
     long totalBases = basesBefore + plan.bases();
-    if (from != null && totalBases != from.bases()) {
-      throw new InputException("--resume " + s.output() + ": the journal's regions hold " + from.bases() + " bases but "
-          + basesBefore + " done and " + plan.bases() + " left make " + totalBases + "; run without --resume");
-    }
-    if (from != null) {
-      err.printf("fastpipe: resuming %s from %s:%,d: %.1f %% of the regions' bases were done (%.1f s of work kept)%n",
-          s.output(), dict.getSequence(from.contig()).getSequenceName(), from.position() + 1L,
-          100.0 * basesBefore / totalBases, from.elapsedSeconds());
-    }
+    if (from != null) resuming(s, from, plan, dict, err);
     metrics.journal = journal != null;
     metrics.basesTotal = totalBases;
     metrics.basesResumed = basesBefore;
@@ -162,17 +142,14 @@ public final class StreamingCall {
     VcfCallWriter writer;
     VcfCallWriter gvcfWriter;
     try {
-      writer = journal == null ? new VcfCallWriter(s.output(), dict, sample, s.postprocess().minQual(), false, provenance)
-          : VcfCallWriter.journaled(s.output(), CallJournal.partialOf(s.output()), from == null ? -1 : from.vcf().to(), dict,
-              sample, s.postprocess().minQual(), false, provenance);
+      writer = openWriter(s, s.output(), false, journal, from == null ? -1 : from.vcf().to(), dict, sample, provenance);
     } catch (RuntimeException e) {
       transport.close();
       throw e;
     }
     try {
-      gvcfWriter = s.outputs().gvcf() == null ? null : journal == null ? new VcfCallWriter(s.outputs().gvcf(), dict, sample, s.postprocess().minQual(), true, provenance)
-          : VcfCallWriter.journaled(s.outputs().gvcf(), CallJournal.partialOf(s.outputs().gvcf()), from == null ? -1 : from.gvcf().to(), dict,
-              sample, s.postprocess().minQual(), true, provenance);
+      gvcfWriter = s.outputs().gvcf() == null ? null
+          : openWriter(s, s.outputs().gvcf(), true, journal, from == null ? -1 : from.gvcf().to(), dict, sample, provenance);
     } catch (RuntimeException e) {
       writer.abort();
       transport.close();
@@ -198,15 +175,7 @@ public final class StreamingCall {
     }
     Shards shardSet = Shards.forTransport(transport, s.workers().launcher(), workerOpts, s.workers().shardTimeout());
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    // Ctrl-C or SIGTERM: stop the shards and drop the partial VCF (ring files have their own hook).
-    Thread onSignal = new Thread(() -> {
-      failure.compareAndSet(null, new CancellationException("stopped by a signal"));
-      shardSet.close();
-      writer.abort();
-      if (gvcfWriter != null) gvcfWriter.abort();
-      outputs.close(); // outputs staged already: dropped
-      if (journal != null) journal.afterFailure(null); // kept for --resume once it holds finished work
-    }, "fastpipe-call-abort");
+    Thread onSignal = abortOnSignal(failure, shardSet, writer, gvcfWriter, outputs, journal);
     Runtime.getRuntime().addShutdownHook(onSignal);
     RunProbe probe = new RunProbe(t0, transport, shardSet, release, writer, Math.min(s.inference().consumers(), shards));
     GenotypeModel model = null;
@@ -250,18 +219,7 @@ public final class StreamingCall {
       if (gvcfWriter != null) gvcfWriter.stage(outputs);
 
       metrics.wallSeconds = (System.nanoTime() - t0) / 1e9;
-      metrics.examplesCalled = consumers.examplesCalled();
-      metrics.smallModelCalls = consumers.smallCalls();
-      metrics.batches = consumers.batches();
-      metrics.paddingImages = consumers.paddingImages();
-      metrics.consumerWaits.addAll(consumers.waits());
-      metrics.sitesWritten = writer.written();
-      if (gvcfWriter != null) {
-        metrics.gvcfRecords = gvcfWriter.written();
-        metrics.gvcfBlocks = gvcfWriter.blocks();
-      }
-      metrics.examplesMade = made.examples();
-      metrics.realignment = made.realignment();
+      counted(metrics, consumers, writer, gvcfWriter, made);
       double producerCpu = made.cpuSeconds();
       // This process runs the consumers, TensorFlow and the postprocess (and, with threads, the shards).
       double consumerSideCpu = Math.max(0, processCpuSeconds() - (shardSet.inProcesses() ? 0 : producerCpu));
@@ -308,6 +266,82 @@ public final class StreamingCall {
       }
       if (model != null) model.close();
     }
+  }
+
+  /** The run's metrics, opened with the settings it runs under. */
+  private static RunMetrics metricsOf(CallRequest s, RunPlan plan, String workerOpts) {
+    RunMetrics metrics = new RunMetrics();
+    metrics.settings.put("transport", s.transport().name());
+    if (!s.transport().options().isEmpty()) metrics.settings.put("transportOptions", s.transport().options().toString());
+    metrics.settings.put("shards", plan.shards());
+    metrics.settings.put("consumers", s.inference().consumers());
+    metrics.settings.put("cores", Runtime.getRuntime().availableProcessors());
+    metrics.settings.put("intra_op_threads", s.inference().intraOpThreads());
+    metrics.settings.put("inter_op_threads", s.inference().interOpThreads());
+    metrics.settings.put("batch_size", s.inference().batchSize());
+    metrics.settings.put("ring_bytes", s.transport().ringBytes());
+    metrics.settings.put("partitions", plan.partitions());
+    metrics.settings.put("worker_java_opts", workerOpts);
+    metrics.settings.put("small_model", s.examples().inputs().smallModel() == null ? "none" : s.examples().inputs().smallModel().toString());
+    return metrics;
+  }
+
+  /** Checks that the journal's checkpoint {@code from} and the rest of the regions add up, and says where the run resumes. */
+  private static void resuming(CallRequest s, CallJournal.Checkpoint from, RunPlan plan, SAMSequenceDictionary dict, PrintStream err) {
+    long basesBefore = from.basesDone();
+    long totalBases = basesBefore + plan.bases();
+    if (totalBases != from.bases()) {
+      throw new InputException("--resume " + s.output() + ": the journal's regions hold " + from.bases() + " bases but "
+          + basesBefore + " done and " + plan.bases() + " left make " + totalBases + "; run without --resume");
+    }
+    err.printf("fastpipe: resuming %s from %s:%,d: %.1f %% of the regions' bases were done (%.1f s of work kept)%n",
+        s.output(), dict.getSequence(from.contig()).getSequenceName(), from.position() + 1L,
+        100.0 * basesBefore / totalBases, from.elapsedSeconds());
+  }
+
+  /**
+   * The writer of the VCF (or with {@code gvcf} the gVCF) at {@code out}: plain, or with a journal
+   * kept beside the output, continuing its partial file from byte {@code resumeAt} (-1: from the start).
+   */
+  private static VcfCallWriter openWriter(CallRequest s, java.nio.file.Path out, boolean gvcf, CallJournal journal, long resumeAt,
+      SAMSequenceDictionary dict, String sample, VcfProvenance provenance) {
+    double minQual = s.postprocess().minQual();
+    return journal == null ? new VcfCallWriter(out, dict, sample, minQual, gvcf, provenance)
+        : VcfCallWriter.journaled(out, CallJournal.partialOf(out), resumeAt, dict, sample, minQual, gvcf, provenance);
+  }
+
+  /** What a finished run counted: examples made and called, batches, waits, records written. */
+  private static void counted(RunMetrics metrics, CallVariantsConsumers consumers, VcfCallWriter writer, VcfCallWriter gvcfWriter,
+      ShardReport.Totals made) {
+    metrics.examplesCalled = consumers.examplesCalled();
+    metrics.smallModelCalls = consumers.smallCalls();
+    metrics.batches = consumers.batches();
+    metrics.paddingImages = consumers.paddingImages();
+    metrics.consumerWaits.addAll(consumers.waits());
+    metrics.sitesWritten = writer.written();
+    if (gvcfWriter != null) {
+      metrics.gvcfRecords = gvcfWriter.written();
+      metrics.gvcfBlocks = gvcfWriter.blocks();
+    }
+    metrics.examplesMade = made.examples();
+    metrics.realignment = made.realignment();
+  }
+
+  /**
+   * What Ctrl-C or SIGTERM does (a shutdown hook): stop the shards and drop the partial VCF, gVCF and
+   * every staged output; the journal stays for --resume once it holds finished work. Ring files
+   * have their own hook.
+   */
+  private static Thread abortOnSignal(AtomicReference<Throwable> failure, Shards shardSet, VcfCallWriter writer,
+      VcfCallWriter gvcfWriter, OutputFiles.Transaction outputs, CallJournal journal) {
+    return new Thread(() -> {
+      failure.compareAndSet(null, new CancellationException("stopped by a signal"));
+      shardSet.close();
+      writer.abort();
+      if (gvcfWriter != null) gvcfWriter.abort();
+      outputs.close();
+      if (journal != null) journal.afterFailure(null);
+    }, "fastpipe-call-abort");
   }
 
   /** The counts of a run that failed, for its --metrics and --report. */
