@@ -94,7 +94,7 @@ public final class ModelOptions {
    * before TensorFlow sees it, which would otherwise fail later with "uninitialized value".
    */
   static void requireSavedModel(Path dir) {
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    if (!Files.isDirectory(dir)) throw new UserError("--model " + dir + ": model directory not found");
     if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
       throw new UserError("--model " + dir + ": not a SavedModel directory (no saved_model.pb in it)");
     }
