@@ -156,12 +156,12 @@ public final class CallSettings {
 
   /** The run's inputs and outputs, checked ({@link RunFiles.Builder#check}). */
   RunFiles files() {
-    return examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
+    return CallJournal.declare(examples.declareFiles(RunFiles.builder().modelDirectory("--model", modelDir))
         .indexedOutput("--output", outputForm() == VcfCallWriter.Form.BGZF ? output : null)
         .output("--output", outputForm() == VcfCallWriter.Form.PLAIN ? output : null)
         .indexedOutput("--gvcf", gvcf)
         .output("--metrics", metrics)
-        .output("--report", report)
+        .output("--report", report), journal ? output : null, gvcf)
         .check();
   }
 
