@@ -111,6 +111,7 @@ public final class TuneCommand implements Callable<Integer> {
     requirePositive("--shards", shards);
     requirePositive("--consumers", consumers);
     requirePositive("--batch-sizes", batchSizes);
+    if (budget.isZero() || budget.isNegative()) throw new UserError("--budget must be more than 0 (e.g. 10m), got 0");
     if (!allocators.isEmpty() && System.getenv("FASTPIPE_LAUNCHER") == null) {
       throw new UserError("--allocators needs runs started through bin/fastpipe (FASTPIPE_LAUNCHER is not set)");
     }
