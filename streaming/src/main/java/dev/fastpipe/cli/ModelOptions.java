@@ -94,7 +94,7 @@ public final class ModelOptions {
    * before TensorFlow sees it, which would otherwise fail later with "uninitialized value".
    */
   static void requireSavedModel(Path dir) {
-    if (!Files.isDirectory(dir)) throw new UserError(dir + ": model directory not found");
+    if (!Files.isDirectory(dir)) throw new UserError("--model " + dir + ": model directory not found");
     if (!Files.isRegularFile(dir.resolve("saved_model.pb"))) {
       throw new UserError("--model " + dir + ": not a SavedModel directory (no saved_model.pb in it)");
     }
@@ -117,7 +117,10 @@ public final class ModelOptions {
     } catch (ModelSignatureException | IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     } catch (RuntimeException e) {
-      throw new UserError(dir + ": cannot load SavedModel: " + e.getMessage());
+      // TensorFlow's message may run on over lines ("...\n\t [[{{node save/Restore}}]]"): its first line
+      String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip();
+      throw new UserError("--model " + dir + ": cannot load the SavedModel (saved_model.pb or variables/ damaged or"
+          + " incomplete?): " + why);
     }
   }
 }

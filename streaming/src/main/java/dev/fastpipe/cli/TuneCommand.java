@@ -108,6 +108,10 @@ public final class TuneCommand implements Callable<Integer> {
     }
     if (repeats < 1) throw new UserError("--repeats must be >= 1, got " + repeats);
     if (pieces < 1) throw new UserError("--pieces must be >= 1, got " + pieces);
+    requirePositive("--shards", shards);
+    requirePositive("--consumers", consumers);
+    requirePositive("--batch-sizes", batchSizes);
+    if (budget.isZero() || budget.isNegative()) throw new UserError("--budget must be more than 0 (e.g. 10m), got 0");
     if (!allocators.isEmpty() && System.getenv("FASTPIPE_LAUNCHER") == null) {
       throw new UserError("--allocators needs runs started through bin/fastpipe (FASTPIPE_LAUNCHER is not set)");
     }
@@ -188,6 +192,18 @@ public final class TuneCommand implements Callable<Integer> {
       if (!out.contains(spelled)) out.add(spelled);
     }
     return out;
+  }
+
+  /**
+   * Every value of a swept list must be 1 or more (one line naming the option and the value): tune ran
+   * its defaults and exited 0 with --shards -1, --consumers 0 or --batch-sizes -1, which no run takes.
+   */
+  static void requirePositive(String option, List<Integer> values) {
+    if (values == null) return;
+    if (values.isEmpty()) throw new UserError(option + ": give at least one value");
+    for (int v : values) {
+      if (v < 1) throw new UserError(option + " " + v + ": every value must be 1 or more");
+    }
   }
 
   private static List<String> strings(List<Integer> values) {

@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -28,6 +29,7 @@ public final class OutputFiles {
   public static void checkWritable(Path out, String option) {
     Path abs = out.toAbsolutePath();
     if (Files.isDirectory(abs)) throw new InputException(option + " " + out + ": is a directory, not a file name");
+    checkNotSpecial(out, option);
     Path dir = abs.getParent();
     if (!Files.isDirectory(dir)) throw new InputException(option + " " + out + ": directory " + dir + " does not exist");
     try {
@@ -36,6 +38,77 @@ public final class OutputFiles {
     } catch (IOException | SecurityException e) {
       throw new InputException(option + " " + out + ": cannot create a file in " + dir + " (" + RootCause.of(e) + ")", e);
     }
+  }
+
+  /**
+   * Fails with a one-line {@link InputException} when {@code out} (or what a symlink there points to)
+   * exists and is neither a regular file nor a directory: a device such as /dev/null or /dev/stdout,
+   * a FIFO, a socket. Every output is renamed into place once complete, and that rename would
+   * replace the device node (as root: the machine's /dev/null) with a regular file.
+   */
+  public static void checkNotSpecial(Path out, String option) {
+    String kind = specialKind(out);
+    if (kind != null) {
+      throw new InputException(option + " " + out + ": is " + kind + ", not a regular file (an output is renamed into"
+          + " place when complete, which would replace it); name a regular file");
+    }
+  }
+
+  /**
+   * "a character device", "a FIFO", ... for a special file at {@code p} (links followed), "a link to
+   * an open file descriptor" for a name that leads into /proc (/dev/stdout, /dev/fd/1: the rename
+   * would replace the link, even when the descriptor is a regular file), else null.
+   */
+  static String specialKind(Path p) {
+    if (leadsIntoProc(p.toAbsolutePath().normalize())) return "a link to an open file descriptor (/proc/self/fd)";
+    BasicFileAttributes followed;
+    try {
+      followed = Files.readAttributes(p, BasicFileAttributes.class);
+    } catch (IOException | SecurityException notThere) {
+      return null; // not there (or a dangling link): the rename makes a new file
+    }
+    if (followed.isRegularFile() || followed.isDirectory()) return null;
+    try {
+      Object mode = Files.getAttribute(p, "unix:mode");
+      if (mode instanceof Integer m) {
+        switch (m & 0170000) {
+          case 0020000: return "a character device";
+          case 0060000: return "a block device";
+          case 0010000: return "a FIFO (named pipe)";
+          case 0140000: return "a socket";
+          default: break;
+        }
+      }
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException | SecurityException e) {
+      // no unix view: the generic word below
+    }
+    return "a special file";
+  }
+
+  /**
+   * True when {@code abs} is reached through a link into /proc: its directory's or a symlink's
+   * target lies there (a name written in /proc itself takes no new file, which checkWritable tries).
+   */
+  private static boolean leadsIntoProc(Path abs) {
+    Path proc = Path.of("/proc");
+    if (abs.startsWith(proc)) return false;
+    Path p = abs;
+    for (int hops = 0; hops < 40; hops++) {
+      if (p.startsWith(proc)) return true;
+      Path dir = p.getParent();
+      try {
+        if (dir != null && dir.toRealPath().startsWith(proc)) return true;
+      } catch (IOException | SecurityException noDir) {
+        // a directory that is not there: no descriptor link either
+      }
+      if (!Files.isSymbolicLink(p)) return false;
+      try {
+        p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+      } catch (IOException | SecurityException e) {
+        return false;
+      }
+    }
+    return false;
   }
 
   /**
@@ -100,6 +173,13 @@ public final class OutputFiles {
     /** Renames every staged file into place, in the order staged: all of them, or none. */
     public synchronized void commit() throws IOException {
       if (done) throw new IllegalStateException("the run's outputs are already published or dropped");
+      for (Path[] s : staged) {
+        String kind = specialKind(s[1]); // one made there during the run: never rename over a device
+        if (kind != null) {
+          close();
+          throw new IOException(s[1] + ": is " + kind + " now, not a regular file; nothing was renamed over it");
+        }
+      }
       List<Path> published = new ArrayList<>();
       for (Path[] s : staged) {
         try {

@@ -161,6 +161,7 @@ public final class RunFiles {
      */
     public RunFiles check() {
       for (Declared o : outputs) OutputFiles.checkWritable(o.path(), o.option());
+      for (Declared o : planned) OutputFiles.checkNotSpecial(o.path(), o.option());
       List<Declared> allOutputs = new ArrayList<>(outputs);
       allOutputs.addAll(planned);
       List<Identity> inIds = inputs.stream().map(Identity::of).toList();

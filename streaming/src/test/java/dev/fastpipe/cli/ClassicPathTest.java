@@ -129,7 +129,7 @@ class ClassicPathTest {
     writeExamples(ex, 3, false);
     assertEquals(2, run(err, "call-variants", "--examples", ex.toString(), "--output", tmp.resolve("c.gz").toString(),
         "--model", tmp.resolve("nope").toString()));
-    assertTrue(err.toString().contains("nope: model directory not found"), err.toString());
+    assertTrue(err.toString().contains("--model " + tmp.resolve("nope") + ": model directory not found"), err.toString());
     assertEquals(1, err.toString().strip().lines().count(), err.toString());
 
     err = new StringWriter();

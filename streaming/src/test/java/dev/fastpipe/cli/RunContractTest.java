@@ -119,6 +119,32 @@ class RunContractTest {
     refused(call(out, "--report", hard.toString()), inputFiles(), none, "--report " + hard, "--ref " + in.fasta());
   }
 
+  /**
+   * The resume journal's files beside the output are outputs too: an input at the partial VCF's name
+   * was deleted before it was read ("BED file not found"), and --metrics naming the journal directory
+   * failed only after the whole run.
+   */
+  @Test
+  void callRefusesAnInputOrOutputWhereTheJournalWrites() throws Exception {
+    Path out = dir.resolve("journaled.vcf.gz");
+    List<Path> none = List.of(out, Path.of(out + ".tbi"));
+    Path partial = Files.writeString(dir.resolve(".journaled.vcf.gz.fastpipe-partial"), "chrT\t1000\t5000\n");
+    List<Path> kept = new ArrayList<>(inputFiles());
+    kept.add(partial);
+    refused(call(out, "--bed", partial.toString()), kept, none, "--output journal", "--bed " + partial);
+    Path journalDir = dir.resolve("journaled.vcf.gz.fastpipe-journal");
+    refused(call(out, "--metrics", journalDir.toString()), inputFiles(), none, "--metrics", "--output journal");
+    Files.createDirectory(journalDir); // left by an interrupted run
+    Path inside = Files.writeString(journalDir.resolve("plan"), "chrT\t1000\t5000\n");
+    kept.add(inside);
+    refused(call(out, "--bed", inside.toString()), kept, none, "--output journal", "--bed " + inside);
+    // without a journal, those names are free
+    assertEquals(0, fastpipe(call(out, "--bed", partial.toString(), "--no-journal")).exit());
+    Files.delete(inside);
+    Files.delete(journalDir);
+    Files.delete(partial);
+  }
+
   @Test
   void callRefusesTwoOutputsThatAreOneFile() throws Exception {
     Path out = dir.resolve("two.vcf.gz");

@@ -19,6 +19,28 @@ class TuneDefaultsTest {
   }
 
   @Test
+  void sweptCountsBelowOneAreRefusedNamingTheOption() {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(UserError.class,
+        () -> TuneCommand.requirePositive("--shards", java.util.List.of(2, -1)));
+    org.junit.jupiter.api.Assertions.assertEquals("--shards -1: every value must be 1 or more", e.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(UserError.class,
+        () -> TuneCommand.requirePositive("--batch-sizes", java.util.List.of(0)));
+    TuneCommand.requirePositive("--consumers", java.util.List.of(1, 2));
+    TuneCommand.requirePositive("--shards", null); // not given: the defaults
+  }
+
+  @Test
+  void aZeroBudgetIsRefusedBeforeAnyRun() {
+    var cl = Main.commandLine();
+    var err = new java.io.StringWriter();
+    cl.setErr(new java.io.PrintWriter(err, true));
+    cl.setOut(new java.io.PrintWriter(new java.io.StringWriter(), true));
+    org.junit.jupiter.api.Assertions.assertEquals(2, cl.execute("tune", "--ref", "no.fa", "--reads", "no.bam", "--budget", "0"));
+    org.junit.jupiter.api.Assertions.assertEquals("fastpipe tune: --budget must be more than 0 (e.g. 10m), got 0",
+        err.toString().strip());
+  }
+
+  @Test
   void tunesDefaultsAreWhatCallRunsOnThisMachine() {
     assertEquals(callsOwnSettings(null), TuneCommand.defaults(ThreadBudget.ofThisMachine(), null));
     assertEquals(callsOwnSettings("glibc"), TuneCommand.defaults(ThreadBudget.ofThisMachine(), "glibc"));

@@ -34,6 +34,47 @@ class OutputFilesTest {
     }
   }
 
+  /**
+   * An output naming a device, a FIFO or a link to a file descriptor is refused before any work: the
+   * rename into place would replace it with a regular file ({@code call --metrics /dev/stdout} run as
+   * root replaced the machine's /dev/stdout; {@code --metrics /dev/null} would have replaced /dev/null).
+   */
+  @Test
+  void aDeviceAFifoOrALinkToAFileDescriptorIsRefusedAndNeverRenamedOver() throws Exception {
+    Path fifo = dir.resolve("metrics.json");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo is available");
+    var e = assertThrows(InputException.class, () -> OutputFiles.checkWritable(fifo, "--metrics"));
+    assertEquals("--metrics " + fifo + ": is a FIFO (named pipe), not a regular file (an output is renamed into place"
+        + " when complete, which would replace it); name a regular file", e.getMessage());
+    Path linkToFifo = Files.createSymbolicLink(dir.resolve("link.json"), fifo);
+    assertTrue(assertThrows(InputException.class, () -> OutputFiles.checkWritable(linkToFifo, "--report"))
+        .getMessage().startsWith("--report " + linkToFifo + ": is a FIFO"));
+    // /dev/stdout is such a link: refused even when standard output is a regular file
+    Path stdoutLike = Files.createSymbolicLink(dir.resolve("stdout.json"), Path.of("/proc/self/fd/1"));
+    assertTrue(assertThrows(InputException.class, () -> OutputFiles.checkWritable(stdoutLike, "--metrics"))
+        .getMessage().contains("a link to an open file descriptor"));
+    Path nul = Path.of("/dev/null");
+    if (Files.exists(nul)) {
+      assertTrue(assertThrows(InputException.class, () -> OutputFiles.checkWritable(nul, "--metrics"))
+          .getMessage().startsWith("--metrics /dev/null: is a character device, not a regular file"));
+    }
+    // a FIFO made after the check: the commit renames nothing over it and drops the temporaries
+    Path vcf = dir.resolve("out.vcf");
+    Path tmp = Files.writeString(OutputFiles.temporary(vcf, ".vcf"), "##fileformat=VCFv4.2\n");
+    Path json = dir.resolve("run.json");
+    Path jsonTmp = Files.writeString(OutputFiles.temporary(json, ".json"), "{}");
+    try (OutputFiles.Transaction tx = new OutputFiles.Transaction()) {
+      tx.stage(jsonTmp, json);
+      tx.stage(tmp, fifo);
+      var io = assertThrows(IOException.class, tx::commit);
+      assertTrue(io.getMessage().contains("is a FIFO (named pipe) now"), io.getMessage());
+    }
+    assertFalse(Files.isRegularFile(fifo), "the FIFO is still a FIFO");
+    assertFalse(Files.exists(json), "nothing published");
+    assertFalse(Files.exists(tmp) || Files.exists(jsonTmp), "the temporaries are gone");
+  }
+
   @Test
   void temporariesOfDeadProcessesAreRemovedAndLiveOnesKept() throws Exception {
     Process gone = new ProcessBuilder("true").start();

@@ -165,6 +165,20 @@ final class CallJournal implements AutoCloseable {
     return abs.resolveSibling(abs.getFileName() + SUFFIX);
   }
 
+  /**
+   * Declares the files a journaled run of {@code output} (and {@code gvcf}, may be null) writes and
+   * deletes beside its outputs, the journal directory and the partial VCF and gVCF, as outputs of
+   * {@code files}: an input there would be deleted before it is read, and another output there
+   * would fail only after the whole run. {@code output} null (no journal): nothing is declared.
+   */
+  static dev.fastpipe.streaming.RunFiles.Builder declare(dev.fastpipe.streaming.RunFiles.Builder files, Path output,
+      Path gvcf) {
+    if (output == null) return files;
+    files.plannedOutput("--output journal", dirOf(output)).replacedDirectory("--output journal", dirOf(output))
+        .plannedOutput("--output journal", partialOf(output));
+    return gvcf == null ? files : files.plannedOutput("--gvcf journal", partialOf(gvcf));
+  }
+
   /** Where the partial form of {@code output} (a VCF or gVCF) is written by a journaled run. */
   static Path partialOf(Path output) {
     Path abs = output.toAbsolutePath();

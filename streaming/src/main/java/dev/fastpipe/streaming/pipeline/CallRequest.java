@@ -94,12 +94,12 @@ public record CallRequest(ExampleSettings examples, Outputs outputs, Transport t
    * may be an input or another output. The run rechecks the inputs before publishing.
    */
   RunFiles files() {
-    return examples.declareFiles(RunFiles.builder().modelDirectory("--model", inference.modelDir()))
+    return CallJournal.declare(examples.declareFiles(RunFiles.builder().modelDirectory("--model", inference.modelDir()))
         .indexedOutput("--output", outputForm() == VcfCallWriter.Form.BGZF ? outputs.vcf() : null)
         .output("--output", outputForm() == VcfCallWriter.Form.PLAIN ? outputs.vcf() : null)
         .indexedOutput("--gvcf", outputs.gvcf())
         .output("--metrics", outputs.metrics())
-        .output("--report", outputs.report())
+        .output("--report", outputs.report()), journal.enabled() ? outputs.vcf() : null, outputs.gvcf())
         .check();
   }
 

@@ -119,6 +119,9 @@ public final class ScatterPlan {
    * temporary name, then renamed). Returns the files.
    */
   public static List<Path> write(Path dir, List<ChunkPlanner.Chunk> chunks) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new InputException("--output-dir " + dir + ": exists and is not a directory");
+    }
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {

@@ -98,6 +98,11 @@ class ScatterPlanTest {
     assertEquals(List.of("chrU", 0, 20_000), List.of(last.contig(), last.start(), last.end()), "chrU whole, last");
     double bytes = plan.chunks().stream().mapToDouble(ChunkPlanner.Chunk::bytes).sum();
     assertEquals(bytes / 3, plan.chunks().get(0).bytes(), bytes / 3 * 0.1, "balanced: " + plan.chunks());
+    // an --output-dir that is a file (the BED itself, say) is named as such, and the file is untouched
+    Path bed = Files.writeString(dir.resolve("regions.bed"), "chrT\t0\t100\n");
+    InputException e = assertThrows(InputException.class, () -> ScatterPlan.write(bed, plan.chunks()));
+    assertEquals("--output-dir " + bed + ": exists and is not a directory", e.getMessage());
+    assertEquals("chrT\t0\t100\n", Files.readString(bed));
   }
 
   @Test
