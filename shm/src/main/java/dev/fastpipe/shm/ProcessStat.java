@@ -57,6 +57,20 @@ public final class ProcessStat {
   }
 
   /**
+   * CPU time, user plus system, of the process's children that have ended and been waited for
+   * (cutime and cstime, fields 16 and 17 of {@code /proc/PID/stat}), in nanoseconds at the kernel's
+   * 10 ms resolution; -1 when there is no such process (or no /proc).
+   */
+  public static long reapedChildrenCpuNanos(long pid) {
+    String[] f = fieldsAfterComm(pid);
+    try {
+      return f == null ? -1 : (Long.parseLong(f[16 - 3]) + Long.parseLong(f[17 - 3])) * (1_000_000_000L / TICKS_PER_SECOND);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
    * True when the process has exited: the JDK says it is not running, or /proc says it waits to
    * be reaped (state Z or X: killed, its parent not yet told), which {@link ProcessHandle#isAlive}
    * still calls alive.

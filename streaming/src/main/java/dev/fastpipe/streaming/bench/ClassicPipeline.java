@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.bench;
 
+import dev.fastpipe.shm.ProcessStat;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.pipeline.MetricsFile;
 import dev.fastpipe.streaming.pipeline.RunMetrics;
@@ -20,7 +21,7 @@ import java.util.function.Consumer;
  * streaming pipeline and the stages it replaces are measured in one interleaved schedule with the
  * same statistics. The run's figures are those of {@link Figure#STANDARD} where they exist here:
  * each stage's wall (make_examples: first task started to last ended) and CPU (every process of the
- * stage, from this process's reaped-children CPU), and the total; per-process RSS and page faults
+ * stage, from this process's reaped-children CPU, {@link #childrenCpuSeconds}), and the total; per-process RSS and page faults
  * are not known (NaN).
  *
  * <p>The options of {@code call} that bench hands a run are translated to the stage that takes
@@ -172,10 +173,10 @@ final class ClassicPipeline {
       throws IOException, InterruptedException {
     List<RunMetrics.Stage> figures = new ArrayList<>();
     long t0 = System.nanoTime();
-    double cpu0 = ChildrenCpu.seconds();
+    double cpu0 = childrenCpuSeconds();
     for (int s = 0; s < stages.size(); s++) {
       long start = System.nanoTime();
-      double cpuStart = ChildrenCpu.seconds();
+      double cpuStart = childrenCpuSeconds();
       List<Process> ps = new ArrayList<>();
       for (List<String> cmd : stages.get(s)) {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -193,12 +194,22 @@ final class ClassicPipeline {
       }
       watch.watching(null);
       if (status != 0) return new Outcome(status, null);
-      figures.add(new RunMetrics.Stage(names.get(s), (System.nanoTime() - start) / 1e9, ChildrenCpu.seconds() - cpuStart));
+      figures.add(new RunMetrics.Stage(names.get(s), (System.nanoTime() - start) / 1e9, childrenCpuSeconds() - cpuStart));
     }
     double wall = (System.nanoTime() - t0) / 1e9;
-    figures.add(new RunMetrics.Stage("total", wall, ChildrenCpu.seconds() - cpu0));
+    figures.add(new RunMetrics.Stage("total", wall, childrenCpuSeconds() - cpu0));
     return new Outcome(0, new MetricsFile("ok", null, new LinkedHashMap<>(settings), wall, 0, 0, 0, 0, 0, 0, null, null, null,
         null, 0, 0, 0, null, figures, List.of(), List.of(), List.of(), null));
+  }
+
+  /**
+   * The CPU seconds of this process's children that have ended and been waited for
+   * ({@link ProcessStat#reapedChildrenCpuNanos}), so that a stage's CPU is the difference before and
+   * after it; NaN where there is no /proc.
+   */
+  static double childrenCpuSeconds() {
+    long nanos = ProcessStat.reapedChildrenCpuNanos(ProcessHandle.current().pid());
+    return nanos < 0 ? Double.NaN : nanos / 1e9;
   }
 
   /** Where the runner keeps the process it would stop on a signal. */

@@ -62,9 +62,9 @@ class ClassicPipelineTest {
   @Test
   void theCpuOfChildrenThatEndedIsCounted() throws Exception {
     assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "no /proc");
-    double before = ChildrenCpu.seconds();
+    double before = ClassicPipeline.childrenCpuSeconds();
     Process p = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done").start();
     assertEquals(0, p.waitFor());
-    assertTrue(ChildrenCpu.seconds() > before, "a busy child's CPU was not counted: " + before + " -> " + ChildrenCpu.seconds());
+    assertTrue(ClassicPipeline.childrenCpuSeconds() > before, "a busy child's CPU was not counted: " + before + " -> " + ClassicPipeline.childrenCpuSeconds());
   }
 }
