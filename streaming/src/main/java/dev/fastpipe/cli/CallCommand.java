@@ -109,8 +109,9 @@ public final class CallCommand implements Callable<Integer> {
 
   @Option(names = "--count-likelihood", paramLabel = "snp=W:E,indel=W:E",
       description = "Stack the allele depths' binomial likelihood (weight W in 0..1, per-read error E) on the network's"
-          + " probabilities at bi-allelic sites, instead of what the model's calibration.json says ('none': off). For"
-          + " fitting a model's calibration; with --no-gq-calibration it applies alone.")
+          + " probabilities at bi-allelic sites, instead of what the model's calibration.json says ('none': off);"
+          + " snp=W:pileup stacks the SNP example's pileup likelihood instead (each read's error from its base and"
+          + " mapping quality). For fitting a model's calibration; with --no-gq-calibration it applies alone.")
   String countLikelihood;
 
   @Option(names = "--no-small-model",

@@ -27,19 +27,21 @@ import java.util.zip.GZIPOutputStream;
  * <pre>
  * ##fastpipe-calls=1
  * ##model=/path/to/model          (other ##key=value lines: sample, examples, ...)
- * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt
- * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049
+ * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt  pileup_gl
+ * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049  .
  * </pre>
  *
  * contig_index is the index in the reference's sequence dictionary (postprocess maps it with
  * {@code --ref}); position is 0-based; alt_subset indexes into alts; ad lists ref then each alt
- * ("." when unknown); probabilities are printed with Float.toString (exact round trip).
+ * ("." when unknown); probabilities are printed with Float.toString (exact round trip); pileup_gl is
+ * the example's pileup likelihoods (log10 {0/0, 0/1, 1/1}, {@code pileup.PileupLikelihood}) or "."
+ * (a file without the column, written before it existed, reads as "." throughout).
  * The writer works under a temporary name and renames on {@link Writer#close()}.
  */
 public final class CallsFile {
   public static final String MAGIC = "##fastpipe-calls=1";
   public static final String COLUMNS =
-      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt";
+      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\tpileup_gl";
 
   private CallsFile() {}
 
@@ -82,6 +84,13 @@ public final class CallsFile {
         for (int i = 0; i < r.alleleDepths().length; i++) line.append(i > 0 ? "," : "").append(r.alleleDepths()[i]);
       }
       for (float p : r.probabilities()) line.append('\t').append(p);
+      line.append('\t');
+      float[] gl = r.pileupLikelihoods();
+      if (gl == null) {
+        line.append('.');
+      } else {
+        for (int i = 0; i < gl.length; i++) line.append(i > 0 ? "," : "").append(gl[i]);
+      }
       line.append('\n');
       try {
         out.append(line);
@@ -157,13 +166,23 @@ public final class CallsFile {
 
   private static CallResult parse(String line) {
     String[] f = line.split("\t", -1);
-    if (f.length != 11) throw new IllegalArgumentException("expected 11 columns, found " + f.length);
+    if (f.length != 11 && f.length != 12) throw new IllegalArgumentException("expected 12 columns, found " + f.length);
     List<String> alts = List.of(f[3].split(","));
     int[] subset = ints(f[4]);
     int[] ad = f[7].equals(".") ? new int[0] : ints(f[7]);
     float[] p = {probability("p_hom_ref", f[8]), probability("p_het", f[9]), probability("p_hom_alt", f[10])};
+    float[] gl = null;
+    if (f.length == 12 && !f[11].equals(".")) {
+      String[] g = f[11].split(",");
+      if (g.length != 3) throw new IllegalArgumentException("pileup_gl " + f[11] + ": expected 3 log10 likelihoods");
+      gl = new float[3];
+      for (int i = 0; i < 3; i++) {
+        gl[i] = Float.parseFloat(g[i]);
+        if (!(gl[i] <= 0)) throw new IllegalArgumentException("pileup_gl " + f[11] + ": log10 likelihoods must be numbers <= 0");
+      }
+    }
     return new CallResult(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[2], alts, subset, p,
-        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad);
+        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad, gl);
   }
 
   /** A genotype probability: a finite number in [0, 1] (NaN or Infinity would make every genotype after it NaN). */

@@ -5,6 +5,7 @@ import dev.fastpipe.inference.ImageBatch;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
@@ -56,7 +57,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
   private record Header(
       int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
-      int[] alleleDepths) {}
+      int[] alleleDepths, float[] pileupLikelihoods) {}
 
   public ExampleClassifier(GenotypeModel model, int batchSize, Consumer<CallResult> sink, PartitionListener partitions) {
     this.model = model;
@@ -103,9 +104,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     }
     if (batch.isEmpty()) batchStartNanos = System.nanoTime();
     int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
-    headers[slot] =
-        new Header(record.contigIndex(), record.position(), record.ref(), List.of(record.alts()), record.altSubset(),
-            record.examplesAtSite(), record.depth(), record.alleleDepths());
+    String[] alts = record.alts();
+    String ref = record.ref();
+    float[] gl = alts.length == 1 && ref.length() == 1 && alts[0].length() == 1
+        ? PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels())
+        : null;
+    headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
+        record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
     if (batch.isFull()) flush();
   }
 
@@ -151,7 +156,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       headers[i] = null;
       float[] p = Arrays.copyOfRange(probabilities, 3 * i, 3 * i + 3);
       sink.accept(new CallResult(h.contigIndex, h.position, h.ref, h.alts, h.altSubset, p, h.examplesAtSite, h.depth,
-          h.alleleDepths));
+          h.alleleDepths, h.pileupLikelihoods));
       examples++;
     }
   }

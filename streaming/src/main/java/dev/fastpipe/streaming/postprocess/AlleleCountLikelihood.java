@@ -20,11 +20,25 @@ import java.util.Locale;
  * scored them.
  */
 public record AlleleCountLikelihood(Weight snp, Weight indel) {
-  /** One type's weight and per-read error rate. */
-  public record Weight(double weight, double error) {
+  /**
+   * One type's weight and per-read error rate; or, with {@code pileup}, the weight of the example's
+   * pileup likelihoods ({@code pileup.PileupLikelihood}: every read's own error rate from its base
+   * and mapping quality; SNPs only), where {@code error} is not used.
+   */
+  public record Weight(double weight, double error, boolean pileup) {
     public Weight {
       if (!(weight >= 0 && weight <= 1)) throw new IllegalArgumentException("weight " + weight + " must be in 0..1");
       if (!(error > 0 && error < 0.5)) throw new IllegalArgumentException("error rate " + error + " must be in (0, 0.5)");
+    }
+
+    /** The read counts' binomial likelihood at error rate {@code error}. */
+    public Weight(double weight, double error) {
+      this(weight, error, false);
+    }
+
+    /** The pileup's likelihoods, weighted {@code weight}. */
+    public static Weight ofPileup(double weight) {
+      return new Weight(weight, PILEUP_ERROR_PLACEHOLDER, true);
     }
 
     boolean off() {
@@ -33,9 +47,12 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
 
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%s:%s", weight, error);
+      return pileup ? String.format(Locale.ROOT, "%s:pileup", weight) : String.format(Locale.ROOT, "%s:%s", weight, error);
     }
   }
+
+  /** The error a pileup weight carries and never uses (a valid one, so that the record's check holds). */
+  private static final double PILEUP_ERROR_PLACEHOLDER = 0.01;
 
   private static final Weight OFF = new Weight(0, 0.01);
   /** The network's probabilities as they are. */
@@ -46,8 +63,9 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   }
 
   /**
-   * Parses {@code snp=W:E,indel=W:E} (either part may be left out: that type stays off) or
-   * {@code none}; an {@link IllegalArgumentException} says what is wrong.
+   * Parses {@code snp=W:E,indel=W:E} (either part may be left out: that type stays off),
+   * {@code snp=W:pileup} (the pileup's per-read likelihoods, SNPs only) or {@code none}; an
+   * {@link IllegalArgumentException} says what is wrong.
    */
   public static AlleleCountLikelihood parse(String spec) {
     if (spec == null || spec.isBlank()) throw new IllegalArgumentException("empty; expected snp=W:E,indel=W:E or none");
@@ -57,10 +75,14 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
     for (String part : spec.split(",")) {
       String[] kv = part.trim().split("=", 2);
       String[] we = kv.length == 2 ? kv[1].split(":", 2) : new String[0];
-      if (we.length != 2) throw new IllegalArgumentException("'" + part + "': expected snp=W:E or indel=W:E");
+      if (we.length != 2) throw new IllegalArgumentException("'" + part + "': expected snp=W:E, snp=W:pileup or indel=W:E");
       Weight w;
       try {
-        w = new Weight(Double.parseDouble(we[0]), Double.parseDouble(we[1]));
+        boolean pileup = we[1].trim().equals("pileup");
+        if (pileup && !kv[0].trim().equals("snp")) {
+          throw new IllegalArgumentException("'" + part + "': pileup likelihoods are made for SNPs only");
+        }
+        w = pileup ? Weight.ofPileup(Double.parseDouble(we[0])) : new Weight(Double.parseDouble(we[0]), Double.parseDouble(we[1]));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("'" + part + "': W and E must be numbers");
       }
@@ -84,28 +106,81 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
    * when the type is off or the site has no reads.
    */
   public double[] apply(boolean isSnp, double[] probs, int refReads, int altReads) {
+    return apply(isSnp, probs, refReads, altReads, null);
+  }
+
+  /**
+   * As {@link #apply(boolean, double[], int, int)}; where the type's weight is a pileup one, the
+   * site's {@code pileupLikelihoods} (log10 {0/0, 0/1, 1/1}) are the likelihood instead of the
+   * counts, and a site without them is left as the network scored it.
+   */
+  public double[] apply(boolean isSnp, double[] probs, int refReads, int altReads, float[] pileupLikelihoods) {
     Weight w = isSnp ? snp : indel;
-    if (w.off() || probs.length != 3 || refReads < 0 || altReads < 0 || refReads + altReads == 0) return probs;
+    if (w.off() || probs.length != 3) return probs;
+    if (w.pileup()) {
+      if (pileupLikelihoods == null || pileupLikelihoods.length != 3) return probs;
+      return pool(probs, w.weight(), pileupLikelihoods);
+    }
+    if (refReads < 0 || altReads < 0 || refReads + altReads == 0) return probs;
     double le = Math.log(w.error());
     double lc = Math.log1p(-w.error());
     double het = (refReads + altReads) * Math.log(0.5);
     // The counts never favour 0/1 over 1/1: reads that do not span an indel, or that an aligner
     // left unaligned across it, count as reference reads, so a hom-alt indel can show 10 of 33.
     double[] logL = {altReads * le + refReads * lc, het, Math.max(het, refReads * le + altReads * lc)};
+    return reweight(probs, w.weight(), logL);
+  }
+
+  /**
+   * The prior of the pileup's posterior: a site's genotype before its reads are seen, bcftools'
+   * default (-P 1.1e-3: a het at 1.1e-3 of sites, a hom-alt at half that).
+   */
+  static final double[] PRIOR = {1 - 1.5 * 1.1e-3, 1.1e-3, 0.55e-3};
+
+  /**
+   * The network's probabilities and the pileup's posterior (PRIOR times the pileup likelihoods, as a
+   * bcftools-like caller would weigh the reads) pooled log-linearly: p'(g) proportional to
+   * p(g)^(1 - w) * (prior(g) L(g))^w. Each opinion keeps what the other lacks: where the reads'
+   * qualities make two alt reads of seven a thousand times likelier a het than errors (clean reads),
+   * the pileup's posterior says het and moves the call; where the reads err often (one base in a
+   * hundred), the same two reads are about as likely errors, the posterior stays near even, and
+   * the network's doubt stands.
+   */
+  static double[] pool(double[] probs, double weight, float[] log10Likelihoods) {
+    double ln10 = Math.log(10);
     double[] logP = new double[3];
     double max = Double.NEGATIVE_INFINITY;
     for (int g = 0; g < 3; g++) {
-      logP[g] = probs[g] > 0 ? Math.log(probs[g]) + w.weight() * logL[g] : Double.NEGATIVE_INFINITY;
+      logP[g] = probs[g] > 0
+          ? (1 - weight) * Math.log(probs[g]) + weight * (Math.log(PRIOR[g]) + ln10 * log10Likelihoods[g])
+          : Double.NEGATIVE_INFINITY;
       max = Math.max(max, logP[g]);
     }
     if (max == Double.NEGATIVE_INFINITY) return probs;
-    double[] out = new double[3];
+    return normalised(logP, max);
+  }
+
+  /** exp(logP - max), normalised. */
+  private static double[] normalised(double[] logP, double max) {
+    double[] out = new double[logP.length];
     double sum = 0;
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < logP.length; g++) {
       out[g] = Math.exp(logP[g] - max);
       sum += out[g];
     }
-    for (int g = 0; g < 3; g++) out[g] /= sum;
+    for (int g = 0; g < logP.length; g++) out[g] /= sum;
     return out;
+  }
+
+  /** p(g) * L(g)^weight, normalised, from the natural-log likelihoods {@code logL}; {@code probs} when all are 0. */
+  private static double[] reweight(double[] probs, double weight, double[] logL) {
+    double[] logP = new double[3];
+    double max = Double.NEGATIVE_INFINITY;
+    for (int g = 0; g < 3; g++) {
+      logP[g] = probs[g] > 0 ? Math.log(probs[g]) + weight * logL[g] : Double.NEGATIVE_INFINITY;
+      max = Math.max(max, logP[g]);
+    }
+    if (max == Double.NEGATIVE_INFINITY) return probs;
+    return normalised(logP, max);
   }
 }

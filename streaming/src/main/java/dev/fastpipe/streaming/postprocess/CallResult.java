@@ -16,6 +16,8 @@ import java.util.List;
  * @param examplesAtSite how many examples the site has (1 for bi-allelic; n + n(n-1)/2 otherwise)
  * @param depth read depth at the site (DP)
  * @param alleleDepths reads supporting ref then each alt (AD), length 1 + alts.size(), may be empty
+ * @param pileupLikelihoods log10 likelihoods {0/0, 0/1, 1/1} of the example's pileup
+ *     ({@code pileup.PileupLikelihood}: bi-allelic SNP examples), or null
  */
 public record CallResult(
     int contigIndex,
@@ -26,7 +28,14 @@ public record CallResult(
     float[] probabilities,
     int examplesAtSite,
     int depth,
-    int[] alleleDepths) {
+    int[] alleleDepths,
+    float[] pileupLikelihoods) {
+
+  /** A result without pileup likelihoods (small-model calls, multi-allelic and indel examples). */
+  public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,
+      int examplesAtSite, int depth, int[] alleleDepths) {
+    this(contigIndex, position, ref, alts, altSubset, probabilities, examplesAtSite, depth, alleleDepths, null);
+  }
 
   public CallResult {
     if (alts.isEmpty()) throw new IllegalArgumentException("a call needs at least one alt allele");
@@ -37,6 +46,9 @@ public record CallResult(
       if (i < 0 || i >= alts.size()) throw new IllegalArgumentException("alt subset index " + i + " out of " + alts);
     }
     if (probabilities.length != 3) throw new IllegalArgumentException("need 3 probabilities");
+    if (pileupLikelihoods != null && pileupLikelihoods.length != 3) {
+      throw new IllegalArgumentException("need 3 pileup likelihoods");
+    }
   }
 
   /** The key shared by all examples of one site. */

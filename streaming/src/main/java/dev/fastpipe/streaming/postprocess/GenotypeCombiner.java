@@ -157,8 +157,9 @@ public final class GenotypeCombiner {
       }
     }
 
-    if (alleles == 2 && ad.length == 2) { // the read counts' second opinion, where the model's calibration has one
-      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1]);
+    if (alleles == 2 && ad.length == 2) { // the reads' second opinion, where the model's calibration has one
+      float[] pileup = examples.size() == 1 && n == 1 ? first.pileupLikelihoods() : null;
+      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.postprocess;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.JsonCodec;
 import dev.fastpipe.streaming.OutputFiles;
@@ -230,7 +231,7 @@ public final class GqCalibration {
   /** The read-count likelihood ({@link AlleleCountLikelihood}), absent when there is none. */
   record CountsForm(WeightForm snp, WeightForm indel) {
     static CountsForm of(AlleleCountLikelihood c) {
-      return new CountsForm(new WeightForm(c.snp().weight(), c.snp().error()), new WeightForm(c.indel().weight(), c.indel().error()));
+      return new CountsForm(WeightForm.of(c.snp()), WeightForm.of(c.indel()));
     }
 
     /** The likelihood, or an {@link IllegalArgumentException} naming what is missing or out of range. */
@@ -239,15 +240,34 @@ public final class GqCalibration {
     }
 
     private static AlleleCountLikelihood.Weight weight(WeightForm w, String type) {
+      if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) {
+        if (!type.equals("snp")) throw new IllegalArgumentException("allele_count_likelihood." + type + ": pileup likelihoods are for SNPs only");
+        return AlleleCountLikelihood.Weight.ofPileup(w.weight());
+      }
       if (w == null || w.weight() == null || w.error() == null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
+      }
+      if (w.evidence() != null && !COUNTS.equals(w.evidence())) {
+        throw new IllegalArgumentException("allele_count_likelihood." + type + ".evidence is " + w.evidence()
+            + ", expected " + COUNTS + " or " + PILEUP);
       }
       return new AlleleCountLikelihood.Weight(w.weight(), w.error());
     }
   }
 
-  /** One type's weight and per-read error rate. */
-  record WeightForm(Double weight, Double error) {}
+  private static final String COUNTS = "counts";
+  private static final String PILEUP = "pileup";
+
+  /**
+   * One type's weight and per-read error rate; {@code evidence} "pileup" (no error: every read's
+   * own, from the pileup) or absent / "counts" (the read counts at that error rate).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record WeightForm(Double weight, Double error, String evidence) {
+    static WeightForm of(AlleleCountLikelihood.Weight w) {
+      return w.pileup() ? new WeightForm(w.weight(), null, PILEUP) : new WeightForm(w.weight(), w.error(), null);
+    }
+  }
 
   /** One variant type: the calibrated GQ of each raw GQ 0..{@value #MAX_GQ}, and the lowest GQ that passes. */
   record TypeForm(int[] gqByRawGq, Integer minPassGq) {}

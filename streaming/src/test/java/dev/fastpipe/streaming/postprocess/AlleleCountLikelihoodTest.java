@@ -105,4 +105,59 @@ class AlleleCountLikelihoodTest {
     Files.writeString(dir.resolve(GqCalibration.FILE_NAME), old);
     assertEquals(AlleleCountLikelihood.NONE, GqCalibration.forModel(dir).counts());
   }
+
+  private static final AlleleCountLikelihood PILEUP = AlleleCountLikelihood.parse("snp=0.4:pileup,indel=0.5:0.005");
+
+  @Test
+  void parsesAPileupWeightForSnpsOnly() {
+    assertTrue(PILEUP.snp().pileup());
+    assertEquals(0.4, PILEUP.snp().weight());
+    assertTrue(!PILEUP.indel().pileup());
+    assertEquals("snp=0.4:pileup,indel=0.5:0.005", PILEUP.spec());
+    assertEquals(PILEUP, AlleleCountLikelihood.parse(PILEUP.spec()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> AlleleCountLikelihood.parse("indel=0.5:pileup"));
+    assertTrue(e.getMessage().contains("SNPs only"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse("snp=2:pileup"));
+  }
+
+  @Test
+  void aPileupWeightUsesThePileupsLikelihoodsNotTheCounts() {
+    double[] p = {0.6, 0.3, 0.1};
+    float[] gl = {-4f, 0f, -20f}; // log10
+    double[] q = PILEUP.apply(true, p, 11, 2, gl);
+    // p(g)^0.6 * (prior(g) 10^gl[g])^0.4, normalised, with bcftools' prior 1.1e-3.
+    double[] prior = {1 - 1.65e-3, 1.1e-3, 0.55e-3};
+    double[] w = new double[3];
+    for (int g = 0; g < 3; g++) w[g] = Math.pow(p[g], 0.6) * Math.pow(prior[g] * Math.pow(10, gl[g]), 0.4);
+    double sum = w[0] + w[1] + w[2];
+    for (int g = 0; g < 3; g++) assertEquals(w[g] / sum, q[g], 1e-9);
+    // Without the pileup's likelihoods (a small-model call) the network's probabilities stand,
+    // whatever the counts say.
+    assertSame(p, PILEUP.apply(true, p, 11, 2, null));
+  }
+
+  @Test
+  void aCertainVariantWithAnUncertainGenotypeTakesTheGenotypeTheReadsShow() {
+    // The 30x misses of blind3: QUAL 20-55 but GQ 2 between het and hom-alt, 15 ref and 15 alt reads
+    // at MAPQ 20-40 in a repeat; the pileup makes hom-alt impossible.
+    float[] p = {0.005f, 0.50f, 0.495f};
+    CallResult site = new CallResult(0, 99, "A", List.of("G"), new int[] {0}, p, 1, 30, new int[] {15, 15},
+        new float[] {-40f, 0f, -35f});
+    GenotypeCall off = combiner(AlleleCountLikelihood.NONE).combine(List.of(site));
+    assertTrue(off.gq() <= 3, "the network alone: GQ " + off.gq());
+    GenotypeCall on = combiner(PILEUP).combine(List.of(site));
+    assertArrayEquals(new int[] {0, 1}, on.genotype());
+    assertTrue(on.gq() >= 40, "with the pileup: GQ " + on.gq());
+  }
+
+  @Test
+  void theCalibrationFileCarriesAPileupWeight(@TempDir Path dir) throws Exception {
+    List<Observation> calls = new ArrayList<>();
+    for (int i = 0; i < 100; i++) calls.add(new Observation(true, 30, false));
+    GqCalibration.fit(calls, 100, 0, PILEUP).save(dir);
+    String text = Files.readString(dir.resolve(GqCalibration.FILE_NAME));
+    assertTrue(text.contains("\"evidence\": \"pileup\""), text);
+    assertEquals(PILEUP, GqCalibration.load(dir.resolve(GqCalibration.FILE_NAME)).counts());
+  }
 }

@@ -1,0 +1,175 @@
+package dev.fastpipe.streaming.pileup;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * The genotype likelihoods of a bi-allelic SNP example, read back from the pileup image the
+ * network classifies: the read rows' base at the candidate column (the image's centre), whether the
+ * read supports the alt, and its base and mapping quality there, as {@link PileupImageEncoder}
+ * drew them with DeepVariant's six channels (read base, base quality, mapping quality, strand,
+ * read supports variant, base differs from ref, in that order; a seventh channel after them changes
+ * nothing). Each read's error rate e combines a base error f * 10^(-BQ/10) and a mapping error
+ * 10^(-MQ/10) (BQ capped at 40 and MQ at 60 as the image caps them; e = b + m - bm), where f >= 1 is
+ * how many more errors than their qualities promise the window's other bases show
+ * ({@link #errorFactor}: qualities are measured, not trusted), and, as bcftools and GATK do, reads
+ * are independent given the genotype:
+ *
+ * <pre>
+ *   alt read:  L(0/0) *= e/3      L(0/1) *= (1 - e)/2 + e/6      L(1/1) *= 1 - e
+ *   ref read:  L(0/0) *= 1 - e    L(0/1) *= (1 - e)/2 + e/6      L(1/1) *= e/3
+ * </pre>
+ *
+ * except that hom-ref also explains a strand artifact, the systematic error of real Illumina data
+ * (and of the training data's injected errors) where one strand's reads carry the same wrong base:
+ * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * L_other strand(0/0) for each strand s with alt
+ * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a = 1.1e-4 (relative
+ * to hom-ref). Alt reads on one strand only, against a clean other strand, are thus errors until
+ * there are many; a het shows its alt on both strands.
+ *
+ * Rows with no base at the centre (a deletion, an indel anchor, a read that ends before it), rows
+ * whose base is neither the reference nor the alt, and reference rows count for nothing. The
+ * result is log10 L per genotype {0/0, 0/1, 1/1}, shifted so that the largest is 0 (VCF's GL, up to
+ * that constant). Unlike the network, it sees every read row the same way wherever the reads are
+ * few; the genotype combiner weighs it against the network with the model's fitted weight
+ * ({@code postprocess.AlleleCountLikelihood}).
+ */
+public final class PileupLikelihood {
+  private PileupLikelihood() {}
+
+  static final int BASE_QUALITY = 1;
+  static final int MAPPING_QUALITY = 2;
+  static final int SUPPORTS_VARIANT = 4;
+  static final int DIFFERS_FROM_REF = 5;
+  private static final int SUPPORTING = ReadSupportsVariantChannel.supportsAltColor(1);
+  private static final int MATCHES_REF = BaseDiffersFromRefChannel.matchesRefColor(true);
+  private static final int DIFFERS = BaseDiffersFromRefChannel.matchesRefColor(false);
+  private static final double[] ERROR = new double[61];
+
+  static {
+    for (int q = 0; q < ERROR.length; q++) ERROR[q] = Math.pow(10, -q / 10.0);
+  }
+
+  /** Columns this close to the centre are the candidate's own: they do not measure the errors. */
+  static final int OWN_COLUMNS = 1;
+  /** A column where this many reads show one and the same non-reference base is a variant, not errors. */
+  static final int VARIANT_COLUMN_READS = 2;
+  /** Pseudo-counts of the error-rate factor: a window with no evidence keeps the qualities as they are. */
+  static final double PRIOR_ERRORS = 1;
+  /**
+   * How often a hom-ref site shows a strand artifact (one strand's reads with the same wrong base,
+   * as real Illumina data does at some sequence contexts), as a share of sites: a tenth of a het's
+   * prior (1.1e-3), either strand alike.
+   */
+  static final double STRAND_ARTIFACT_PRIOR = 1.1e-4;
+  private static final double LOG10_ARTIFACT_PRIOR_PER_STRAND = Math.log10(STRAND_ARTIFACT_PRIOR / 2);
+  static final int STRAND = 3;
+  /** A read's error rate never exceeds this (3 of 4 bases wrong would be no information). */
+  static final double MAX_ERROR = 0.75;
+
+  /**
+   * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of the SNP example whose image of
+   * {@code height x width x channels} starts at {@code buffer[offset]}; null when the image has fewer
+   * than six channels or no read row with the reference or alt base at the centre.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
+    int centre = (width - 1) / 2;
+    double factor = errorFactor(buffer, offset, height, width, channels);
+    int rowLength = width * channels;
+    int reads = 0;
+    int[] alts = new int[2]; // per strand: forward, reverse
+    int[] refs = new int[2];
+    double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
+    double l01 = 0, l11 = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      int at = offset + r * rowLength + centre * channels;
+      int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
+      int basePixel = buffer.getByte(at) & 0xFF;
+      if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
+      int supports = buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF;
+      int differs = buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF;
+      boolean alt = supports == SUPPORTING && differs == DIFFERS;
+      boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
+      if (!alt && !ref) continue;
+      double base = Math.min(MAX_ERROR, factor * ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)]);
+      double mapping = ERROR[quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP)];
+      double e = Math.min(MAX_ERROR, base + mapping - base * mapping);
+      int s = (buffer.getByte(at + STRAND) & 0xFF) == PileupConstants.NEGATIVE_STRAND_COLOR ? 1 : 0;
+      reads++;
+      l01 += Math.log10((1 - e) / 2 + e / 6);
+      if (alt) {
+        alts[s]++;
+        homRef[s] += Math.log10(e / 3);
+        l11 += Math.log10(1 - e);
+      } else {
+        refs[s]++;
+        homRef[s] += Math.log10(1 - e);
+        l11 += Math.log10(e / 3);
+      }
+    }
+    if (reads == 0) return null;
+    double l00 = homRef[0] + homRef[1];
+    // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
+    // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
+    for (int s = 0; s < 2; s++) {
+      if (alts[s] == 0) continue;
+      double artifact = LOG10_ARTIFACT_PRIOR_PER_STRAND + log10Beta(alts[s], refs[s]) + homRef[1 - s];
+      l00 = Math.max(l00, artifact) + Math.log10(1 + Math.pow(10, -Math.abs(l00 - artifact)));
+    }
+    double max = Math.max(l00, Math.max(l01, l11));
+    return new float[] {(float) (l00 - max), (float) (l01 - max), (float) (l11 - max)};
+  }
+
+  /** log10 of the integral over f in [0, 1] of f^a (1 - f)^r: a! r! / (a + r + 1)!. */
+  static double log10Beta(int a, int r) {
+    double l = 0;
+    for (int k = 2; k <= a; k++) l += Math.log10(k);
+    for (int k = 2; k <= r; k++) l += Math.log10(k);
+    for (int k = 2; k <= a + r + 1; k++) l -= Math.log10(k);
+    return l;
+  }
+
+  /**
+   * How many times more errors the reads' bases make in this window than their qualities promise,
+   * at least 1: (mismatches + 1) / (sum of the promised error rates + 1) over every read base drawn
+   * outside the candidate's own columns and outside columns that look like variants (two reads or
+   * more with the same non-reference base: random errors seldom agree). A simulator or a sequencer whose qualities are
+   * too high (every base Q40 at a 1 % error rate) gets its errors counted, not trusted; well
+   * calibrated qualities keep a factor of about 1. Local, like everything in the image: a noisy
+   * stretch of the genome (misaligned reads around an indel, a repeat) is trusted less.
+   */
+  static double errorFactor(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    int centre = (width - 1) / 2;
+    int rowLength = width * channels;
+    double promised = 0;
+    long mismatches = 0;
+    int[] byBase = new int[256];
+    for (int c = 0; c < width; c++) {
+      if (Math.abs(c - centre) <= OWN_COLUMNS) continue;
+      int wrong = 0;
+      int sameBase = 0;
+      double expected = 0;
+      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+        int at = offset + r * rowLength + c * channels;
+        int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
+        int base = buffer.getByte(at) & 0xFF;
+        if (bqPixel == 0 || base == 0) continue;
+        expected += ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)];
+        if ((buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == DIFFERS) {
+          wrong++;
+          sameBase = Math.max(sameBase, ++byBase[base]);
+        }
+      }
+      java.util.Arrays.fill(byBase, 0);
+      if (sameBase >= VARIANT_COLUMN_READS) continue;
+      promised += expected;
+      mismatches += wrong;
+    }
+    return Math.max(1.0, (mismatches + PRIOR_ERRORS) / (promised + PRIOR_ERRORS));
+  }
+
+  /** The quality a pixel of {@code cap * pixel / 254} stands for (the channels truncate; this rounds back). */
+  static int quality(int pixel, int cap) {
+    return Math.min(cap, Math.round(pixel * cap / PileupConstants.MAX_PIXEL));
+  }
+}

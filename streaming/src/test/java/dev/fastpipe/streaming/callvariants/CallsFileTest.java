@@ -1,0 +1,60 @@
+package dev.fastpipe.streaming.callvariants;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.postprocess.CallResult;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The classic path's CALLS file carries the pileup likelihoods, and a file from before them still reads. */
+class CallsFileTest {
+  @Test
+  void pileupLikelihoodsRoundTripAndTheirAbsenceIsADot(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("c.calls.gz");
+    float[] gl = {-4.4375f, 0f, -40.1f};
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      w.accept(new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
+          new int[] {11, 2}, gl));
+      w.accept(new CallResult(0, 120, "A", List.of("AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
+          new int[] {11, 2}));
+    }
+    List<CallResult> back = CallsFile.read(calls).results();
+    assertArrayEquals(gl, back.get(0).pileupLikelihoods());
+    assertNull(back.get(1).pileupLikelihoods());
+  }
+
+  @Test
+  void aFileWithoutThePileupColumnReadsWithoutLikelihoods(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("old.calls.gz");
+    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\n");
+    assertNull(CallsFile.read(calls).results().get(0).pileupLikelihoods());
+  }
+
+  @Test
+  void aBrokenPileupColumnIsOneLineNamingIt(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("bad.calls.gz");
+    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("pileup_gl") && e.getMessage().contains("line 3"), e.getMessage());
+    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0,NaN\n");
+    e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("<= 0"), e.getMessage());
+  }
+
+  private static void write(Path file, String line) throws Exception {
+    try (Writer w = new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(file)), StandardCharsets.US_ASCII)) {
+      w.write(CallsFile.MAGIC + "\n" + CallsFile.COLUMNS + "\n" + line);
+    }
+  }
+}

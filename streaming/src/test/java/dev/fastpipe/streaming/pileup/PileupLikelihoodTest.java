@@ -1,0 +1,226 @@
+package dev.fastpipe.streaming.pileup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fastpipe.streaming.testing.TestGenome;
+import htsjdk.samtools.SAMRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SNP likelihoods read back from an image the encoder drew: the figures are the formula's,
+ * worked by hand, so a change to the channels' scaling or to the rows counted shows here.
+ */
+class PileupLikelihoodTest {
+  static final int H = 40;
+  static final int W = 101;
+  static final int SITE = 200;
+  final TestGenome g = new TestGenome("chrT", 400, 11);
+  final PileupImageEncoder enc = new PileupImageEncoder(PileupImageEncoder.defaultChannels(6), H, W);
+  final char alt = g.ref[SITE] == 'A' ? 'C' : 'A';
+  final List<SAMRecord> reads = new ArrayList<>();
+  final List<Integer> support = new ArrayList<>();
+
+  /**
+   * A 100 bp read over the site with {@code base} there at base quality {@code q}, MAPQ {@code mq};
+   * reads alternate between the forward strand (the first) and the reverse strand.
+   */
+  void read(char base, int q, int mq) {
+    read(base, q, mq, reads.size() % 2 == 1);
+  }
+
+  void read(char base, int q, int mq, boolean reverse) {
+    String seq = TestGenome.mutate(g.refString(SITE - 50, SITE + 50), 50, base);
+    SAMRecord r = g.read(SITE - 50, "100M", seq);
+    byte[] quals = new byte[100];
+    Arrays.fill(quals, (byte) 35);
+    quals[50] = (byte) q;
+    r.setBaseQualities(quals);
+    r.setMappingQuality(mq);
+    r.setReadNegativeStrandFlag(reverse);
+    reads.add(r);
+    support.add(base == alt ? 1 : base == (char) g.ref[SITE] ? 0 : 2);
+  }
+
+  UnsafeBuffer encoded() {
+    UnsafeBuffer buf = new UnsafeBuffer(new byte[H * W * 6 + 16]);
+    enc.encode(buf, 8, g.ref, 0, SITE - W / 2, reads.toArray(new SAMRecord[0]),
+        support.stream().mapToInt(Integer::intValue).toArray(), reads.size());
+    return buf;
+  }
+
+  float[] likelihoods() {
+    return PileupLikelihood.snp(encoded(), 8, H, W, 6);
+  }
+
+  /** A read's error at base quality {@code bq} and mapping quality {@code mq}: either kind of error. */
+  static double err(int bq, int mq) {
+    double b = Math.pow(10, -bq / 10.0);
+    double m = Math.pow(10, -mq / 10.0);
+    return b + m - b * m;
+  }
+
+  static double log10Half(double e) {
+    return Math.log10((1 - e) / 2 + e / 6);
+  }
+
+  /**
+   * log10 L(0/0) as the class documents it: the strands' hom-ref likelihoods, plus for each strand
+   * with alt reads the artifact p_a/2 * B(alts + 1, refs + 1) * the other strand's hom-ref.
+   */
+  static double homRef(double[] strandHomRef, int[] alts, int[] refs) {
+    double l = Math.pow(10, strandHomRef[0] + strandHomRef[1]);
+    for (int s = 0; s < 2; s++) {
+      if (alts[s] == 0) continue;
+      double beta = factorial(alts[s]) * factorial(refs[s]) / factorial(alts[s] + refs[s] + 1);
+      l += 1.1e-4 / 2 * beta * Math.pow(10, strandHomRef[1 - s]);
+    }
+    return Math.log10(l);
+  }
+
+  static double factorial(int n) {
+    double f = 1;
+    for (int k = 2; k <= n; k++) f *= k;
+    return f;
+  }
+
+  @Test
+  void twoAltReadsOfThirteenAtQ37FavourAHetByTheFormula() {
+    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
+    read(alt, 37, 60);
+    read(alt, 37, 60);
+    float[] gl = likelihoods();
+    double e = err(37, 60);
+    // Forward: 6 ref reads and the second alt; reverse: 5 ref reads and the first alt.
+    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
+    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5});
+    double l01 = 13 * log10Half(e);
+    double l11 = 2 * Math.log10(1 - e) + 11 * Math.log10(e / 3);
+    double max = Math.max(l00, Math.max(l01, l11));
+    assertEquals(l00 - max, gl[0], 1e-4);
+    assertEquals(0, gl[1], 1e-6, "het is the likeliest");
+    assertEquals(l11 - max, gl[2], 1e-4);
+    assertEquals(-4.43, gl[0], 0.01, "2 alt reads at Q37, one a strand, make 0/1 about 10^4.4 times likelier than 0/0");
+  }
+
+  @Test
+  void mappingQualityCapsEachReadsWeight() {
+    for (int i = 0; i < 5; i++) read((char) g.ref[SITE], 37, 60);
+    read(alt, 37, 10);
+    read(alt, 37, 10);
+    float[] gl = likelihoods();
+    double e10 = err(37, 10);
+    double e37 = err(37, 60);
+    // Forward: 3 ref reads and the second alt (read 6); reverse: 2 ref reads and the first alt.
+    double fwd = 3 * Math.log10(1 - e37) + Math.log10(e10 / 3);
+    double rev = 2 * Math.log10(1 - e37) + Math.log10(e10 / 3);
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {3, 2});
+    double l01 = 5 * log10Half(e37) + 2 * log10Half(e10);
+    assertEquals(l00 - l01, gl[0] - gl[1], 1e-4, "the alt reads' error is their MAPQ 10's, not their base quality 37's");
+  }
+
+  @Test
+  void otherBasesAndReadsWithoutABaseAtTheSiteCountForNothing() {
+    for (int i = 0; i < 6; i++) read((char) g.ref[SITE], 30, 60);
+    for (int i = 0; i < 6; i++) read(alt, 30, 60);
+    float[] before = likelihoods();
+    char other = (char) "ACGT".chars().filter(c -> c != g.ref[SITE] && c != alt).findFirst().getAsInt();
+    read(other, 30, 60);
+    SAMRecord deletion = g.read(SITE - 50, "50M2D50M", g.refString(SITE - 50, SITE) + g.refString(SITE + 2, SITE + 52));
+    reads.add(deletion);
+    support.add(0);
+    reads.add(g.refRead(SITE + 1, 30)); // starts after the site
+    support.add(0);
+    float[] after = likelihoods();
+    for (int k = 0; k < 3; k++) assertEquals(before[k], after[k], 1e-6);
+    assertEquals(0, after[1], 1e-6, "six of twelve is a het");
+    double e = err(30, 60);
+    double strand = 3 * Math.log10(1 - e) + 3 * Math.log10(e / 3); // each strand: 3 ref and 3 alt reads
+    double l00 = homRef(new double[] {strand, strand}, new int[] {3, 3}, new int[] {3, 3});
+    assertEquals(l00 - 12 * log10Half(e), after[0], 1e-4);
+    assertEquals(6 * Math.log10(1 - e) + 6 * Math.log10(e / 3) - 12 * log10Half(e), after[2], 1e-4, "hom-alt by the formula");
+  }
+
+  @Test
+  void basesThatErrMoreOftenThanTheirQualitiesSayAreTrustedLess() {
+    // dwgsim-like reads: every base Q37, yet one base in fifty (away from the site) is wrong.
+    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
+    read(alt, 37, 60);
+    read(alt, 37, 60);
+    float[] clean = likelihoods();
+    java.util.Random rnd = new java.util.Random(5);
+    int errors = 0;
+    for (SAMRecord r : reads) {
+      byte[] b = r.getReadBases();
+      for (int k = 0; k < b.length; k++) {
+        if (Math.abs(k - 50) > 1 && rnd.nextInt(50) == 0) {
+          b[k] = (byte) (b[k] == 'A' ? 'C' : 'A');
+          errors++;
+        }
+      }
+      r.setReadBases(b);
+    }
+    float[] noisy = likelihoods();
+    assertTrue(errors > 5, "errors drawn: " + errors);
+    // The factor is what the window shows: mismatches against what Q35 promises, one pseudo-count each.
+    double factor = PileupLikelihood.errorFactor(encoded(), 8, H, W, 6);
+    double promised = 13 * 98 * Math.pow(10, -3.5);
+    double all = (errors + 1) / (promised + 1);
+    assertTrue(factor <= all && factor > 0.6 * all, "errors that two reads share in a column look like a variant and do"
+        + " not count; the rest do: " + factor + " of " + all);
+    assertTrue(factor > 10, "factor " + factor);
+    double e = Math.min(0.75, factor * Math.pow(10, -3.7));
+    e = e + 1e-6 - e * 1e-6;
+    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
+    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
+    double expected = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}) - 13 * log10Half(e);
+    assertEquals(expected, noisy[0] - noisy[1], 1e-3);
+    assertTrue(noisy[0] > clean[0] + 2, "two alt reads weigh less where the reads err often: " + noisy[0] + " vs " + clean[0]);
+  }
+
+  @Test
+  void altReadsOnOneStrandOnlyAreAnArtifactWhileTheSameCountsOnBothStrandsAreAHet() {
+    // An injected strand error: 8 of the 13 forward reads show the alt at Q20, no reverse read does.
+    for (int i = 0; i < 13; i++) read(i < 8 ? alt : (char) g.ref[SITE], 20, 60, false);
+    for (int i = 0; i < 13; i++) read((char) g.ref[SITE], 20, 60, true);
+    float[] oneStrand = likelihoods();
+    // The pileup's posterior odds of hom-ref over het, with the het prior 1.1e-3: about 100 to 1.
+    assertTrue(oneStrand[1] - oneStrand[0] + Math.log10(1.1e-3) < -1.9, Arrays.toString(oneStrand));
+    double e = err(20, 60);
+    double fwd = 8 * Math.log10(e / 3) + 5 * Math.log10(1 - e);
+    double rev = 13 * Math.log10(1 - e);
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {8, 0}, new int[] {5, 13});
+    assertEquals(26 * log10Half(e) - l00, oneStrand[1] - oneStrand[0], 1e-4);
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 13; i++) read(i < 4 ? alt : (char) g.ref[SITE], 20, 60, false);
+    for (int i = 0; i < 13; i++) read(i < 4 ? alt : (char) g.ref[SITE], 20, 60, true);
+    float[] bothStrands = likelihoods();
+    assertEquals(0, bothStrands[1], 1e-6, "4 + 4 alt reads are a het: " + Arrays.toString(bothStrands));
+    assertTrue(bothStrands[0] + Math.log10(1 / 1.1e-3) < -4, "posterior odds of hom-ref 1 in 10^4 or less: "
+        + Arrays.toString(bothStrands));
+  }
+
+  @Test
+  void noReadWithTheRefOrAltBaseIsNoLikelihood() {
+    reads.add(g.refRead(SITE + 1, 30));
+    support.add(0);
+    assertNull(likelihoods());
+  }
+
+  @Test
+  void qualitiesRoundTripThroughTheChannelsScaling() {
+    for (int q = 1; q <= 40; q++) {
+      assertEquals(q, PileupLikelihood.quality(PileupConstants.qualityColor(q, 40), 40), "BQ " + q);
+    }
+    for (int mq = 1; mq <= 60; mq++) {
+      assertEquals(mq, PileupLikelihood.quality(PileupConstants.scaleColor(mq, 60), 60), "MQ " + mq);
+    }
+  }
+}
