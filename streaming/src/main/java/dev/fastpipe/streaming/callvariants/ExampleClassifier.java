@@ -106,9 +106,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
     String[] alts = record.alts();
     String ref = record.ref();
-    float[] gl = alts.length == 1 && ref.length() == 1 && alts[0].length() == 1
-        ? PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels())
-        : null;
+    float[] gl = null;
+    if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
+      gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels());
+    } else if (alts.length == 1 && ref.length() != alts[0].length()) {
+      gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
+          ref.length(), alts[0].length());
+    }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
     if (batch.isFull()) flush();

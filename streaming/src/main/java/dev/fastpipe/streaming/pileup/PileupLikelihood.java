@@ -3,7 +3,7 @@ package dev.fastpipe.streaming.pileup;
 import org.agrona.DirectBuffer;
 
 /**
- * The genotype likelihoods of a bi-allelic SNP example, read back from the pileup image the
+ * The genotype likelihoods of a bi-allelic SNP or indel example ({@link #indel}), read back from the pileup image the
  * network classifies: the read rows' base at the candidate column (the image's centre), whether the
  * read supports the alt, and its base and mapping quality there, as {@link PileupImageEncoder}
  * drew them with DeepVariant's six channels (read base, base quality, mapping quality, strand,
@@ -76,11 +76,7 @@ public final class PileupLikelihood {
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels);
     int rowLength = width * channels;
-    int reads = 0;
-    int[] alts = new int[2]; // per strand: forward, reverse
-    int[] refs = new int[2];
-    double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
-    double l01 = 0, l11 = 0;
+    Reads reads = new Reads(4);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -92,32 +88,140 @@ public final class PileupLikelihood {
       boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
       if (!alt && !ref) continue;
       double base = Math.min(MAX_ERROR, factor * ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)]);
-      double mapping = ERROR[quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP)];
-      double e = Math.min(MAX_ERROR, base + mapping - base * mapping);
-      int s = (buffer.getByte(at + STRAND) & 0xFF) == PileupConstants.NEGATIVE_STRAND_COLOR ? 1 : 0;
-      reads++;
-      l01 += Math.log10((1 - e) / 2 + e / 6);
+      reads.add(alt, combined(base, mappingError(buffer, at)), reverse(buffer, at));
+    }
+    return reads.likelihoods();
+  }
+
+  /**
+   * The per-read error of an indel read: how often a read shows an indel allele it does not carry
+   * (polymerase slippage, alignment), the rate the read counts' likelihood was fitted with for indels.
+   */
+  static final double INDEL_ERROR = 0.005;
+  /** Bases a read must reach past an indel's repeat tract to tell the alleles apart. */
+  static final int INDEL_FLANK = 3;
+
+  /**
+   * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of a bi-allelic indel example whose alleles
+   * are {@code refLength} and {@code altLength} bases long (anchor included), as {@link #snp} but
+   * for an indel: alt reads are those the image marks as supporting it; reference reads are only
+   * those that reach from the base before the anchor to {@value #INDEL_FLANK} bases past the
+   * deleted bases and past the tandem repeat that starts after the anchor (read off the image's
+   * reference rows), with a base drawn at every column between (no indel of their own there), since
+   * a read that ends inside the repeat shows the reference whichever allele it came from. Each
+   * read errs at {@link #INDEL_ERROR} combined with its mapping error; the strand-artifact term is
+   * the SNPs'. Null when no read is either.
+   */
+  public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, int refLength,
+      int altLength) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || refLength == altLength) return null;
+    int centre = (width - 1) / 2;
+    int rowLength = width * channels;
+    int deleted = Math.max(0, refLength - altLength);
+    int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+    int from = centre - 1;
+    int to = centre + Math.max(deleted, tract) + INDEL_FLANK;
+    if (from < 0 || to >= width) return null;
+    Reads reads = new Reads(2);
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      int row = offset + r * rowLength;
+      int at = row + centre * channels;
+      if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
+      boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      if (!alt && !drawnThroughout(buffer, row, channels, from, to)) continue;
+      reads.add(alt, combined(INDEL_ERROR, mappingError(buffer, at)), reverse(buffer, at));
+    }
+    return reads.likelihoods();
+  }
+
+  /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */
+  private static boolean drawnThroughout(DirectBuffer buffer, int row, int channels, int from, int to) {
+    for (int c = from; c <= to; c++) {
+      if ((buffer.getByte(row + c * channels) & 0xFF) == 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The longest tandem repeat of the first reference row starting at column {@code col} with a unit
+   * of 1..6 bases and at least two copies, in bases (0 when none), as the small model's
+   * {@code str_length} feature measures it on the reference.
+   */
+  static int tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
+    int best = 0;
+    for (int unit = 1; unit <= 6 && col + unit <= width; unit++) {
+      int j = col + unit;
+      while (j < width && (buffer.getByte(offset + j * channels) & 0xFF) == (buffer.getByte(offset + (j - unit) * channels) & 0xFF)
+          && (buffer.getByte(offset + j * channels) & 0xFF) != 0) {
+        j++;
+      }
+      if (j - col >= 2 * unit) best = Math.max(best, j - col);
+    }
+    return best;
+  }
+
+  private static double mappingError(DirectBuffer buffer, int at) {
+    return ERROR[quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP)];
+  }
+
+  private static boolean reverse(DirectBuffer buffer, int at) {
+    return (buffer.getByte(at + STRAND) & 0xFF) == PileupConstants.NEGATIVE_STRAND_COLOR;
+  }
+
+  /** Either error: e = a + b - ab, at most {@link #MAX_ERROR}. */
+  private static double combined(double a, double b) {
+    return Math.min(MAX_ERROR, a + b - a * b);
+  }
+
+  /**
+   * The reads of one example, each an alt or a reference observation with its error rate and
+   * strand, summed into the three genotypes' log10 likelihoods and hom-ref's strand artifact. A
+   * wrong read shows the other allele with probability e / (alleles - 1): e/3 at a SNP (one of three
+   * other bases), e at an indel.
+   */
+  private static final class Reads {
+    private final int wrongWays;
+    private int count;
+    private final int[] alts = new int[2]; // per strand: forward, reverse
+    private final int[] refs = new int[2];
+    private final double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
+    private double het;
+    private double homAlt;
+
+    Reads(int alleles) {
+      this.wrongWays = alleles - 1;
+    }
+
+    void add(boolean alt, double e, boolean reverse) {
+      int s = reverse ? 1 : 0;
+      double wrong = Math.log10(e / wrongWays);
+      double right = Math.log10(1 - e);
+      count++;
+      het += Math.log10((1 - e) / 2 + e / wrongWays / 2);
       if (alt) {
         alts[s]++;
-        homRef[s] += Math.log10(e / 3);
-        l11 += Math.log10(1 - e);
+        homRef[s] += wrong;
+        homAlt += right;
       } else {
         refs[s]++;
-        homRef[s] += Math.log10(1 - e);
-        l11 += Math.log10(e / 3);
+        homRef[s] += right;
+        homAlt += wrong;
       }
     }
-    if (reads == 0) return null;
-    double l00 = homRef[0] + homRef[1];
-    // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
-    // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
-    for (int s = 0; s < 2; s++) {
-      if (alts[s] == 0) continue;
-      double artifact = LOG10_ARTIFACT_PRIOR_PER_STRAND + log10Beta(alts[s], refs[s]) + homRef[1 - s];
-      l00 = Math.max(l00, artifact) + Math.log10(1 + Math.pow(10, -Math.abs(l00 - artifact)));
+
+    float[] likelihoods() {
+      if (count == 0) return null;
+      double l00 = homRef[0] + homRef[1];
+      // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
+      // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
+      for (int s = 0; s < 2; s++) {
+        if (alts[s] == 0) continue;
+        double artifact = LOG10_ARTIFACT_PRIOR_PER_STRAND + log10Beta(alts[s], refs[s]) + homRef[1 - s];
+        l00 = Math.max(l00, artifact) + Math.log10(1 + Math.pow(10, -Math.abs(l00 - artifact)));
+      }
+      double max = Math.max(l00, Math.max(het, homAlt));
+      return new float[] {(float) (l00 - max), (float) (het - max), (float) (homAlt - max)};
     }
-    double max = Math.max(l00, Math.max(l01, l11));
-    return new float[] {(float) (l00 - max), (float) (l01 - max), (float) (l11 - max)};
   }
 
   /** log10 of the integral over f in [0, 1] of f^a (1 - f)^r: a! r! / (a + r + 1)!. */

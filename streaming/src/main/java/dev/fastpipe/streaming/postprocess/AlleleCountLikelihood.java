@@ -23,7 +23,8 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /**
    * One type's weight and per-read error rate; or, with {@code pileup}, the weight of the example's
    * pileup likelihoods ({@code pileup.PileupLikelihood}: every read's own error rate from its base
-   * and mapping quality; SNPs only), where {@code error} is not used.
+   * and mapping quality at SNPs, only the reads that span an indel's repeat at indels), where
+   * {@code error} is not used.
    */
   public record Weight(double weight, double error, boolean pileup) {
     public Weight {
@@ -64,7 +65,7 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
 
   /**
    * Parses {@code snp=W:E,indel=W:E} (either part may be left out: that type stays off),
-   * {@code snp=W:pileup} (the pileup's per-read likelihoods, SNPs only) or {@code none}; an
+   * {@code snp=W:pileup} or {@code indel=W:pileup} (the pileup's per-read likelihoods) or {@code none}; an
    * {@link IllegalArgumentException} says what is wrong.
    */
   public static AlleleCountLikelihood parse(String spec) {
@@ -75,13 +76,10 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
     for (String part : spec.split(",")) {
       String[] kv = part.trim().split("=", 2);
       String[] we = kv.length == 2 ? kv[1].split(":", 2) : new String[0];
-      if (we.length != 2) throw new IllegalArgumentException("'" + part + "': expected snp=W:E, snp=W:pileup or indel=W:E");
+      if (we.length != 2) throw new IllegalArgumentException("'" + part + "': expected snp=W:E or snp=W:pileup (indel alike)");
       Weight w;
       try {
         boolean pileup = we[1].trim().equals("pileup");
-        if (pileup && !kv[0].trim().equals("snp")) {
-          throw new IllegalArgumentException("'" + part + "': pileup likelihoods are made for SNPs only");
-        }
         w = pileup ? Weight.ofPileup(Double.parseDouble(we[0])) : new Weight(Double.parseDouble(we[0]), Double.parseDouble(we[1]));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("'" + part + "': W and E must be numbers");
@@ -112,14 +110,21 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /**
    * As {@link #apply(boolean, double[], int, int)}; where the type's weight is a pileup one, the
    * site's {@code pileupLikelihoods} (log10 {0/0, 0/1, 1/1}) are the likelihood instead of the
-   * counts, and a site without them is left as the network scored it.
+   * counts, and a site without them is left as the network scored it. At SNPs the pileup's posterior
+   * (with bcftools' prior) is pooled with the network ({@link #pool}); at indels the pileup's
+   * likelihood is stacked as the counts are, p(g) * L(g)^w (each form was the better of the two on
+   * the validation samples for its type: MODEL.md).
    */
   public double[] apply(boolean isSnp, double[] probs, int refReads, int altReads, float[] pileupLikelihoods) {
     Weight w = isSnp ? snp : indel;
     if (w.off() || probs.length != 3) return probs;
     if (w.pileup()) {
       if (pileupLikelihoods == null || pileupLikelihoods.length != 3) return probs;
-      return pool(probs, w.weight(), pileupLikelihoods);
+      if (isSnp) return pool(probs, w.weight(), pileupLikelihoods);
+      // At indels the pileup's likelihood takes the read counts' place in the same stacking.
+      double ln10 = Math.log(10);
+      return reweight(probs, w.weight(),
+          new double[] {pileupLikelihoods[0] * ln10, pileupLikelihoods[1] * ln10, pileupLikelihoods[2] * ln10});
     }
     if (refReads < 0 || altReads < 0 || refReads + altReads == 0) return probs;
     double le = Math.log(w.error());

@@ -240,10 +240,7 @@ public final class GqCalibration {
     }
 
     private static AlleleCountLikelihood.Weight weight(WeightForm w, String type) {
-      if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) {
-        if (!type.equals("snp")) throw new IllegalArgumentException("allele_count_likelihood." + type + ": pileup likelihoods are for SNPs only");
-        return AlleleCountLikelihood.Weight.ofPileup(w.weight());
-      }
+      if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) return AlleleCountLikelihood.Weight.ofPileup(w.weight());
       if (w == null || w.weight() == null || w.error() == null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
       }

@@ -223,4 +223,56 @@ class PileupLikelihoodTest {
       assertEquals(mq, PileupLikelihood.quality(PileupConstants.scaleColor(mq, 60), 60), "MQ " + mq);
     }
   }
+
+  /** A run of eight T after the anchor at SITE (the base before it is not a T, nor the one after). */
+  void tRunAfterTheSite() {
+    g.ref[SITE] = 'G';
+    for (int i = 1; i <= 8; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE + 9] = 'C';
+  }
+
+  /** A read carrying one more T in the run (an insertion after the anchor), on the given strand. */
+  void insertionRead(boolean reverse) {
+    SAMRecord r = g.read(SITE - 50, "51M1I49M", g.refString(SITE - 50, SITE + 1) + "T" + g.refString(SITE + 1, SITE + 50));
+    r.setReadNegativeStrandFlag(reverse);
+    reads.add(r);
+    support.add(1);
+  }
+
+  /** A reference read over [start, start + 100), on the given strand. */
+  void referenceRead(int start, boolean reverse) {
+    SAMRecord r = g.refRead(start, 100);
+    r.setReadNegativeStrandFlag(reverse);
+    reads.add(r);
+    support.add(0);
+  }
+
+  float[] indelLikelihoods() {
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2);
+  }
+
+  @Test
+  void readsEndingInsideTheRepeatSayNothingAboutAnInsertion() {
+    tRunAfterTheSite();
+    for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
+    // Four reads that end inside the T run (at SITE + 4): they match the reference, as any read of
+    // either allele would; the read counts call them reference (AD 4,6: a het).
+    for (int i = 0; i < 4; i++) referenceRead(SITE + 5 - 100, i % 2 == 1);
+    float[] gl = indelLikelihoods();
+    assertEquals(0, gl[2], 1e-6, "hom-alt: " + Arrays.toString(gl));
+    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    assertEquals(6 * Math.log10(0.5) - 6 * Math.log10(1 - e), gl[1], 1e-4, "six alt reads, nothing else");
+    assertEquals(PileupLikelihood.tandemRepeat(encoded(), 8, W, 6, W / 2 + 1), 8);
+  }
+
+  @Test
+  void readsSpanningTheRepeatAreReferenceEvidence() {
+    tRunAfterTheSite();
+    for (int i = 0; i < 4; i++) insertionRead(i % 2 == 1);
+    for (int i = 0; i < 4; i++) referenceRead(SITE - 40, i % 2 == 1); // to SITE + 59: past the run and the flank
+    float[] gl = indelLikelihoods();
+    assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
+    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    assertEquals(4 * Math.log10(e) + 4 * Math.log10(1 - e) - 8 * Math.log10(0.5), gl[2], 1e-4, "hom-alt by the formula");
+  }
 }

@@ -109,15 +109,16 @@ class AlleleCountLikelihoodTest {
   private static final AlleleCountLikelihood PILEUP = AlleleCountLikelihood.parse("snp=0.4:pileup,indel=0.5:0.005");
 
   @Test
-  void parsesAPileupWeightForSnpsOnly() {
+  void parsesPileupWeights() {
     assertTrue(PILEUP.snp().pileup());
     assertEquals(0.4, PILEUP.snp().weight());
     assertTrue(!PILEUP.indel().pileup());
     assertEquals("snp=0.4:pileup,indel=0.5:0.005", PILEUP.spec());
     assertEquals(PILEUP, AlleleCountLikelihood.parse(PILEUP.spec()));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> AlleleCountLikelihood.parse("indel=0.5:pileup"));
-    assertTrue(e.getMessage().contains("SNPs only"), e.getMessage());
+    AlleleCountLikelihood both = AlleleCountLikelihood.parse("snp=0.4:pileup,indel=0.3:pileup");
+    assertTrue(both.indel().pileup());
+    assertEquals(both, AlleleCountLikelihood.parse(both.spec()));
+    assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse("snp=0.4:pileups"));
     assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse("snp=2:pileup"));
   }
 
@@ -159,5 +160,20 @@ class AlleleCountLikelihoodTest {
     String text = Files.readString(dir.resolve(GqCalibration.FILE_NAME));
     assertTrue(text.contains("\"evidence\": \"pileup\""), text);
     assertEquals(PILEUP, GqCalibration.load(dir.resolve(GqCalibration.FILE_NAME)).counts());
+  }
+
+  @Test
+  void atIndelsThePileupsLikelihoodTakesTheCountsPlace() {
+    // AD 3,10 at a hom-alt deletion: the three "reference" reads end inside the repeat, so the
+    // pileup counts only the ten that carry it; stacked as the counts are, p(g) * L(g)^w, no prior.
+    AlleleCountLikelihood c = AlleleCountLikelihood.parse("indel=0.5:pileup");
+    double[] p = {0.05, 0.6, 0.35};
+    float[] gl = {-23f, -3f, 0f};
+    double[] q = c.apply(false, p, 3, 10, gl);
+    double[] w = {0.05 * Math.pow(10, -11.5), 0.6 * Math.pow(10, -1.5), 0.35};
+    double sum = w[0] + w[1] + w[2];
+    for (int g = 0; g < 3; g++) assertEquals(w[g] / sum, q[g], 1e-9);
+    assertTrue(q[2] > q[1], "hom-alt: " + java.util.Arrays.toString(q));
+    assertSame(p, c.apply(false, p, 3, 10, null));
   }
 }
