@@ -107,11 +107,12 @@ public final class CallCommand implements Callable<Integer> {
           + " calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
   boolean noGqCalibration;
 
-  @Option(names = "--count-likelihood", paramLabel = "snp=W:E,indel=W:E",
+  @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup,indel=...",
       description = "Stack the allele depths' binomial likelihood (weight W in 0..1, per-read error E) on the network's"
           + " probabilities at bi-allelic sites, instead of what the model's calibration.json says ('none': off);"
-          + " snp=W:pileup stacks the SNP example's pileup likelihood instead (each read's error from its base and"
-          + " mapping quality). For fitting a model's calibration; with --no-gq-calibration it applies alone.")
+          + " snp=W:pileup or indel=W:pileup weighs the example's pileup likelihood instead (each read's error from its"
+          + " base and mapping quality; at indels only the reads that span the repeat). For fitting a model's"
+          + " calibration; with --no-gq-calibration it applies alone.")
   String countLikelihood;
 
   @Option(names = "--no-small-model",
