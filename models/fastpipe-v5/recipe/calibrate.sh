@@ -3,8 +3,9 @@
 # manifest-samples.tsv with the trained model and its own GQs (--no-gq-calibration), then
 # `fastpipe calibrate` on those calls, which writes MODEL/calibration.json (the GQ map and the
 # per-type PASS thresholds). The validation samples are off the evaluation band, never trained on.
-# The calls are made with the read-count likelihood COUNTS (fit_counts.sh's best spec; default
-# none), which calibrate stores beside the GQ map, since the map is fitted on calls made with it.
+# The calls are made with the reads' likelihood COUNTS (fit_counts.sh's best spec; default none;
+# the shipped v5: snp=0.5:pileup,indel=0.5:pileup), which calibrate stores beside the GQ map, since
+# the map is fitted on calls made with it.
 # Run from the repository root.  env: T (default /work/v5data), MODEL (default $T/fastpipe-v5), COUNTS
 set -euo pipefail
 T=${T:-/work/v5data}
