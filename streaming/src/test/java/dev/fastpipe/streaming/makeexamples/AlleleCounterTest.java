@@ -110,6 +110,30 @@ class AlleleCounterTest {
   }
 
   @Test
+  void anInsertionCountsWhenItsBasesReachTheMinimumOnAverage() {
+    int p = 1000;
+    g.ref[p] = 'C';
+    g.ref[p + 1] = 'C';
+    SAMRecord[] reads = new SAMRecord[8];
+    for (int i = 0; i < 8; i++) {
+      if (i < 2) { // a 7 bp insertion after p whose last inserted base is Q8, as near a read's end
+        reads[i] = g.read(p - 50, "51M7I49M", g.refString(p - 50, p + 1) + "CATCACT" + g.refString(p + 1, p + 50));
+        reads[i].getBaseQualities()[57] = 8;
+      } else {
+        reads[i] = g.refRead(p - 50, 100);
+      }
+    }
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size(), "mean inserted quality (6 x 30 + 8) / 7 = 26.9 >= 10");
+    assertArrayEquals(new String[] {"CCATCACT"}, c.get(0).alts);
+    assertArrayEquals(new int[] {6, 2}, c.get(0).alleleDepths);
+    // An insertion whose bases are mostly below the minimum, or whose anchor is, does not count.
+    for (int k = 51; k < 56; k++) reads[0].getBaseQualities()[k] = 5;
+    reads[1].getBaseQualities()[50] = 9;
+    assertTrue(count(900, 1100, reads).isEmpty());
+  }
+
+  @Test
   void softClippedBasesAreNotCounted() {
     SAMRecord[] reads = new SAMRecord[5];
     for (int i = 0; i < 5; i++) {
