@@ -51,7 +51,8 @@ public final class ExampleInputOptions {
   @Option(names = "--min-mapq", description = "Minimum mapping quality (default ${DEFAULT-VALUE}).")
   int minMapq;
 
-  @Option(names = "--min-base-quality", description = "Minimum base quality (default ${DEFAULT-VALUE}).")
+  @Option(names = "--min-base-quality", description = "Minimum base quality of a base that counts for a candidate allele (an"
+      + " insertion: its anchor base, and its inserted bases on average) (default ${DEFAULT-VALUE}).")
   int minBaseQuality;
 
   @Option(names = "--default-base-quality", paramLabel = "Q",
