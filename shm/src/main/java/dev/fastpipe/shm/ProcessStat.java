@@ -48,12 +48,7 @@ public final class ProcessStat {
    * such process (or no /proc).
    */
   public static long cpuNanos(long pid) {
-    String[] f = fieldsAfterComm(pid);
-    try {
-      return f == null ? -1 : (Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3])) * (1_000_000_000L / TICKS_PER_SECOND);
-    } catch (RuntimeException e) {
-      return -1;
-    }
+    return ticksAsNanos(pid, 14, 15);
   }
 
   /**
@@ -62,9 +57,14 @@ public final class ProcessStat {
    * 10 ms resolution; -1 when there is no such process (or no /proc).
    */
   public static long reapedChildrenCpuNanos(long pid) {
+    return ticksAsNanos(pid, 16, 17);
+  }
+
+  /** Fields {@code user} + {@code system} (numbered as in proc(5)) of /proc/PID/stat, in ticks, as nanoseconds; -1 as above. */
+  private static long ticksAsNanos(long pid, int user, int system) {
     String[] f = fieldsAfterComm(pid);
     try {
-      return f == null ? -1 : (Long.parseLong(f[16 - 3]) + Long.parseLong(f[17 - 3])) * (1_000_000_000L / TICKS_PER_SECOND);
+      return f == null ? -1 : (Long.parseLong(f[user - 3]) + Long.parseLong(f[system - 3])) * (1_000_000_000L / TICKS_PER_SECOND);
     } catch (RuntimeException e) {
       return -1;
     }
