@@ -166,7 +166,7 @@ public final class CallsFile {
 
   private static CallResult parse(String line) {
     String[] f = line.split("\t", -1);
-    if (f.length != 11 && f.length != 12) throw new IllegalArgumentException("expected 12 columns, found " + f.length);
+    if (f.length != 11 && f.length != 12) throw new IllegalArgumentException("expected 12 columns (11 before pileup_gl), found " + f.length);
     List<String> alts = List.of(f[3].split(","));
     int[] subset = ints(f[4]);
     int[] ad = f[7].equals(".") ? new int[0] : ints(f[7]);

@@ -122,9 +122,7 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
       if (pileupLikelihoods == null || pileupLikelihoods.length != 3) return probs;
       if (isSnp) return pool(probs, w.weight(), pileupLikelihoods);
       // At indels the pileup's likelihood takes the read counts' place in the same stacking.
-      double ln10 = Math.log(10);
-      return reweight(probs, w.weight(),
-          new double[] {pileupLikelihoods[0] * ln10, pileupLikelihoods[1] * ln10, pileupLikelihoods[2] * ln10});
+      return combine(probs, 1, w.weight(), naturalLog(pileupLikelihoods));
     }
     if (refReads < 0 || altReads < 0 || refReads + altReads == 0) return probs;
     double le = Math.log(w.error());
@@ -133,7 +131,7 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
     // The counts never favour 0/1 over 1/1: reads that do not span an indel, or that an aligner
     // left unaligned across it, count as reference reads, so a hom-alt indel can show 10 of 33.
     double[] logL = {altReads * le + refReads * lc, het, Math.max(het, refReads * le + altReads * lc)};
-    return reweight(probs, w.weight(), logL);
+    return combine(probs, 1, w.weight(), logL);
   }
 
   /**
@@ -152,40 +150,39 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
    * the network's doubt stands.
    */
   static double[] pool(double[] probs, double weight, float[] log10Likelihoods) {
+    double[] logPosterior = naturalLog(log10Likelihoods);
+    for (int g = 0; g < 3; g++) logPosterior[g] = Math.log(PRIOR[g]) + logPosterior[g];
+    return combine(probs, 1 - weight, weight, logPosterior);
+  }
+
+  /** log10 likelihoods as natural logarithms. */
+  private static double[] naturalLog(float[] log10) {
     double ln10 = Math.log(10);
+    double[] ln = new double[log10.length];
+    for (int g = 0; g < ln.length; g++) ln[g] = log10[g] * ln10;
+    return ln;
+  }
+
+  /**
+   * p(g)^networkExponent * exp(logL(g))^weight, normalised, from the natural-log {@code logL};
+   * {@code probs} when every genotype has probability 0. The stacking of the read counts and of the
+   * indel pileup is networkExponent 1; the SNP pileup's pooling is 1 - weight.
+   */
+  private static double[] combine(double[] probs, double networkExponent, double weight, double[] logL) {
     double[] logP = new double[3];
     double max = Double.NEGATIVE_INFINITY;
     for (int g = 0; g < 3; g++) {
-      logP[g] = probs[g] > 0
-          ? (1 - weight) * Math.log(probs[g]) + weight * (Math.log(PRIOR[g]) + ln10 * log10Likelihoods[g])
-          : Double.NEGATIVE_INFINITY;
+      logP[g] = probs[g] > 0 ? networkExponent * Math.log(probs[g]) + weight * logL[g] : Double.NEGATIVE_INFINITY;
       max = Math.max(max, logP[g]);
     }
     if (max == Double.NEGATIVE_INFINITY) return probs;
-    return normalised(logP, max);
-  }
-
-  /** exp(logP - max), normalised. */
-  private static double[] normalised(double[] logP, double max) {
-    double[] out = new double[logP.length];
+    double[] out = new double[3];
     double sum = 0;
-    for (int g = 0; g < logP.length; g++) {
+    for (int g = 0; g < 3; g++) {
       out[g] = Math.exp(logP[g] - max);
       sum += out[g];
     }
-    for (int g = 0; g < logP.length; g++) out[g] /= sum;
+    for (int g = 0; g < 3; g++) out[g] /= sum;
     return out;
-  }
-
-  /** p(g) * L(g)^weight, normalised, from the natural-log likelihoods {@code logL}; {@code probs} when all are 0. */
-  private static double[] reweight(double[] probs, double weight, double[] logL) {
-    double[] logP = new double[3];
-    double max = Double.NEGATIVE_INFINITY;
-    for (int g = 0; g < 3; g++) {
-      logP[g] = probs[g] > 0 ? Math.log(probs[g]) + weight * logL[g] : Double.NEGATIVE_INFINITY;
-      max = Math.max(max, logP[g]);
-    }
-    if (max == Double.NEGATIVE_INFINITY) return probs;
-    return normalised(logP, max);
   }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * @param depth read depth at the site (DP)
  * @param alleleDepths reads supporting ref then each alt (AD), length 1 + alts.size(), may be empty
  * @param pileupLikelihoods log10 likelihoods {0/0, 0/1, 1/1} of the example's pileup
- *     ({@code pileup.PileupLikelihood}: bi-allelic SNP examples), or null
+ *     ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel examples), or null
  */
 public record CallResult(
     int contigIndex,
@@ -31,7 +31,7 @@ public record CallResult(
     int[] alleleDepths,
     float[] pileupLikelihoods) {
 
-  /** A result without pileup likelihoods (small-model calls, multi-allelic and indel examples). */
+  /** A result without pileup likelihoods (small-model calls, multi-allelic examples, MNPs). */
   public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,
       int examplesAtSite, int depth, int[] alleleDepths) {
     this(contigIndex, position, ref, alts, altSubset, probabilities, examplesAtSite, depth, alleleDepths, null);
