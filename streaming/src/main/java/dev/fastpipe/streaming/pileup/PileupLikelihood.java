@@ -44,6 +44,13 @@ public final class PileupLikelihood {
   private static final int MATCHES_REF = BaseDiffersFromRefChannel.matchesRefColor(true);
   private static final int DIFFERS = BaseDiffersFromRefChannel.matchesRefColor(false);
   private static final double[] ERROR = new double[61];
+  /** The read-base channel's colour of A, C, G or T as 0..3 (any other colour: 0; no base is 0 and is skipped). */
+  private static final int[] BASE_INDEX = new int[256];
+
+  static {
+    byte[] bases = {'A', 'C', 'G', 'T'};
+    for (int i = 0; i < bases.length; i++) BASE_INDEX[ReadBaseChannel.baseColor(bases[i])] = i;
+  }
 
   static {
     for (int q = 0; q < ERROR.length; q++) ERROR[q] = Math.pow(10, -q / 10.0);
@@ -247,7 +254,7 @@ public final class PileupLikelihood {
     int rowLength = width * channels;
     double promised = 0;
     long mismatches = 0;
-    int[] byBase = new int[256];
+    int[] byBase = new int[4];
     for (int c = 0; c < width; c++) {
       if (Math.abs(c - centre) <= OWN_COLUMNS) continue;
       int wrong = 0;
@@ -261,7 +268,7 @@ public final class PileupLikelihood {
         expected += ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)];
         if ((buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == DIFFERS) {
           wrong++;
-          sameBase = Math.max(sameBase, ++byBase[base]);
+          sameBase = Math.max(sameBase, ++byBase[BASE_INDEX[base]]);
         }
       }
       java.util.Arrays.fill(byBase, 0);

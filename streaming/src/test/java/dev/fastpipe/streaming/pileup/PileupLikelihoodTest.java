@@ -110,7 +110,7 @@ class PileupLikelihoodTest {
   }
 
   @Test
-  void mappingQualityCapsEachReadsWeight() {
+  void aReadsMappingErrorAddsToItsBaseError() {
     for (int i = 0; i < 5; i++) read((char) g.ref[SITE], 37, 60);
     read(alt, 37, 10);
     read(alt, 37, 10);
