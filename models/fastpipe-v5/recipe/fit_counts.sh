@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fits the reads' likelihood of the model's calibration (AlleleCountLikelihood: per type a weight W
-# and a per-read error E for the read counts, or for SNPs a weight W of the pileup's per-read
-# likelihoods, snp=W:pileup) on the validation samples of manifest-samples.tsv, before calibrate.sh:
+# and a per-read error E for the read counts, or a weight W of the pileup's per-read likelihoods,
+# snp=W:pileup, indel=W:pileup) on the validation samples of manifest-samples.tsv, before calibrate.sh:
 # every validation BAM is called with the raw model (--no-gq-calibration) and each spec
 # (--count-likelihood SPEC), and `fastpipe compare --manifest` scores the pooled calls.
 # Prints one line per spec and type (SNP part, indel part, type, pooled TP FP FN F1) and, last, the
@@ -32,9 +32,12 @@ if [ -z "${SPECS:-}" ]; then
     done
   done
 fi
+part() { # SPEC TYPE: the spec's part for snp or indel, "off" when it has none
+  local p; p=$(echo "$1" | sed -n "s/.*$2=\([^,]*\).*/\1/p"); echo "${p:-off}"
+}
 for spec in $SPECS; do
-  snp=$(echo "$spec" | sed -n 's/.*snp=\([^,]*\).*/\1/p'); snp=${snp:-off}
-  indel=$(echo "$spec" | sed -n 's/.*indel=\([^,]*\).*/\1/p'); indel=${indel:-off}
+  snp=$(part "$spec" snp)
+  indel=$(part "$spec" indel)
   d=$out/$(echo "$spec" | tr ',:=' '_-_')
   mkdir -p "$d"
   pairs=$d/pairs.tsv
@@ -50,14 +53,14 @@ for spec in $SPECS; do
   # the pooled rows: type truth TP FP FN precision recall F1
   { awk -v s="$snp" -v i="$indel" '!($1==s && $2==i)' "$table"
     awk -v s="$snp" -v i="$indel" 'p && ($1=="SNP" || $1=="INDEL") {print s"\t"i"\t"$1"\t"$3"\t"$4"\t"$5"\t"$8} /^pooled/ {p=1}' \
-      "$d/compare.txt" | tee /dev/stderr; } > "$table.tmp"
+      "$d/compare.txt" | tee -a /dev/stderr; } > "$table.tmp"
   mv "$table.tmp" "$table"
 done
 # The best part per type among the specs of this run, in the order tried (the first of equal F1s).
 best() { # TYPE COLUMN
   for spec in $SPECS; do
-    local part; part=$(echo "$spec" | sed -n "s/.*$2=\([^,]*\).*/\1/p"); part=${part:-off}
-    awk -v t="$1" -v c="$2" -v p="$part" -F'\t' '$3==t && ((c=="snp" && $1==p) || (c=="indel" && $2==p)) {print $7"\t"p; exit}' "$table"
+    local p; p=$(part "$spec" "$2")
+    awk -v t="$1" -v c="$2" -v p="$p" -F'\t' '$3==t && ((c=="snp" && $1==p) || (c=="indel" && $2==p)) {print $7"\t"p; exit}' "$table"
   done | awk -F'\t' '$1 > f || f == "" {f=$1; p=$2} END {print p}'
 }
 echo "best: snp=$(best SNP snp),indel=$(best INDEL indel)"
