@@ -8,7 +8,7 @@
 # spec with the best pooled F1 per type (ties: the first spec tried, so list smaller weights first),
 # for calibrate.sh's COUNTS. The validation samples are off the evaluation band and never trained on.
 # Run from the repository root.
-# env: T (default /work/v5data), MODEL (default models/fastpipe-v5),
+# env: T (default /work/v5data), MODEL (default models/fastpipe-v5), FIT_DIR (default $T/counts-fit),
 #      SPECS (the specs to try, space-separated; default: the grid WEIGHTS x ERRORS of read counts for
 #      both types, snp=W:E,indel=W:E), e.g. the SNP pileup weights beside a fixed indel part:
 #      SPECS="snp=0:0.005,indel=0.5:0.005 snp=0.25:pileup,indel=0.5:0.005 snp=0.5:pileup,indel=0.5:0.005"
@@ -19,7 +19,7 @@ WEIGHTS=${WEIGHTS:-"0 0.1 0.2 0.35 0.5 0.75 1"}
 ERRORS=${ERRORS:-"0.01 0.03"}
 R=$T/bwaidx/20.fa
 M=$T/manifest-samples.tsv
-out=$T/counts-fit
+out=${FIT_DIR:-$T/counts-fit}
 mkdir -p "$out"
 table=$out/grid.tsv
 touch "$table" # specs of earlier runs stay (a rerun of one replaces its rows)

@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.genome.TandemRepeat;
 import htsjdk.samtools.AlignmentBlock;
 import htsjdk.samtools.SAMRecord;
 import java.util.List;
@@ -64,7 +65,6 @@ public final class CandidateFeatures {
   public static final int DISTANCE_CAP = 100;
   public static final int CONTEXT_CAP = 50;
   static final int LOW_MQ = 20;
-  static final int MAX_STR_UNIT = 6;
 
   /** Per-read marks (alt supporter of the current candidate), stamped so they need no clearing. */
   private static final int[] NONE = new int[0];
@@ -170,21 +170,9 @@ public final class CandidateFeatures {
     return to - from;
   }
 
-  /**
-   * The longest tandem repeat starting at index {@code i} with a unit of 2..6 bp (a unit of 1 is a
-   * homopolymer; it counts too), at least two copies: the length of ref[i, j) where every base
-   * equals the one a unit before it; 0 when no unit repeats. Capped.
-   */
+  /** The longest tandem repeat starting at {@code ref[i]} ({@link TandemRepeat#length}), capped. */
   static int tandemRepeat(byte[] ref, int i) {
-    int best = 0;
-    for (int unit = 1; unit <= MAX_STR_UNIT; unit++) {
-      if (i + unit > ref.length) break;
-      int j = i + unit;
-      while (j < ref.length && upper(ref[j]) == upper(ref[j - unit]) && j - i < CONTEXT_CAP) j++;
-      int len = j - i;
-      if (len >= 2 * unit) best = Math.max(best, len);
-    }
-    return best;
+    return TandemRepeat.length(ref, i, CONTEXT_CAP);
   }
 
   private static byte upper(byte b) {

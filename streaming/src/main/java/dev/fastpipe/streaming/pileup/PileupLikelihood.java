@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.pileup;
 
+import dev.fastpipe.streaming.genome.TandemRepeat;
 import org.agrona.DirectBuffer;
 
 /**
@@ -46,10 +47,10 @@ public final class PileupLikelihood {
   private static final double[] ERROR = new double[61];
   /** The read-base channel's colour of A, C, G or T as 0..3 (any other colour: 0; no base is 0 and is skipped). */
   private static final int[] BASE_INDEX = new int[256];
+  private static final byte[] BASES = {'A', 'C', 'G', 'T'};
 
   static {
-    byte[] bases = {'A', 'C', 'G', 'T'};
-    for (int i = 0; i < bases.length; i++) BASE_INDEX[ReadBaseChannel.baseColor(bases[i])] = i;
+    for (int i = 0; i < BASES.length; i++) BASE_INDEX[ReadBaseChannel.baseColor(BASES[i])] = i;
   }
 
   static {
@@ -150,21 +151,16 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The longest tandem repeat of the first reference row starting at column {@code col} with a unit
-   * of 1..6 bases and at least two copies, in bases (0 when none), as the small model's
-   * {@code str_length} feature measures it on the reference.
+   * The longest tandem repeat of the first reference row starting at column {@code col}
+   * ({@link TandemRepeat#length} of its bases up to the first column with none drawn), as the small
+   * model's {@code str_length} feature measures it on the reference, but not capped.
    */
   static int tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
-    int best = 0;
-    for (int unit = 1; unit <= 6 && col + unit <= width; unit++) {
-      int j = col + unit;
-      while (j < width && (buffer.getByte(offset + j * channels) & 0xFF) == (buffer.getByte(offset + (j - unit) * channels) & 0xFF)
-          && (buffer.getByte(offset + j * channels) & 0xFF) != 0) {
-        j++;
-      }
-      if (j - col >= 2 * unit) best = Math.max(best, j - col);
-    }
-    return best;
+    int end = col;
+    while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
+    byte[] bases = new byte[end - col];
+    for (int c = col; c < end; c++) bases[c - col] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
+    return TandemRepeat.length(bases, 0, Integer.MAX_VALUE);
   }
 
   private static double mappingError(DirectBuffer buffer, int at) {
