@@ -11,8 +11,10 @@ import java.util.stream.Stream;
 
 /**
  * The files of one run, declared by its command: every input (with the companions a reader opens
- * beside it: a FASTA's .fai/.gzi/.dict, the reads' index, every file of a model directory) and
- * every output (with the .tbi written beside an indexed one). {@link Builder#check()} is the one
+ * beside it: a FASTA's .fai/.gzi/.dict, the reads' index, the files a model directory's loaders
+ * read), every file an output must not overwrite though the run does not read it (a model
+ * directory's documentation and recipe), and every output (with the .tbi written beside an indexed
+ * one). {@link Builder#check()} is the one
  * check, before any work, that no output is an input or another output, compared by file identity
  * (device and inode, so symlinks and hard links count; for a file not there yet, the real path of
  * its directory and its name), and that every output location takes a file
@@ -68,12 +70,23 @@ public final class RunFiles {
     }
   }
 
+  /**
+   * Whether a file of a model directory, by its path relative to the directory, documents the model
+   * rather than makes calls: {@code *.md} anywhere, and everything under the top-level
+   * {@code recipe/} that rebuilds it.
+   */
+  public static boolean modelDocumentation(Path relative) {
+    Path rel = relative.normalize();
+    return rel.getFileName().toString().endsWith(".md") || (rel.getNameCount() > 1 && rel.getName(0).toString().equals("recipe"));
+  }
+
   /** The declaration, collected by a command; {@link #check} makes the checked {@link RunFiles}. */
   public static final class Builder {
     private final List<Declared> inputs = new ArrayList<>();
     private final List<Declared> outputs = new ArrayList<>();
     private final List<Declared> planned = new ArrayList<>(); // outputs whose directory is made later
     private final List<Declared> replacedDirs = new ArrayList<>();
+    private final List<Declared> kept = new ArrayList<>(); // not read, but no output may overwrite them
 
     private Builder() {}
 
@@ -115,11 +128,19 @@ public final class RunFiles {
       return this;
     }
 
-    /** Every regular file under a model directory (saved_model.pb, variables/, small_model.json). */
+    /**
+     * Every regular file under a model directory: inputs (saved_model.pb, variables/,
+     * calibration.json, small_model.json, anything else a loader may read) except its documentation
+     * ({@code *.md}) and its {@code recipe/}, which no output may overwrite either but which the run
+     * does not read, so editing them neither fails a running call nor refuses its resume.
+     */
     public Builder modelDirectory(String option, Path dir) {
       if (dir == null || !Files.isDirectory(dir)) return this;
       try (Stream<Path> files = Files.walk(dir)) {
-        files.filter(Files::isRegularFile).forEach(f -> input(option, f));
+        files.filter(Files::isRegularFile).forEach(f -> {
+          if (modelDocumentation(dir.relativize(f))) kept.add(new Declared(option, f));
+          else input(option, f);
+        });
       } catch (IOException | java.io.UncheckedIOException e) {
         throw new InputException(option + " " + dir + ": cannot list the model directory (" + RootCause.of(e) + ")", e);
       }
@@ -164,14 +185,16 @@ public final class RunFiles {
       for (Declared o : planned) OutputFiles.checkNotSpecial(o.path(), o.option());
       List<Declared> allOutputs = new ArrayList<>(outputs);
       allOutputs.addAll(planned);
-      List<Identity> inIds = inputs.stream().map(Identity::of).toList();
+      List<Declared> guarded = new ArrayList<>(inputs);
+      guarded.addAll(kept);
+      List<Identity> inIds = guarded.stream().map(Identity::of).toList();
       List<Identity> outIds = allOutputs.stream().map(Identity::of).toList();
       for (int i = 0; i < outIds.size(); i++) {
         Declared o = allOutputs.get(i);
         for (int j = 0; j < inIds.size(); j++) {
           // an input that is not there (an index spelling the reader does not find) cannot be overwritten
           if (inIds.get(j).key() != null && outIds.get(i).same(inIds.get(j))) {
-            Declared in = inputs.get(j);
+            Declared in = guarded.get(j);
             throw new InputException(o.option() + " " + o.path() + ": is the same file as " + in.option() + " "
                 + in.path() + "; an output must not overwrite an input");
           }
@@ -191,7 +214,7 @@ public final class RunFiles {
         } catch (IOException notThere) {
           continue; // a directory that does not exist yet holds no input
         }
-        for (Declared in : inputs) {
+        for (Declared in : guarded) {
           Identity id = Identity.of(in);
           if (id.name().startsWith(real)) {
             throw new InputException(d.option() + " " + d.path() + ": holds " + in.option() + " " + in.path()

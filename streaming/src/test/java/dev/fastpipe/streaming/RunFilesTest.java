@@ -89,6 +89,29 @@ class RunFilesTest {
   }
 
   @Test
+  void aModelDirectorysDocumentationIsGuardedButNotAnInput() throws IOException {
+    Path model = Files.createDirectories(dir.resolve("model/recipe"));
+    Path pb = Files.writeString(model.resolveSibling("saved_model.pb"), "PB");
+    Path calibration = Files.writeString(model.resolveSibling("calibration.json"), "{}");
+    Path notes = Files.writeString(model.resolveSibling("MODEL.md"), "# model");
+    Path recipe = Files.writeString(model.resolve("train.sh"), "echo");
+    assertTrue(refused(RunFiles.builder().modelDirectory("--model", pb.getParent()).output("--metrics", notes))
+        .contains("is the same file as --model " + notes), "no output over the model's documentation");
+    assertTrue(refused(RunFiles.builder().modelDirectory("--model", pb.getParent()).output("--metrics", recipe))
+        .contains("is the same file as --model " + recipe), "nor over its recipe");
+
+    RunFiles files = RunFiles.builder().modelDirectory("--model", pb.getParent()).check();
+    assertEquals(List.of(calibration, pb), files.inputs().stream().map(RunFiles.Declared::path).sorted().toList(),
+        "the run's inputs (its resume identity) are the files a loader reads");
+    Files.writeString(notes, "# model, with a new figure");
+    Files.writeString(recipe, "echo again");
+    files.requireInputsUnchanged(); // documentation edited under a run: the run goes on
+    Files.writeString(calibration, "{\"format\": 2}");
+    assertTrue(assertThrows(InputException.class, files::requireInputsUnchanged).getMessage()
+        .startsWith("--model " + calibration + ": changed during the run"));
+  }
+
+  @Test
   void plannedOutputsAreComparedThoughTheirDirectoryIsNotThereYet() throws IOException {
     Path bed = Files.writeString(dir.resolve("chunk-0001-of-0002.bed"), "q\t0\t4\n");
     assertTrue(refused(RunFiles.builder().input("--bed", bed).plannedOutput("--output-dir", bed))

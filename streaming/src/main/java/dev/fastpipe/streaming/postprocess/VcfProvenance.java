@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.postprocess;
 
 import dev.fastpipe.streaming.FastpipeVersion;
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RunFiles;
 import htsjdk.variant.vcf.VCFHeaderLine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -110,7 +111,7 @@ public record VcfProvenance(String version, LocalDate date, Model model, String 
 
   /** A model file that takes part in calling: not documentation ({@code *.md}) and not under {@code ./recipe/}. */
   private static boolean makesCalls(String relative) {
-    return !relative.endsWith(".md") && !relative.startsWith("./recipe/");
+    return !RunFiles.modelDocumentation(Path.of(relative));
   }
 
   private static int byBytes(String a, String b) {
