@@ -79,6 +79,9 @@ sample() {
       python3 "$v3/stutter.py" "$STUTTER_RATE" $((seed + 3)) R1.fq R2.fq \
         "$name.hap1.fa" r1..sam r1.1.fq r1.2.fq "$name.hap2.fa" r2..sam r2.1.fq r2.2.fq 2>stutter.log ;;
     -) cat r1.1.fq r2.1.fq > R1.fq; cat r1.2.fq r2.2.fq > R2.fq ;;
+    binned) # the four quality bins of NovaSeq-era instruments (2, 12, 23, 37), which no simulator writes
+      cat r1.1.fq r2.1.fq | python3 "$here/bin_qualities.py" > R1.fq
+      cat r1.2.fq r2.2.fq | python3 "$here/bin_qualities.py" > R2.fq ;;
     *) die "$name: unknown artifact $art" ;;
   esac
   bwa mem -t "$BWA_THREADS" -R "@RG\tID:$name\tSM:$name\tPL:ILLUMINA" "$BWA_INDEX" R1.fq R2.fq 2>bwa.log \
