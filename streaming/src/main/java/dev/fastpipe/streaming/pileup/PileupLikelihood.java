@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
 import dev.fastpipe.streaming.genome.TandemRepeat;
+import java.util.Arrays;
 import org.agrona.DirectBuffer;
 
 /**
@@ -51,9 +52,6 @@ public final class PileupLikelihood {
 
   static {
     for (int i = 0; i < BASES.length; i++) BASE_INDEX[ReadBaseChannel.baseColor(BASES[i])] = i;
-  }
-
-  static {
     for (int q = 0; q < ERROR.length; q++) ERROR[q] = Math.pow(10, -q / 10.0);
   }
 
@@ -184,7 +182,6 @@ public final class PileupLikelihood {
    */
   private static final class Reads {
     private final int wrongWays;
-    private int count;
     private final int[] alts = new int[2]; // per strand: forward, reverse
     private final int[] refs = new int[2];
     private final double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
@@ -199,7 +196,6 @@ public final class PileupLikelihood {
       int s = reverse ? 1 : 0;
       double wrong = Math.log10(e / wrongWays);
       double right = Math.log10(1 - e);
-      count++;
       het += Math.log10((1 - e) / 2 + e / wrongWays / 2);
       if (alt) {
         alts[s]++;
@@ -213,7 +209,7 @@ public final class PileupLikelihood {
     }
 
     float[] likelihoods() {
-      if (count == 0) return null;
+      if (alts[0] + alts[1] + refs[0] + refs[1] == 0) return null;
       double l00 = homRef[0] + homRef[1];
       // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
       // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
@@ -267,7 +263,7 @@ public final class PileupLikelihood {
           sameBase = Math.max(sameBase, ++byBase[BASE_INDEX[base]]);
         }
       }
-      java.util.Arrays.fill(byBase, 0);
+      Arrays.fill(byBase, 0);
       if (sameBase >= VARIANT_COLUMN_READS) continue;
       promised += expected;
       mismatches += wrong;
