@@ -7,6 +7,9 @@ import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
 import dev.fastpipe.streaming.genome.FileFormat;
 import dev.fastpipe.streaming.genome.SampleNames;
+import dev.fastpipe.streaming.makeexamples.StrandArtifactSample;
+import dev.fastpipe.streaming.pileup.StrandArtifactRate;
+import dev.fastpipe.streaming.plan.ExampleSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,14 +47,21 @@ public final class CallVariantsCommand implements Callable<Integer> {
   @Option(names = "--sample", paramLabel = "NAME", description = "Sample name recorded in CALLS for postprocess.")
   String sample;
 
-  @Option(names = "--reads", paramLabel = "BAM", description = "Take the sample name from these reads' read groups (SM).")
+  @Option(names = "--reads", paramLabel = "BAM",
+      description = {"The reads the examples were made from: the sample name comes from their read groups (SM),",
+          "and with --ref their strand artifact rate is measured as call measures it (first 200,000 reads",
+          "passing the default read filters). Without both, the rate is assumed (1.1e-4 per site)."})
   Path reads;
+
+  @Option(names = "--ref", paramLabel = "FASTA", description = "The reference of --reads (indexed FASTA), for the strand artifact rate.")
+  Path reference;
 
   @Override
   public Integer call() throws IOException {
     for (Path p : examples) if (!Files.isRegularFile(p)) throw new UserError(p + ": examples file not found");
     SampleNames.requireVcfName("--sample", sample);
-    RunFiles.builder().inputs("--examples", examples).reads("--reads", reads)
+    if (reference != null && reads == null) throw new UserError("--ref needs --reads (the reads whose strand artifacts it measures)");
+    RunFiles.builder().inputs("--examples", examples).reads("--reads", reads).reference("--ref", reference)
         .modelDirectory("--model", modelOptions.modelDir()).output("--output", output).check();
     for (Path p : examples) {
       // named before the model loads: an empty or plain file cannot be make-examples' gzipped TFRecords
@@ -64,15 +74,20 @@ public final class CallVariantsCommand implements Callable<Integer> {
     int batchSize = modelOptions.batchSize();
     String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
     long t0 = System.nanoTime();
+    StrandArtifactRate artifacts = reference == null ? StrandArtifactRate.assumed()
+        : StrandArtifactSample.measure(ExampleSettings.builder().reference(reference).reads(reads).build(),
+            StrandArtifactSample.READS);
+    System.err.println("call-variants: strand artifacts: " + artifacts.describe());
     try (GenotypeModel model = modelOptions.load()) {
       System.err.println("call-variants: model " + model.describe() + ", batch " + batchSize);
       Map<String, String> meta = new LinkedHashMap<>();
       meta.put("model", model.describe());
       meta.put("sample", sampleName);
       meta.put("examples", examples.toString());
+      meta.put("strand_artifact_rate", String.valueOf(artifacts.rate()));
       CallsFile.Writer writer = new CallsFile.Writer(output, meta);
       boolean ok = false;
-      try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, writer, null)) {
+      try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, artifacts, writer, null)) {
         for (Path p : examples) {
           try (TfRecordExampleReader reader = new TfRecordExampleReader(p)) {
             reader.forEach(classifier);

@@ -160,7 +160,8 @@ class GvcfIT {
       blockFiles.add(bl.toString());
     }
     Path calls = dir.resolve("calls.gz");
-    List<String> cv = new ArrayList<>(List.of("call-variants", "--output", calls.toString(), "--reads", reads, "--examples"));
+    List<String> cv = new ArrayList<>(List.of("call-variants", "--output", calls.toString(), "--ref", ref, "--reads", reads,
+        "--examples"));
     cv.addAll(examples);
     run(cv);
     Path out = dir.resolve("classic.vcf.gz");

@@ -37,7 +37,7 @@ final class ClassicPipeline {
   private static final Set<String> MAKE_EXAMPLES_FLAGS = Set.of("--realign-reads", "--no-realign-reads", "--keep-duplicates",
       "--keep-secondary", "--keep-supplementary");
   private static final Set<String> CALL_VARIANTS = Set.of("--model", "--batch-size", "--intra-op-threads", "--inter-op-threads",
-      "--reads", "--sample");
+      "--ref", "--reads", "--sample");
   private static final Set<String> POSTPROCESS = Set.of("--ref", "--min-qual", "--min-homref-gq", "--sample");
 
   private final int tasks;

@@ -6,6 +6,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
+import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
@@ -41,6 +42,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final ImageBatch batch;
   private final Consumer<CallResult> sink;
   private final PartitionListener partitions;
+  /** The sample's strand artifact rate, the prior of the pileup likelihoods' artifact term. */
+  private final double artifactRate;
   private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
@@ -59,8 +62,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
       int[] alleleDepths, float[] pileupLikelihoods) {}
 
-  public ExampleClassifier(GenotypeModel model, int batchSize, Consumer<CallResult> sink, PartitionListener partitions) {
+  /** {@code artifacts}: the sample's strand artifact rate, measured once per run, which the pileup likelihoods use. */
+  public ExampleClassifier(GenotypeModel model, int batchSize, StrandArtifactRate artifacts, Consumer<CallResult> sink,
+      PartitionListener partitions) {
     this.model = model;
+    this.artifactRate = artifacts.rate();
     this.modelInput = ImageShape.deepVariant(model.channels());
     this.batch = model.newBatch(batchSize);
     this.sink = sink;
@@ -108,10 +114,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     String ref = record.ref();
     float[] gl = null;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
-      gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels());
+      gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
+          artifactRate);
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          ref.length(), alts[0].length());
+          ref.length(), alts[0].length(), artifactRate);
     }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);

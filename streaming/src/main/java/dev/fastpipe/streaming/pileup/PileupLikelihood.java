@@ -24,9 +24,11 @@ import org.agrona.DirectBuffer;
  * except that hom-ref also explains a strand artifact, the systematic error of real Illumina data
  * (and of the training data's injected errors) where one strand's reads carry the same wrong base:
  * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * L_other strand(0/0) for each strand s with alt
- * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a = 1.1e-4 (relative
- * to hom-ref). Alt reads on one strand only, against a clean other strand, are thus errors until
- * there are many; a het shows its alt on both strands.
+ * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a the sample's strand
+ * artifact rate (relative to hom-ref), which {@link StrandArtifactRate} measures on the run's own
+ * reads: data with many artifacts (real reads) make alt reads on one strand only, against a clean
+ * other strand, errors until there are many; data with none (most simulators) leave them to the
+ * plain model, as bcftools does. A het shows its alt on both strands.
  *
  * Rows with no base at the centre (a deletion, an indel anchor, a read that ends before it), rows
  * whose base is neither the reference nor the alt, and reference rows count for nothing. The
@@ -61,28 +63,23 @@ public final class PileupLikelihood {
   static final int VARIANT_COLUMN_READS = 2;
   /** Pseudo-counts of the error-rate factor: a window with no evidence keeps the qualities as they are. */
   static final double PRIOR_ERRORS = 1;
-  /**
-   * How often a hom-ref site shows a strand artifact (one strand's reads with the same wrong base,
-   * as real Illumina data does at some sequence contexts), as a share of sites: a tenth of a het's
-   * prior (1.1e-3), either strand alike.
-   */
-  static final double STRAND_ARTIFACT_PRIOR = 1.1e-4;
-  private static final double LOG10_ARTIFACT_PRIOR_PER_STRAND = Math.log10(STRAND_ARTIFACT_PRIOR / 2);
   static final int STRAND = 3;
   /** A read's error rate never exceeds this (3 of 4 bases wrong would be no information). */
-  static final double MAX_ERROR = 0.75;
+  public static final double MAX_ERROR = 0.75;
 
   /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of the SNP example whose image of
-   * {@code height x width x channels} starts at {@code buffer[offset]}; null when the image has fewer
-   * than six channels or no read row with the reference or alt base at the centre.
+   * {@code height x width x channels} starts at {@code buffer[offset]}, at the sample's strand
+   * {@code artifactRate} ({@link StrandArtifactRate#rate}); null when the image has fewer than six
+   * channels or no read row with the reference or alt base at the centre.
    */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels) {
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels);
     int rowLength = width * channels;
-    Reads reads = new Reads(4);
+    ReadEvidence reads = new ReadEvidence(4);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -96,7 +93,7 @@ public final class PileupLikelihood {
       double base = Math.min(MAX_ERROR, factor * ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)]);
       reads.add(alt, combined(base, mappingError(buffer, at)), reverse(buffer, at));
     }
-    return reads.likelihoods();
+    return reads.likelihoods(artifactRate);
   }
 
   /**
@@ -119,7 +116,7 @@ public final class PileupLikelihood {
    * the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, int refLength,
-      int altLength) {
+      int altLength, double artifactRate) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || refLength == altLength) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
@@ -128,7 +125,7 @@ public final class PileupLikelihood {
     int from = centre - 1;
     int to = centre + Math.max(deleted, tract) + INDEL_FLANK;
     if (from < 0 || to >= width) return null;
-    Reads reads = new Reads(2);
+    ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
       int at = row + centre * channels;
@@ -137,7 +134,7 @@ public final class PileupLikelihood {
       if (!alt && !drawnThroughout(buffer, row, channels, from, to)) continue;
       reads.add(alt, combined(INDEL_ERROR, mappingError(buffer, at)), reverse(buffer, at));
     }
-    return reads.likelihoods();
+    return reads.likelihoods(artifactRate);
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */
@@ -175,12 +172,12 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The reads of one example, each an alt or a reference observation with its error rate and
-   * strand, summed into the three genotypes' log10 likelihoods and hom-ref's strand artifact. A
-   * wrong read shows the other allele with probability e / (alleles - 1): e/3 at a SNP (one of three
-   * other bases), e at an indel.
+   * The reads of one site, each an alt or a reference observation with its error rate and strand,
+   * summed into the three genotypes' log10 likelihoods and hom-ref's strand artifact. A wrong read
+   * shows the other allele with probability e / (alleles - 1): e/3 at a SNP (one of three other
+   * bases), e at an indel. {@link StrandArtifactRate} fits the artifact rate with the same terms.
    */
-  private static final class Reads {
+  public static final class ReadEvidence {
     private final int wrongWays;
     private final int[] alts = new int[2]; // per strand: forward, reverse
     private final int[] refs = new int[2];
@@ -188,11 +185,13 @@ public final class PileupLikelihood {
     private double het;
     private double homAlt;
 
-    Reads(int alleles) {
+    /** {@code alleles}: 4 at a SNP (a wrong base is one of three), 2 at an indel. */
+    public ReadEvidence(int alleles) {
       this.wrongWays = alleles - 1;
     }
 
-    void add(boolean alt, double e, boolean reverse) {
+    /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
+    public void add(boolean alt, double e, boolean reverse) {
       int s = reverse ? 1 : 0;
       double wrong = Math.log10(e / wrongWays);
       double right = Math.log10(1 - e);
@@ -208,19 +207,61 @@ public final class PileupLikelihood {
       }
     }
 
-    float[] likelihoods() {
+    /** Alt reads on the forward (0) or reverse (1) strand. */
+    public int alts(int strand) {
+      return alts[strand];
+    }
+
+    /** log10 L of the reads under hom-ref without an artifact, het and hom-alt. */
+    double homRef() {
+      return homRef[0] + homRef[1];
+    }
+
+    double het() {
+      return het;
+    }
+
+    double homAlt() {
+      return homAlt;
+    }
+
+    /**
+     * log10 L of the reads under a strand artifact, before its prior: either strand alike (1/2
+     * each), that strand's reads showing the alt at an unknown fraction (the Beta integral), the
+     * other strand's hom-ref; -infinity when no strand has alt reads.
+     */
+    double artifact() {
+      double l = Double.NEGATIVE_INFINITY;
+      for (int s = 0; s < 2; s++) {
+        if (alts[s] == 0) continue;
+        l = log10Sum(l, LOG10_HALF + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
+      }
+      return l;
+    }
+
+    /** The log10 likelihoods {0/0, 0/1, 1/1}, largest 0, hom-ref with a strand artifact at {@code artifactRate}; null with no read. */
+    float[] likelihoods(double artifactRate) {
       if (alts[0] + alts[1] + refs[0] + refs[1] == 0) return null;
       double l00 = homRef[0] + homRef[1];
       // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
       // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
+      double log10PriorPerStrand = Math.log10(artifactRate / 2);
       for (int s = 0; s < 2; s++) {
         if (alts[s] == 0) continue;
-        double artifact = LOG10_ARTIFACT_PRIOR_PER_STRAND + log10Beta(alts[s], refs[s]) + homRef[1 - s];
-        l00 = Math.max(l00, artifact) + Math.log10(1 + Math.pow(10, -Math.abs(l00 - artifact)));
+        l00 = log10Sum(l00, log10PriorPerStrand + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
       }
       double max = Math.max(l00, Math.max(het, homAlt));
       return new float[] {(float) (l00 - max), (float) (het - max), (float) (homAlt - max)};
     }
+  }
+
+  private static final double LOG10_HALF = Math.log10(0.5);
+
+  /** log10(10^a + 10^b). */
+  static double log10Sum(double a, double b) {
+    if (a == Double.NEGATIVE_INFINITY) return b;
+    if (b == Double.NEGATIVE_INFINITY) return a;
+    return Math.max(a, b) + Math.log10(1 + Math.pow(10, -Math.abs(a - b)));
   }
 
   /** log10 of the integral over f in [0, 1] of f^a (1 - f)^r: a! r! / (a + r + 1)!. */

@@ -6,6 +6,8 @@ import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
+import dev.fastpipe.streaming.makeexamples.StrandArtifactSample;
+import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
 import dev.fastpipe.streaming.RunFiles;
@@ -194,9 +196,15 @@ public final class StreamingCall {
       metrics.settings.put("model", model.describe());
       model.warmUp(); // TensorFlow's first-run cost, while the shards are still starting
 
+      // Measured while the shards start: the first reads of the file, whatever the regions, so every
+      // scatter job and resume of the sample fits the same rate.
+      StrandArtifactRate artifacts = StrandArtifactSample.measure(plan.settings(), StrandArtifactSample.READS);
+      err.println("fastpipe: strand artifacts: " + artifacts.describe());
+      metrics.settings.put("strand_artifact_rate", artifacts.rate());
+
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
-      consumers = new CallVariantsConsumers(transport, shards, s.inference().consumers(), model, s.inference().batchSize(), s.inference().maxBatchWait(), release,
+      consumers = new CallVariantsConsumers(transport, shards, s.inference().consumers(), model, artifacts, s.inference().batchSize(), s.inference().maxBatchWait(), release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
       probe.consumers(consumers);
       CallVariantsConsumers running = consumers;

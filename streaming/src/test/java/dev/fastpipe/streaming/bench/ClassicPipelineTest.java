@@ -25,7 +25,8 @@ class ClassicPipelineTest {
     assertEquals(List.of("bin/fastpipe", "make-examples", "--ref", "r.fa", "--reads", "x.bam", "--bed", "b.bed",
         "--no-realign-reads", "--shards", "2", "--task", "1", "--output", "/w/run-4.examples-1.tfrecord.gz"), stages.get(0).get(1));
     assertEquals(List.of("bin/fastpipe", "call-variants", "--examples", "/w/run-4.examples-0.tfrecord.gz",
-        "/w/run-4.examples-1.tfrecord.gz", "--reads", "x.bam", "--model", "m", "--output", "/w/run-4.calls.gz"), stages.get(1).get(0));
+        "/w/run-4.examples-1.tfrecord.gz", "--ref", "r.fa", "--reads", "x.bam", "--model", "m", "--output", "/w/run-4.calls.gz"),
+        stages.get(1).get(0));
     assertEquals(List.of("bin/fastpipe", "postprocess", "--ref", "r.fa", "--min-qual", "3", "--calls", "/w/run-4.calls.gz",
         "--output", "/w/run-4.vcf.gz"), stages.get(2).get(0));
   }

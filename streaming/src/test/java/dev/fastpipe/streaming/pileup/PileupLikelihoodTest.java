@@ -54,8 +54,11 @@ class PileupLikelihoodTest {
     return buf;
   }
 
+  /** The strand artifact rate the tests call with. */
+  double rate = StrandArtifactRate.DEFAULT;
+
   float[] likelihoods() {
-    return PileupLikelihood.snp(encoded(), 8, H, W, 6);
+    return PileupLikelihood.snp(encoded(), 8, H, W, 6, rate);
   }
 
   /** A read's error at base quality {@code bq} and mapping quality {@code mq}: either kind of error. */
@@ -73,12 +76,12 @@ class PileupLikelihoodTest {
    * log10 L(0/0) as the class documents it: the strands' hom-ref likelihoods, plus for each strand
    * with alt reads the artifact p_a/2 * B(alts + 1, refs + 1) * the other strand's hom-ref.
    */
-  static double homRef(double[] strandHomRef, int[] alts, int[] refs) {
+  static double homRef(double[] strandHomRef, int[] alts, int[] refs, double rate) {
     double l = Math.pow(10, strandHomRef[0] + strandHomRef[1]);
     for (int s = 0; s < 2; s++) {
       if (alts[s] == 0) continue;
       double beta = factorial(alts[s]) * factorial(refs[s]) / factorial(alts[s] + refs[s] + 1);
-      l += 1.1e-4 / 2 * beta * Math.pow(10, strandHomRef[1 - s]);
+      l += rate / 2 * beta * Math.pow(10, strandHomRef[1 - s]);
     }
     return Math.log10(l);
   }
@@ -99,7 +102,7 @@ class PileupLikelihoodTest {
     // Forward: 6 ref reads and the second alt; reverse: 5 ref reads and the first alt.
     double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
     double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
-    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5});
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate);
     double l01 = 13 * log10Half(e);
     double l11 = 2 * Math.log10(1 - e) + 11 * Math.log10(e / 3);
     double max = Math.max(l00, Math.max(l01, l11));
@@ -120,7 +123,7 @@ class PileupLikelihoodTest {
     // Forward: 3 ref reads and the second alt (read 6); reverse: 2 ref reads and the first alt.
     double fwd = 3 * Math.log10(1 - e37) + Math.log10(e10 / 3);
     double rev = 2 * Math.log10(1 - e37) + Math.log10(e10 / 3);
-    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {3, 2});
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {3, 2}, rate);
     double l01 = 5 * log10Half(e37) + 2 * log10Half(e10);
     assertEquals(l00 - l01, gl[0] - gl[1], 1e-4, "the alt reads' error is their MAPQ 10's, not their base quality 37's");
   }
@@ -142,7 +145,7 @@ class PileupLikelihoodTest {
     assertEquals(0, after[1], 1e-6, "six of twelve is a het");
     double e = err(30, 60);
     double strand = 3 * Math.log10(1 - e) + 3 * Math.log10(e / 3); // each strand: 3 ref and 3 alt reads
-    double l00 = homRef(new double[] {strand, strand}, new int[] {3, 3}, new int[] {3, 3});
+    double l00 = homRef(new double[] {strand, strand}, new int[] {3, 3}, new int[] {3, 3}, rate);
     assertEquals(l00 - 12 * log10Half(e), after[0], 1e-4);
     assertEquals(6 * Math.log10(1 - e) + 6 * Math.log10(e / 3) - 12 * log10Half(e), after[2], 1e-4, "hom-alt by the formula");
   }
@@ -179,7 +182,7 @@ class PileupLikelihoodTest {
     e = e + 1e-6 - e * 1e-6;
     double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
     double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
-    double expected = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}) - 13 * log10Half(e);
+    double expected = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate) - 13 * log10Half(e);
     assertEquals(expected, noisy[0] - noisy[1], 1e-3);
     assertTrue(noisy[0] > clean[0] + 2, "two alt reads weigh less where the reads err often: " + noisy[0] + " vs " + clean[0]);
   }
@@ -195,7 +198,7 @@ class PileupLikelihoodTest {
     double e = err(20, 60);
     double fwd = 8 * Math.log10(e / 3) + 5 * Math.log10(1 - e);
     double rev = 13 * Math.log10(1 - e);
-    double l00 = homRef(new double[] {fwd, rev}, new int[] {8, 0}, new int[] {5, 13});
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {8, 0}, new int[] {5, 13}, rate);
     assertEquals(26 * log10Half(e) - l00, oneStrand[1] - oneStrand[0], 1e-4);
     reads.clear();
     support.clear();
@@ -205,6 +208,27 @@ class PileupLikelihoodTest {
     assertEquals(0, bothStrands[1], 1e-6, "4 + 4 alt reads are a het: " + Arrays.toString(bothStrands));
     assertTrue(bothStrands[0] + Math.log10(1 / 1.1e-3) < -4, "posterior odds of hom-ref 1 in 10^4 or less: "
         + Arrays.toString(bothStrands));
+  }
+
+  @Test
+  void aSampleWithoutArtifactsLeavesAOneStrandLowFractionHetToThePlainModel() {
+    // 4 of 23 reads show the alt, all forward at Q37: the 5 Mb sample's missed het at 3340847.
+    for (int i = 0; i < 12; i++) read(i < 4 ? alt : (char) g.ref[SITE], 37, 60, false);
+    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60, true);
+    double e = err(37, 60);
+    double fwd = 4 * Math.log10(e / 3) + 8 * Math.log10(1 - e);
+    double rev = 11 * Math.log10(1 - e);
+    float[] assumed = likelihoods();
+    rate = 1e-7; // what the fit gives a large sample of reads with no strand artifact
+    float[] measured = likelihoods();
+    for (double r : new double[] {StrandArtifactRate.DEFAULT, 1e-7}) {
+      float[] gl = r == 1e-7 ? measured : assumed;
+      double l00 = homRef(new double[] {fwd, rev}, new int[] {4, 0}, new int[] {8, 11}, r);
+      assertEquals(23 * log10Half(e) - l00, gl[1] - gl[0], 1e-4, "rate " + r);
+    }
+    // With the het prior 1.1e-3: hom-ref at odds of 30 to 1 or more at the assumed rate, a het at 10 to 1 at the measured one.
+    assertTrue(assumed[1] - assumed[0] + Math.log10(1.1e-3) < -1.5, Arrays.toString(assumed));
+    assertTrue(measured[1] - measured[0] + Math.log10(1.1e-3) > 1, Arrays.toString(measured));
   }
 
   @Test
@@ -248,7 +272,7 @@ class PileupLikelihoodTest {
   }
 
   float[] indelLikelihoods() {
-    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2);
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2, rate);
   }
 
   @Test
