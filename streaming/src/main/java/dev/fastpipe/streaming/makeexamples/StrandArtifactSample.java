@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * Measures a sample's {@link StrandArtifactRate} on the first {@link #READS} reads of its file that
  * the run's {@link ReadFilter} keeps, in file order, whatever regions the run calls: every scatter
  * job, shard count and resume of one sample therefore fits the same rate and writes the same VCF.
- * Reads on contigs the run excludes ({@code --exclude-contigs}) and on the mitochondrion do not count.
+ * Reads on contigs the run excludes ({@code --exclude-contigs}), on the mitochondrion and on
+ * contigs the reference lacks do not count.
  * The reads are piled up against the reference; each column with two reads or more counts, and
  * those where two reads or more show the same non-reference base become the fit's evidence, each
  * read with the error the caller gives it (its base quality, times how many more errors the
@@ -60,7 +61,8 @@ public final class StrandArtifactSample {
           if (r.getReadUnmappedFlag() && r.getReferenceIndex() < 0) break; // the unplaced reads at the end
           if (!r.getContig().equals(contig)) {
             contig = r.getContig();
-            skip = excluded.excludes(contig) || MITOCHONDRIAL.matcher(contig).matches();
+            skip = excluded.excludes(contig) || MITOCHONDRIAL.matcher(contig).matches()
+                || in.dictionary.getSequence(contig) == null; // a contig the reference lacks has no bases to compare
           }
           if (skip || !filter.accept(r)) continue;
           if (pileup.add(r)) taken++;
