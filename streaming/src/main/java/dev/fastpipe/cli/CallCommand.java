@@ -168,6 +168,10 @@ public final class CallCommand implements Callable<Integer> {
         System.err.printf("fastpipe call: small model called %d sites, the CNN %d examples (small model share %.1f %%)%n",
             small, r.examples() - small, 100.0 * small / Math.max(1, r.examples()));
       }
+      if (r.metrics().settings.get("strand_artifact_rate") instanceof Number rate) {
+        System.err.printf("fastpipe call: strand artifacts %.2g per site, fitted to %,d pileup columns of the first reads%n",
+            rate.doubleValue(), r.metrics().settings.get("strand_artifact_columns"));
+      }
       if (r.metrics().basesResumed > 0) {
         System.err.printf("fastpipe call: resumed: %.1f %% of the regions' bases came from the interrupted run,"
                 + " which had spent %.1f s on them%n",

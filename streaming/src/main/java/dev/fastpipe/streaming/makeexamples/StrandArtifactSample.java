@@ -1,6 +1,5 @@
 package dev.fastpipe.streaming.makeexamples;
 
-import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
@@ -34,6 +33,8 @@ public final class StrandArtifactSample {
   public static final int READS = 100_000;
   /** A read spanning more reference than this (a long N or D) is left out of the sample. */
   static final int MAX_SPAN = 10_000;
+  /** Records looked at per read wanted, at most. */
+  static final int EXAMINED_PER_READ = 4;
   private static final int RING = 1 << 15;
   private static final int REFERENCE_CHUNK = 1 << 20;
   private static final int MIN_DEPTH = 2;
@@ -55,10 +56,15 @@ public final class StrandArtifactSample {
       int taken = 0;
       String contig = null;
       boolean skip = false;
+      int position = 0; // where the last read started, for the error
       try (SAMRecordIterator it = in.reads.iterator()) {
-        while (it.hasNext() && taken < maxReads) {
+        // a file whose reads the filter or the sample leave out (no qualities, another sample's) is
+        // not read to its end: at most EXAMINED_PER_READ records per read wanted
+        for (long examined = 0; it.hasNext() && taken < maxReads && examined < (long) EXAMINED_PER_READ * maxReads;
+            examined++) {
           SAMRecord r = it.next();
-          if (r.getReadUnmappedFlag() && r.getReferenceIndex() < 0) break; // the unplaced reads at the end
+          if (r.getContig() == null) break; // the unplaced reads at the end
+          position = r.getAlignmentStart();
           if (!r.getContig().equals(contig)) {
             contig = r.getContig();
             skip = excluded.excludes(contig) || MITOCHONDRIAL.matcher(contig).matches()
@@ -68,7 +74,7 @@ public final class StrandArtifactSample {
           if (pileup.add(r)) taken++;
         }
       } catch (htsjdk.samtools.SAMException e) {
-        throw InputException.reading(inputs.reads(), "cannot read the reads", e);
+        throw in.readsProblem(contig == null ? "its first reads" : contig + ":" + position + " (reading its first reads)", e);
       }
       pileup.flushAll();
       return pileup.fit();
@@ -98,12 +104,14 @@ public final class StrandArtifactSample {
       this.defaultBaseQuality = defaultBaseQuality;
     }
 
-    /** Piles the read up; false when it was left out (no qualities, too long a span). */
+    /** Piles the read up; false when it was left out (no qualities, too long a span, malformed). */
     boolean add(SAMRecord r) {
       byte[] quals = r.getBaseQualities();
       byte[] bases = r.getReadBases();
       boolean noQualities = quals == null || quals.length == 0;
       if ((noQualities && defaultBaseQuality < 0) || r.getAlignmentEnd() - r.getAlignmentStart() >= MAX_SPAN) return false;
+      // a malformed record (CIGAR and bases or qualities of other lengths) is make_examples' to report
+      if (r.getCigar().getReadLength() != bases.length || (!noQualities && quals.length != bases.length)) return false;
       if (!r.getContig().equals(contig)) {
         flushAll();
         contig = r.getContig();

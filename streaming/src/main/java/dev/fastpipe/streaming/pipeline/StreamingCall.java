@@ -199,8 +199,9 @@ public final class StreamingCall {
       // Measured while the shards start: the first reads of the file, whatever the regions, so every
       // scatter job and resume of the sample fits the same rate.
       StrandArtifactRate artifacts = StrandArtifactSample.measure(plan.settings(), StrandArtifactSample.READS);
-      err.println("fastpipe: strand artifacts: " + artifacts.describe());
-      metrics.settings.put("strand_artifact_rate", artifacts.rate());
+      // three significant digits (a Double would be rounded to three decimals, and the rate can be 1e-7)
+      metrics.settings.put("strand_artifact_rate", new java.math.BigDecimal(artifacts.rate(), new java.math.MathContext(3)));
+      metrics.settings.put("strand_artifact_columns", artifacts.columns());
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
