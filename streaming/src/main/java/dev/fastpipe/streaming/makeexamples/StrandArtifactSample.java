@@ -63,10 +63,11 @@ public final class StrandArtifactSample {
         for (long examined = 0; it.hasNext() && taken < maxReads && examined < (long) EXAMINED_PER_READ * maxReads;
             examined++) {
           SAMRecord r = it.next();
-          if (r.getContig() == null) break; // the unplaced reads at the end
+          // the unplaced reads at the end (getContig() is null for every unmapped read, placed ones too)
+          if (r.getReferenceIndex() < 0) break;
           position = r.getAlignmentStart();
-          if (!r.getContig().equals(contig)) {
-            contig = r.getContig();
+          if (!r.getReferenceName().equals(contig)) {
+            contig = r.getReferenceName();
             skip = excluded.excludes(contig) || MITOCHONDRIAL.matcher(contig).matches()
                 || in.dictionary.getSequence(contig) == null; // a contig the reference lacks has no bases to compare
           }
@@ -112,9 +113,9 @@ public final class StrandArtifactSample {
       if ((noQualities && defaultBaseQuality < 0) || r.getAlignmentEnd() - r.getAlignmentStart() >= MAX_SPAN) return false;
       // a malformed record (CIGAR and bases or qualities of other lengths) is make_examples' to report
       if (r.getCigar().getReadLength() != bases.length || (!noQualities && quals.length != bases.length)) return false;
-      if (!r.getContig().equals(contig)) {
+      if (!r.getReferenceName().equals(contig)) {
         flushAll();
-        contig = r.getContig();
+        contig = r.getReferenceName();
         reference = null;
         next = r.getAlignmentStart();
         end = next - 1;

@@ -88,4 +88,18 @@ class StrandArtifactSampleTest {
     for (String name : List.of("chrM", "MT", "M", "chrMT")) assertTrue(StrandArtifactSample.MITOCHONDRIAL.matcher(name).matches(), name);
     for (String name : List.of("chr1", "chrMX", "20")) assertTrue(!StrandArtifactSample.MITOCHONDRIAL.matcher(name).matches(), name);
   }
+
+  @Test
+  void anUnmappedReadPlacedBesideItsMateDoesNotEndTheSample() throws Exception {
+    TestGenome g = TestGenome.tiled("chrA", 20_000, 5, 0, 5);
+    SAMRecord unmapped = g.read(1_000, "100M", g.refString(1_000, 1_100));
+    unmapped.setReadUnmappedFlag(true); // placed at its mate's position, as bwa writes it
+    unmapped.setCigarString("*");
+    unmapped.setMappingQuality(0);
+    g.add(unmapped);
+    TestGenome.Written w = g.write(dir, "placed.bam");
+    StrandArtifactRate r = StrandArtifactSample.measure(
+        ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(), StrandArtifactSample.READS);
+    assertTrue(r.columns() > 19_000, r.describe());
+  }
 }
