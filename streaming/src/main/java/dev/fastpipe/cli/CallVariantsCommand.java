@@ -49,8 +49,10 @@ public final class CallVariantsCommand implements Callable<Integer> {
 
   @Option(names = "--reads", paramLabel = "BAM",
       description = {"The reads the examples were made from: the sample name comes from their read groups (SM),",
-          "and with --ref their strand artifact rate is measured as call measures it (first 200,000 reads",
-          "passing the default read filters). Without both, the rate is assumed (1.1e-4 per site)."})
+          "and with --ref their strand artifact rate is measured as call measures it (first "
+              + StrandArtifactSample.READS + " reads",
+          "passing the default read filters). Without both, the rate is assumed (" + StrandArtifactRate.DEFAULT
+              + " per site)."})
   Path reads;
 
   @Option(names = "--ref", paramLabel = "FASTA", description = "The reference of --reads (indexed FASTA), for the strand artifact rate.")

@@ -40,11 +40,6 @@ public final class StrandArtifactSample {
   private static final int MIN_DEPTH = 2;
   /** The mitochondrion's usual names: its thousands of reads (chrM sorts first in UCSC's hg19) say nothing of the nuclear genome's. */
   static final Pattern MITOCHONDRIAL = Pattern.compile("(chr)?(M|MT)", Pattern.CASE_INSENSITIVE);
-  private static final double[] ERROR = new double[100];
-
-  static {
-    for (int q = 0; q < ERROR.length; q++) ERROR[q] = Math.pow(10, -q / 10.0);
-  }
 
   /** The rate of the reads of {@code settings}, from at most {@code maxReads} of them. */
   public static StrandArtifactRate measure(ExampleSettings settings, int maxReads) {
@@ -166,7 +161,7 @@ public final class StrandArtifactSample {
       double expected = 0;
       for (int i = 0; i < n; i++) {
         int base = reads[i] & 3;
-        expected += ERROR[reads[i] >>> 3 & 0x7F];
+        expected += PileupLikelihood.promisedError(reads[i] >>> 3 & 0x7F);
         if (base != ref) {
           wrong++;
           byBase[base]++;
@@ -199,16 +194,14 @@ public final class StrandArtifactSample {
     /** The rate fitted to the columns, each read's error as the caller gives it. */
     StrandArtifactRate fit() {
       if (counted == 0) return StrandArtifactRate.assumed();
-      double factor = Math.max(1.0, (mismatches + 1) / (promised + 1));
+      double factor = PileupLikelihood.errorFactor(mismatches, promised);
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());
       for (int[] e : evidence) {
         PileupLikelihood.ReadEvidence site = new PileupLikelihood.ReadEvidence(4);
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;
-          double baseError = Math.min(PileupLikelihood.MAX_ERROR, factor * ERROR[e[i] >>> 3 & 0x7F]);
-          double mapping = ERROR[e[i] >>> 10 & 0x7F];
-          site.add(base == e[1], Math.min(PileupLikelihood.MAX_ERROR, baseError + mapping - baseError * mapping),
+          site.add(base == e[1], PileupLikelihood.readError(e[i] >>> 3 & 0x7F, e[i] >>> 10 & 0x7F, factor),
               (e[i] >>> 2 & 1) == 1);
         }
         sites.add(site);

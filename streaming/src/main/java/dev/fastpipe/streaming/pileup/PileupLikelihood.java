@@ -65,7 +65,7 @@ public final class PileupLikelihood {
   static final double PRIOR_ERRORS = 1;
   static final int STRAND = 3;
   /** A read's error rate never exceeds this (3 of 4 bases wrong would be no information). */
-  public static final double MAX_ERROR = 0.75;
+  static final double MAX_ERROR = 0.75;
 
   /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of the SNP example whose image of
@@ -90,8 +90,8 @@ public final class PileupLikelihood {
       boolean alt = supports == SUPPORTING && differs == DIFFERS;
       boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
       if (!alt && !ref) continue;
-      double base = Math.min(MAX_ERROR, factor * ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)]);
-      reads.add(alt, combined(base, mappingError(buffer, at)), reverse(buffer, at));
+      int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+      reads.add(alt, readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -156,6 +156,28 @@ public final class PileupLikelihood {
     byte[] bases = new byte[end - col];
     for (int c = col; c < end; c++) bases[c - col] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
     return TandemRepeat.length(bases, 0, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A SNP read's error at base quality {@code bq} (at most 40) and mapping quality {@code mq} (at most
+   * 60): the base error times the window's {@code factor} ({@link #errorFactor}), at most
+   * {@link #MAX_ERROR}, combined with the mapping error.
+   */
+  public static double readError(int bq, int mq, double factor) {
+    return combined(Math.min(MAX_ERROR, factor * ERROR[bq]), ERROR[mq]);
+  }
+
+  /** The error rate quality {@code q} (0..60) promises, 10^(-q/10). */
+  public static double promisedError(int q) {
+    return ERROR[q];
+  }
+
+  /**
+   * How many times more errors {@code mismatches} are than the {@code promised} sum of error rates,
+   * at least 1, with {@link #PRIOR_ERRORS} pseudo-counts on both.
+   */
+  public static double errorFactor(long mismatches, double promised) {
+    return Math.max(1.0, (mismatches + PRIOR_ERRORS) / (promised + PRIOR_ERRORS));
   }
 
   private static double mappingError(DirectBuffer buffer, int at) {
@@ -231,10 +253,18 @@ public final class PileupLikelihood {
      * other strand's hom-ref; -infinity when no strand has alt reads.
      */
     double artifact() {
-      double l = Double.NEGATIVE_INFINITY;
+      return withArtifact(Double.NEGATIVE_INFINITY, LOG10_HALF);
+    }
+
+    /**
+     * log10 of 10^{@code l} plus, for each strand with alt reads, 10^{@code log10PerStrand} times that
+     * strand's artifact likelihood: one strand's reads show the alt at a fraction of their own
+     * (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
+     */
+    private double withArtifact(double l, double log10PerStrand) {
       for (int s = 0; s < 2; s++) {
         if (alts[s] == 0) continue;
-        l = log10Sum(l, LOG10_HALF + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
+        l = log10Sum(l, log10PerStrand + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
       }
       return l;
     }
@@ -242,14 +272,7 @@ public final class PileupLikelihood {
     /** The log10 likelihoods {0/0, 0/1, 1/1}, largest 0, hom-ref with a strand artifact at {@code artifactRate}; null with no read. */
     float[] likelihoods(double artifactRate) {
       if (alts[0] + alts[1] + refs[0] + refs[1] == 0) return null;
-      double l00 = homRef[0] + homRef[1];
-      // Hom-ref with a strand artifact: one strand's reads show the alt at a fraction of their own
-      // (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
-      double log10PriorPerStrand = Math.log10(artifactRate / 2);
-      for (int s = 0; s < 2; s++) {
-        if (alts[s] == 0) continue;
-        l00 = log10Sum(l00, log10PriorPerStrand + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
-      }
+      double l00 = withArtifact(homRef[0] + homRef[1], Math.log10(artifactRate / 2)); // hom-ref, or a strand artifact
       double max = Math.max(l00, Math.max(het, homAlt));
       return new float[] {(float) (l00 - max), (float) (het - max), (float) (homAlt - max)};
     }
@@ -309,7 +332,7 @@ public final class PileupLikelihood {
       promised += expected;
       mismatches += wrong;
     }
-    return Math.max(1.0, (mismatches + PRIOR_ERRORS) / (promised + PRIOR_ERRORS));
+    return errorFactor(mismatches, promised);
   }
 
   /** The quality a pixel of {@code cap * pixel / 254} stands for (the channels truncate; this rounds back). */
