@@ -34,7 +34,8 @@ import java.util.zip.GZIPOutputStream;
  * contig_index is the index in the reference's sequence dictionary (postprocess maps it with
  * {@code --ref}); position is 0-based; alt_subset indexes into alts; ad lists ref then each alt
  * ("." when unknown); probabilities are printed with Float.toString (exact round trip); pileup_gl is
- * the example's pileup likelihoods (log10 {0/0, 0/1, 1/1}, {@code pileup.PileupLikelihood}) or "."
+ * the example's pileup likelihoods (log10, one per genotype of the site's alleles in VCF order: {0/0, 0/1,
+ * 1/1} at a bi-allelic site; {@code pileup.PileupLikelihood}) or "."
  * (a file without the column, written before it existed, reads as "." throughout).
  * The writer works under a temporary name and renames on {@link Writer#close()}.
  */
@@ -174,9 +175,13 @@ public final class CallsFile {
     float[] gl = null;
     if (f.length == 12 && !f[11].equals(".")) {
       String[] g = f[11].split(",");
-      if (g.length != 3) throw new IllegalArgumentException("pileup_gl " + f[11] + ": expected 3 log10 likelihoods");
-      gl = new float[3];
-      for (int i = 0; i < 3; i++) {
+      int genotypes = CallResult.genotypes(alts.size());
+      if (g.length != genotypes) {
+        throw new IllegalArgumentException("pileup_gl " + f[11] + ": expected " + genotypes + " log10 likelihoods for "
+            + alts.size() + " alt(s)");
+      }
+      gl = new float[genotypes];
+      for (int i = 0; i < genotypes; i++) {
         gl[i] = Float.parseFloat(g[i]);
         if (!(gl[i] <= 0)) throw new IllegalArgumentException("pileup_gl " + f[11] + ": log10 likelihoods must be numbers <= 0");
       }

@@ -47,6 +47,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
+  /** Multi-allelic sites whose single-alt examples are not all in yet. */
+  private final java.util.Map<CallResult.SiteKey, PileupLikelihood.SiteAlleles> pendingSites = new java.util.HashMap<>();
   /** Partitions whose markers arrived after examples still in the batch. */
   private final java.util.ArrayDeque<Long> markers = new java.util.ArrayDeque<>();
   private float[] probabilities;
@@ -119,10 +121,41 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref.length(), alts[0].length(), artifactRate);
+    } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS
+        && (allIndels(ref, alts) || allSnps(ref, alts))) {
+      gl = multiAllelic(buffer, ref, alts);
     }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
     if (batch.isFull()) flush();
+  }
+
+  /**
+   * Adds a single-alt example of a multi-allelic site (SNPs or indels) to the site's evidence; the site's
+   * genotype likelihoods once its last single-alt example is in (a site's examples come one after
+   * another from one make_examples task), else null.
+   */
+  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts) {
+    CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
+    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, allSnps(ref, alts)));
+    int maxDeleted = 0;
+    for (String a : alts) maxDeleted = Math.max(maxDeleted, ref.length() - a.length());
+    site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
+        maxDeleted);
+    if (!site.complete()) return null;
+    pendingSites.remove(key);
+    return site.likelihoods();
+  }
+
+  private static boolean allSnps(String ref, String[] alts) {
+    if (ref.length() != 1) return false;
+    for (String a : alts) if (a.length() != 1) return false;
+    return true;
+  }
+
+  private static boolean allIndels(String ref, String[] alts) {
+    for (String a : alts) if (a.length() == ref.length()) return false;
+    return true;
   }
 
   /** Classifies and delivers whatever is batched, then the markers that followed it. Call at end of stream. */

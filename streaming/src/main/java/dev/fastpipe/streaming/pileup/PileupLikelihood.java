@@ -137,6 +137,130 @@ public final class PileupLikelihood {
     return reads.likelihoods(artifactRate);
   }
 
+  /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
+  public static final int MAX_MULTI_ALLELIC_ALTS = 4;
+
+  /**
+   * The pileup evidence of a multi-allelic site (every alt a SNP, or every alt an indel), gathered
+   * from its single-alt examples: every example of a site shows the same read rows in the same
+   * order, so a row that example {k} marks as supporting carries alt k. A row that no example marks
+   * carries the reference when it shows it: at a SNP, the reference base at the site; at an indel, a
+   * span as {@link #indel} asks of a reference read (from the base before the anchor past the
+   * longest deletion and the tandem repeat, with {@value #INDEL_FLANK} bases to spare). Any other
+   * row counts for nothing. A read errs as at a bi-allelic site of its type (a SNP read by its base
+   * and mapping quality and the window's {@link #errorFactor}, an indel read at
+   * {@link #INDEL_ERROR} with its mapping error), and a wrong read shows any one of the other
+   * alleles alike (one of three other bases at a SNP). {@link #likelihoods} gives log10 L of every
+   * genotype of the site's alleles (VCF order: 0/0, 0/1, 1/1, 0/2, 1/2, 2/2, ...): a 1/2 site reads
+   * as 1/2 where the network, shown one alt at a time, leaves the weaker alt at hom-ref. No strand
+   * artifact term.
+   */
+  public static final class SiteAlleles {
+    private final int alts;
+    private final boolean snp;
+    private final boolean[] seen;
+    private int seenCount;
+    private int rows;
+    /** Per row: -1 counts for nothing, 0 the reference, k alt k. */
+    private int[] allele = new int[0];
+    private double[] error = new double[0];
+
+    /** A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts. */
+    public SiteAlleles(int alts, boolean snp) {
+      if (alts < 2 || alts > MAX_MULTI_ALLELIC_ALTS) throw new IllegalArgumentException(alts + " alts");
+      this.alts = alts;
+      this.snp = snp;
+      this.seen = new boolean[alts];
+    }
+
+    /**
+     * Adds the example of alt {@code alt} (1-based) whose image starts at {@code buffer[offset]};
+     * {@code maxDeleted} is the longest deletion among the site's alts (0 if none). An example of a
+     * different row count than the first, or an image of fewer than six channels, is ignored.
+     */
+    public void add(int alt, DirectBuffer buffer, int offset, int height, int width, int channels, int maxDeleted) {
+      if (alt < 1 || alt > alts || seen[alt - 1]) return;
+      if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return;
+      int n = height - PileupConstants.REFERENCE_ROWS;
+      int centre = (width - 1) / 2;
+      int rowLength = width * channels;
+      if (seenCount == 0 && snp) {
+        double factor = errorFactor(buffer, offset, height, width, channels);
+        rows = n;
+        allele = new int[n];
+        error = new double[n];
+        for (int r = 0; r < n; r++) {
+          int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
+          int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
+          boolean drawn = bqPixel != 0 && (buffer.getByte(at) & 0xFF) != 0;
+          allele[r] = drawn && (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == MATCHES_REF ? 0 : -1;
+          int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+          error[r] = drawn ? readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
+        }
+      } else if (seenCount == 0) {
+        int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+        int from = centre - 1;
+        int to = centre + Math.max(maxDeleted, tract) + INDEL_FLANK;
+        rows = n;
+        allele = new int[n];
+        error = new double[n];
+        for (int r = 0; r < n; r++) {
+          int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
+          int at = row + centre * channels;
+          boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
+          boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
+          allele[r] = anchor && spans ? 0 : -1;
+          error[r] = combined(INDEL_ERROR, mappingError(buffer, at));
+        }
+      } else if (n != rows) {
+        return;
+      }
+      for (int r = 0; r < n; r++) {
+        int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
+        if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue;
+        if ((buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) != SUPPORTING) continue;
+        if (snp && ((buffer.getByte(at) & 0xFF) == 0 || (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) != DIFFERS)) continue;
+        allele[r] = alt;
+      }
+      seen[alt - 1] = true;
+      seenCount++;
+    }
+
+    /** True when every alt's example has been added. */
+    public boolean complete() {
+      return seenCount == alts;
+    }
+
+    /** log10 L of each genotype in VCF order, largest 0; null unless complete or with no informative read. */
+    public float[] likelihoods() {
+      if (!complete()) return null;
+      int alleles = alts + 1;
+      double[] l = new double[alleles * (alleles + 1) / 2];
+      int informative = 0;
+      for (int r = 0; r < rows; r++) {
+        int x = allele[r];
+        if (x < 0) continue;
+        informative++;
+        double e = error[r];
+        double right = 1 - e;
+        double wrong = e / (snp ? 3 : alts);
+        for (int b = 0; b < alleles; b++) {
+          for (int a = 0; a <= b; a++) {
+            double pa = x == a ? right : wrong;
+            double pb = x == b ? right : wrong;
+            l[b * (b + 1) / 2 + a] += Math.log10((pa + pb) / 2);
+          }
+        }
+      }
+      if (informative == 0) return null;
+      double max = Double.NEGATIVE_INFINITY;
+      for (double v : l) max = Math.max(max, v);
+      float[] out = new float[l.length];
+      for (int g = 0; g < l.length; g++) out[g] = (float) (l[g] - max);
+      return out;
+    }
+  }
+
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */
   private static boolean drawnThroughout(DirectBuffer buffer, int row, int channels, int from, int to) {
     for (int c = from; c <= to; c++) {

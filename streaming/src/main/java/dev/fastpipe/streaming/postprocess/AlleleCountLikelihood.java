@@ -16,8 +16,9 @@ import java.util.Locale;
  * weight against a confident network. The weight {@code w} (0: off) and {@code e} are fitted per
  * type (SNP, indel) on validation samples outside the evaluation band (the model recipe's
  * {@code fit_counts.sh}), and stored with the GQ calibration, which is fitted on calls made with
- * them. Multi-allelic sites, sites without allele depths and haploid calls are left as the network
- * scored them.
+ * them. A multi-allelic site's pileup likelihoods weigh in alike ({@link #applyMultiAllelic}); other
+ * multi-allelic sites (SNP and indel alts mixed) and sites without allele depths are left as the
+ * network scored them.
  */
 public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /**
@@ -135,6 +136,49 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   }
 
   /**
+   * The probabilities of a multi-allelic site's genotypes (VCF order, three alleles or more) weighed
+   * with its pileup likelihoods ({@code pileup.PileupLikelihood.SiteAlleles}) as a bi-allelic site's
+   * of the type are: at indels stacked, p(g) * L(g)^w; at SNPs pooled with the prior
+   * ({@link #multiAllelicPrior}), p(g)^(1 - w) * (prior(g) L(g))^w. {@code probs} itself where the
+   * type's weight is not a pileup one, or the likelihoods do not match the genotypes.
+   */
+  public double[] applyMultiAllelic(boolean isSnp, double[] probs, float[] pileupLikelihoods) {
+    Weight w = isSnp ? snp : indel;
+    if (w.off() || !w.pileup() || pileupLikelihoods == null || pileupLikelihoods.length != probs.length) {
+      return probs;
+    }
+    double[] logL = naturalLog(pileupLikelihoods);
+    if (!isSnp) return combine(probs, 1, w.weight(), logL);
+    double[] prior = multiAllelicPrior(probs.length);
+    for (int g = 0; g < logL.length; g++) logL[g] += Math.log(prior[g]);
+    return combine(probs, 1 - w.weight(), w.weight(), logL);
+  }
+
+  /**
+   * The prior of a multi-allelic SNP site's genotypes (VCF order), {@link #PRIOR}'s spread over the
+   * alts: 0/0 as at a bi-allelic site, each 0/k the het's share, each k/k the hom-alt's share, and a
+   * genotype of two different alts, which takes two mutations at one base, the het's share squared.
+   * A second alt base seen in two reads of fifteen (sequencing errors at 1 %) then stays an error
+   * beside a hom-alt, where the likelihood alone makes the site 1/2.
+   */
+  static double[] multiAllelicPrior(int genotypes) {
+    int alleles = (int) Math.round((Math.sqrt(8.0 * genotypes + 1) - 1) / 2);
+    int alts = alleles - 1;
+    double[] prior = new double[genotypes];
+    for (int b = 0; b < alleles; b++) {
+      for (int a = 0; a <= b; a++) {
+        double p;
+        if (b == 0) p = PRIOR[0];
+        else if (a == 0) p = PRIOR[1] / alts;
+        else if (a == b) p = PRIOR[2] / alts;
+        else p = PRIOR[1] * PRIOR[1] / (alts * (alts - 1) / 2.0);
+        prior[b * (b + 1) / 2 + a] = p;
+      }
+    }
+    return prior;
+  }
+
+  /**
    * The prior of the pileup's posterior: a site's genotype before its reads are seen, bcftools'
    * default (-P 1.1e-3: a het at 1.1e-3 of sites, a hom-alt at half that).
    */
@@ -169,20 +213,21 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
    * indel pileup is networkExponent 1; the SNP pileup's pooling is 1 - weight.
    */
   private static double[] combine(double[] probs, double networkExponent, double weight, double[] logL) {
-    double[] logP = new double[3];
+    int genotypes = probs.length;
+    double[] logP = new double[genotypes];
     double max = Double.NEGATIVE_INFINITY;
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < genotypes; g++) {
       logP[g] = probs[g] > 0 ? networkExponent * Math.log(probs[g]) + weight * logL[g] : Double.NEGATIVE_INFINITY;
       max = Math.max(max, logP[g]);
     }
     if (max == Double.NEGATIVE_INFINITY) return probs;
-    double[] out = new double[3];
+    double[] out = new double[genotypes];
     double sum = 0;
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < genotypes; g++) {
       out[g] = Math.exp(logP[g] - max);
       sum += out[g];
     }
-    for (int g = 0; g < 3; g++) out[g] /= sum;
+    for (int g = 0; g < genotypes; g++) out[g] /= sum;
     return out;
   }
 }

@@ -16,8 +16,9 @@ import java.util.List;
  * @param examplesAtSite how many examples the site has (1 for bi-allelic; n + n(n-1)/2 otherwise)
  * @param depth read depth at the site (DP)
  * @param alleleDepths reads supporting ref then each alt (AD), length 1 + alts.size(), may be empty
- * @param pileupLikelihoods log10 likelihoods {0/0, 0/1, 1/1} of the example's pileup
- *     ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel examples), or null
+ * @param pileupLikelihoods log10 likelihoods of the site's genotypes in VCF order ({0/0, 0/1, 1/1} at a
+ *     bi-allelic site) from its pileup ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel
+ *     examples; at a multi-allelic indel site, the last of its single-alt examples), or null
  */
 public record CallResult(
     int contigIndex,
@@ -46,9 +47,15 @@ public record CallResult(
       if (i < 0 || i >= alts.size()) throw new IllegalArgumentException("alt subset index " + i + " out of " + alts);
     }
     if (probabilities.length != 3) throw new IllegalArgumentException("need 3 probabilities");
-    if (pileupLikelihoods != null && pileupLikelihoods.length != 3) {
-      throw new IllegalArgumentException("need 3 pileup likelihoods");
+    if (pileupLikelihoods != null && pileupLikelihoods.length != genotypes(alts.size())) {
+      throw new IllegalArgumentException("need " + genotypes(alts.size()) + " pileup likelihoods (one per genotype of "
+          + (alts.size() + 1) + " alleles), got " + pileupLikelihoods.length);
     }
+  }
+
+  /** The diploid genotypes of a site with {@code alts} alt alleles: (n + 1)(n + 2) / 2. */
+  public static int genotypes(int alts) {
+    return (alts + 1) * (alts + 2) / 2;
   }
 
   /** The key shared by all examples of one site. */

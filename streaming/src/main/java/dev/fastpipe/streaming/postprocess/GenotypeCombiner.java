@@ -25,9 +25,10 @@ import java.util.List;
  *       is below {@code minHomRefGq}, DeepVariant's default 20); a variant call with QUAL below
  *       {@code minQual}, or with a (calibrated) GQ below its type's PASS threshold of the model's
  *       {@link GqCalibration}, gets {@code LowQual}; everything else PASS.
- *   <li><b>Read counts</b> (bi-allelic sites, where the model's calibration has them): the
- *       probabilities are re-weighted by the allele depths' binomial likelihood
- *       ({@link AlleleCountLikelihood}) before GT, GQ, QUAL and PL are taken from them.
+ *   <li><b>Read counts</b> (where the model's calibration has them): the probabilities are
+ *       re-weighted by the pileup's likelihoods (bi-allelic sites, multi-allelic sites of SNPs or of indels)
+ *       or the allele depths' binomial likelihood ({@link AlleleCountLikelihood}) before GT, GQ,
+ *       QUAL and PL are taken from them.
  *   <li><b>GQ calibration</b>: a variant call's GQ becomes the model's calibrated one
  *       ({@link GqCalibration}), its PLs scaled by the same factor.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
@@ -105,7 +106,8 @@ public final class GenotypeCombiner {
 
     boolean[] seen = new boolean[n];
     for (CallResult r : examples) for (int i : r.altSubset()) seen[i] = true;
-    boolean[] removed = prunedAlts(examples, n);
+    float[] siteLikelihoods = siteLikelihoods(examples);
+    boolean[] removed = prunedAlts(examples, n, siteLikelihoods);
 
     // Retained alts, in the site's order; newIndex[i] = allele index (1-based) or -1.
     int[] newIndex = new int[n];
@@ -157,9 +159,15 @@ public final class GenotypeCombiner {
       }
     }
 
-    if (alleles == 2 && ad.length == 2) { // the reads' second opinion, where the model's calibration has one
-      float[] pileup = examples.size() == 1 && n == 1 ? first.pileupLikelihoods() : null;
+    // The reads' second opinion, where the model's calibration has one: the pileup's likelihoods of
+    // the retained alleles' genotypes (or the allele depths).
+    int[] original = new int[alleles]; // retained allele index -> the site's allele index
+    for (int i = 0; i < n; i++) if (newIndex[i] > 0) original[newIndex[i]] = i + 1;
+    float[] pileup = restricted(siteLikelihoods, original);
+    if (alleles == 2 && ad.length == 2) {
       probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup);
+    } else if (alleles > 2) {
+      probs = calibration.counts().applyMultiAllelic(isSnp(first.ref(), kept), probs, pileup);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).
@@ -190,6 +198,34 @@ public final class GenotypeCombiner {
     }
     boolean oneCopy = haploid.isHaploid(first.contigIndex(), first.position(), first.position() + ref.length());
     return call(first, ref, List.copyOf(outAlts), oneCopy ? haploidProbabilities(probs, alleles) : probs, oneCopy, ad);
+  }
+
+  /** The site's pileup likelihoods over all its alleles, which one of its examples carries; null if none does. */
+  private static float[] siteLikelihoods(List<CallResult> examples) {
+    for (CallResult r : examples) if (r.pileupLikelihoods() != null) return r.pileupLikelihoods();
+    return null;
+  }
+
+  /**
+   * The site's likelihoods {@code all} restricted to the genotypes of the alleles {@code original}
+   * (indices into the site's alleles, 0 first), VCF order, largest 0; null when {@code all} is. A
+   * dropped alt's reads are wrong reads under every remaining genotype alike, so dropping its
+   * genotypes leaves the others' likelihoods as they are.
+   */
+  static float[] restricted(float[] all, int[] original) {
+    if (all == null) return null;
+    int alleles = original.length;
+    float[] kept = new float[alleles * (alleles + 1) / 2];
+    float max = Float.NEGATIVE_INFINITY;
+    for (int b = 0; b < alleles; b++) {
+      for (int a = 0; a <= b; a++) {
+        float v = all[genotypeIndex(original[a], original[b])];
+        kept[genotypeIndex(a, b)] = v;
+        max = Math.max(max, v);
+      }
+    }
+    for (int g = 0; g < kept.length; g++) kept[g] -= max;
+    return kept;
   }
 
   /**
@@ -267,8 +303,13 @@ public final class GenotypeCombiner {
     }
   }
 
-  /** Alts whose single-alt example has QUAL < 1; never all of them (the best one stays). */
-  private static boolean[] prunedAlts(List<CallResult> examples, int n) {
+  /**
+   * Alts whose single-alt example has QUAL < 1; never all of them (the best one stays). Where the
+   * site has pileup likelihoods, an example's probabilities are first weighed with them as a
+   * bi-allelic site's would be ({@link AlleleCountLikelihood}): the network, shown one alt at a
+   * time, leaves the weaker alt of a 1/2 site at hom-ref, and pruning it would make the site 1/1.
+   */
+  private boolean[] prunedAlts(List<CallResult> examples, int n, float[] siteLikelihoods) {
     boolean[] removed = new boolean[n];
     if (examples.size() < 2) return removed;
     int singles = 0;
@@ -278,9 +319,16 @@ public final class GenotypeCombiner {
     for (CallResult r : examples) {
       if (r.altSubset().length != 1) continue;
       singles++;
-      float[] p = r.probabilities();
-      double q = boundedPhred(Math.min(p[1] + p[2], 1.0));
       int alt = r.altSubset()[0];
+      float[] p = r.probabilities();
+      double pVariant = p[1] + p[2];
+      if (siteLikelihoods != null) {
+        boolean snp = isSnp(r.ref(), List.of(r.alts().get(alt)));
+        double[] weighed = calibration.counts().apply(snp, new double[] {p[0], p[1], p[2]}, -1, -1,
+            restricted(siteLikelihoods, new int[] {0, alt + 1}));
+        pVariant = weighed[1] + weighed[2];
+      }
+      double q = boundedPhred(Math.min(pVariant, 1.0));
       if (q > bestQual) {
         bestQual = q;
         bestAlt = alt;

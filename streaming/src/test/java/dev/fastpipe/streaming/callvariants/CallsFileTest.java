@@ -35,6 +35,21 @@ class CallsFileTest {
   }
 
   @Test
+  void aMultiAllelicSitesLikelihoodsHaveOneValuePerGenotype(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("m.calls.gz");
+    float[] gl = {-21.5f, -9.75f, -6f, -14.25f, 0f, -11f};
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      w.accept(new CallResult(0, 99, "A", List.of("AAAG", "AAAGAAG"), new int[] {1}, new float[] {0.8f, 0.1f, 0.1f}, 3,
+          24, new int[] {7, 14, 3}, gl));
+    }
+    assertArrayEquals(gl, CallsFile.read(calls).results().get(0).pileupLikelihoods());
+    // Three values for two alts is one line naming the column.
+    write(calls, "0\t99\tA\tAAAG,AAAGAAG\t1\t3\t24\t7,14,3\t0.8\t0.1\t0.1\t-1,0,-2\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("pileup_gl") && e.getMessage().contains("expected 6"), e.getMessage());
+  }
+
+  @Test
   void aFileWithoutThePileupColumnReadsWithoutLikelihoods(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("old.calls.gz");
     write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\n");

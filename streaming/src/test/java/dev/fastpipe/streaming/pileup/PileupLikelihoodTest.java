@@ -299,4 +299,102 @@ class PileupLikelihoodTest {
     double e = 0.005 + 1e-6 - 0.005 * 1e-6;
     assertEquals(4 * Math.log10(e) + 4 * Math.log10(1 - e) - 8 * Math.log10(0.5), gl[2], 1e-4, "hom-alt by the formula");
   }
+
+  /** A read carrying {@code extra} more T in the run (an insertion after the anchor), marked {@code supports}. */
+  void insertionRead(int extra, boolean reverse, int supports) {
+    String ins = "T".repeat(extra);
+    SAMRecord r = g.read(SITE - 50, "51M" + extra + "I" + (49) + "M",
+        g.refString(SITE - 50, SITE + 1) + ins + g.refString(SITE + 1, SITE + 50));
+    r.setReadNegativeStrandFlag(reverse);
+    reads.add(r);
+    support.add(supports);
+  }
+
+  /** The image of a 1/2 site's example whose alt is the insertion of {@code shown} T (1 or 2). */
+  UnsafeBuffer twoInsertionsExample(int shown) {
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 6; i++) insertionRead(1, i % 2 == 1, shown == 1 ? 1 : 2);
+    for (int i = 0; i < 3; i++) insertionRead(2, i % 2 == 0, shown == 2 ? 1 : 2);
+    for (int i = 0; i < 4; i++) referenceRead(SITE + 5 - 100, i % 2 == 1); // end inside the run: nothing
+    referenceRead(SITE - 40, false); // spans the run: one reference read
+    return encoded();
+  }
+
+  @Test
+  void aMultiAllelicSitesReadsGiveEveryGenotypeOfItsAlleles() {
+    tRunAfterTheSite();
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false);
+    site.add(1, twoInsertionsExample(1), 8, H, W, 6, 0);
+    assertTrue(!site.complete());
+    assertNull(site.likelihoods(), "not before every alt's example is in");
+    site.add(2, twoInsertionsExample(2), 8, H, W, 6, 0);
+    assertTrue(site.complete());
+    float[] gl = site.likelihoods();
+    assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2");
+    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    double right = Math.log10(1 - e);
+    double wrong = Math.log10(e / 2); // a wrong read shows one of the two other alleles
+    double half = Math.log10((1 - e + e / 2) / 2);
+    double none = Math.log10(e / 2);
+    // Six +T reads, three +TT reads, one reference read; the four reads ending in the run say nothing.
+    double[] l = new double[6];
+    l[0] = 9 * wrong + right; // 0/0
+    l[1] = 6 * half + 3 * none + half; // 0/1
+    l[2] = 6 * right + 3 * wrong + wrong; // 1/1
+    l[3] = 6 * none + 3 * half + half; // 0/2
+    l[4] = 6 * half + 3 * half + none; // 1/2
+    l[5] = 6 * wrong + 3 * right + wrong; // 2/2
+    double max = Arrays.stream(l).max().getAsDouble();
+    assertEquals(max, l[4], 1e-12, "1/2 is the likeliest");
+    for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-4, "genotype " + k + ": " + Arrays.toString(gl));
+  }
+
+  @Test
+  void aMultiAllelicSiteTakesEachAltOnce() {
+    tRunAfterTheSite();
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false);
+    UnsafeBuffer first = twoInsertionsExample(1);
+    site.add(1, first, 8, H, W, 6, 0);
+    site.add(1, first, 8, H, W, 6, 0);
+    assertTrue(!site.complete(), "the same alt twice is not both alts");
+  }
+
+  /**
+   * A tri-allelic SNP site (5 reads of one alt base, 4 of another, 1 reference read, all at Q30,
+   * MAPQ 60): the example of alt {@code shown} marks that alt's reads as supporting, the other's as
+   * other-allele reads.
+   */
+  UnsafeBuffer twoSnpAltsExample(char alt1, char alt2, int shown) {
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 5; i++) read(alt1, 30, 60);
+    for (int i = 0; i < 4; i++) read(alt2, 30, 60);
+    read((char) g.ref[SITE], 30, 60);
+    for (int i = 0; i < reads.size(); i++) {
+      char b = (char) reads.get(i).getReadBases()[50];
+      support.set(i, b == (shown == 1 ? alt1 : alt2) ? 1 : b == (char) g.ref[SITE] ? 0 : 2);
+    }
+    return encoded();
+  }
+
+  @Test
+  void aTriAllelicSnpSitesReadsGiveEveryGenotypeOfItsAlleles() {
+    char alt1 = g.ref[SITE] == 'C' ? 'G' : 'C';
+    char alt2 = g.ref[SITE] == 'T' ? 'G' : 'T';
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true);
+    site.add(1, twoSnpAltsExample(alt1, alt2, 1), 8, H, W, 6, 0);
+    site.add(2, twoSnpAltsExample(alt1, alt2, 2), 8, H, W, 6, 0);
+    float[] gl = site.likelihoods();
+    double e = err(30, 60); // the window's other bases all match: no error factor above 1
+    double right = Math.log10(1 - e);
+    double wrong = Math.log10(e / 3);
+    double half = Math.log10((1 - e + e / 3) / 2);
+    double none = wrong;
+    double[] l = {10 * 0 + 9 * wrong + right, 5 * half + 4 * none + half, 5 * right + 5 * wrong,
+        5 * none + 4 * half + half, 9 * half + none, 4 * right + 6 * wrong};
+    double max = Arrays.stream(l).max().getAsDouble();
+    assertEquals(max, l[4], 1e-12, "1/2 is the likeliest");
+    for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-3, "genotype " + k + ": " + Arrays.toString(gl));
+  }
 }

@@ -176,4 +176,38 @@ class AlleleCountLikelihoodTest {
     assertTrue(q[2] > q[1], "hom-alt: " + java.util.Arrays.toString(q));
     assertSame(p, c.apply(false, p, 3, 10, null));
   }
+
+  /** log10 L over 0/0 0/1 1/1 0/2 1/2 2/2 of {@code a} reads of alt 1 and {@code b} of alt 2 at SNP error {@code e}. */
+  static float[] triAllelicSnp(int a, int b, double e) {
+    double r = Math.log10(1 - e), w = Math.log10(e / 3), h = Math.log10((1 - e + e / 3) / 2);
+    double[] l = {(a + b) * w, a * h + b * w, a * r + b * w, a * w + b * h, (a + b) * h, a * w + b * r};
+    double max = java.util.Arrays.stream(l).max().getAsDouble();
+    float[] out = new float[6];
+    for (int g = 0; g < 6; g++) out[g] = (float) (l[g] - max);
+    return out;
+  }
+
+  static int best(double[] p) {
+    int b = 0;
+    for (int g = 1; g < p.length; g++) if (p[g] > p[b]) b = g;
+    return b;
+  }
+
+  @Test
+  void aSecondAltBaseInTwoReadsOfFifteenIsAnErrorBesideAHomAltButFourAndFourAreBoth() {
+    AlleleCountLikelihood c = AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup");
+    // The network's min-vote gives 1/2 at least 1/1's share (1/2 is voted only by the pair's example).
+    double[] network = {0.001, 0.02, 0.40, 0.001, 0.55, 0.028};
+    assertEquals(2, best(c.applyMultiAllelic(true, network, triAllelicSnp(13, 2, 0.01))), "1/1: the prior of two alts");
+    assertEquals(4, best(c.applyMultiAllelic(true, network, triAllelicSnp(4, 4, 0.01))), "1/2");
+    // Without the prior (the indels' stacking) 13 and 2 reads would be 1/2.
+    assertEquals(4, best(c.applyMultiAllelic(false, network, triAllelicSnp(13, 2, 0.01))));
+  }
+
+  @Test
+  void theMultiAllelicPriorSpreadsTheBiAllelicOneOverTheAlts() {
+    double[] p = AlleleCountLikelihood.multiAllelicPrior(6);
+    double theta = 1.1e-3;
+    assertArrayEquals(new double[] {1 - 1.5 * theta, theta / 2, theta / 4, theta / 2, theta * theta, theta / 4}, p, 1e-15);
+  }
 }

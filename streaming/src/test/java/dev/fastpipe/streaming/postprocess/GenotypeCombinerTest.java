@@ -118,4 +118,49 @@ class GenotypeCombinerTest {
     assertArrayEquals(new int[] {10, 12}, c.alleleDepths());
     assertArrayEquals(new double[] {12 / 22.0}, c.variantAlleleFractions(), 1e-9);
   }
+
+  static CallResult withPileup(int pos, String ref, List<String> alts, int[] subset, float[] gl, float... p) {
+    int n = alts.size();
+    return new CallResult(0, pos, ref, alts, subset, p, n + n * (n - 1) / 2, 30, new int[0], gl);
+  }
+
+  /**
+   * A 1/2 STR site as the network scores it at 15x: the weaker alt's own example says hom-ref
+   * (QUAL below 1), so DeepVariant's pruning drops it and the site is called 1/1; the pileup's
+   * likelihoods (14 and 3 reads of the two alts) keep it and make the call 1/2.
+   */
+  @Test
+  void aMultiAllelicSitesPileupLikelihoodsKeepTheWeakerAltAndCallBoth() {
+    List<String> alts = List.of("AAAG", "AAAGAAG");
+    float[] one = {0.02f, 0.3f, 0.68f};
+    float[] two = {0.85f, 0.14f, 0.01f};
+    float[] both = {0.01f, 0.3f, 0.69f};
+    GenotypeCombiner withPileup = new GenotypeCombiner(1, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(),
+        GqCalibration.IDENTITY.withCounts(AlleleCountLikelihood.parse("indel=0.5:pileup")));
+    GenotypeCall networkOnly = withPileup.combine(List.of(result(7, "A", alts, new int[] {0}, one),
+        result(7, "A", alts, new int[] {1}, two), result(7, "A", alts, new int[] {0, 1}, both)));
+    assertEquals(List.of("AAAG"), networkOnly.alts(), "the weak alt pruned");
+    assertArrayEquals(new int[] {1, 1}, networkOnly.genotype());
+
+    // log10 L over 0/0 0/1 1/1 0/2 1/2 2/2: 14 reads of alt 1, 3 of alt 2, e = 0.005.
+    double e = 0.005;
+    double r = Math.log10(1 - e), w = Math.log10(e / 2), h = Math.log10((1 - e + e / 2) / 2);
+    float[] gl = {(float) (17 * w), (float) (14 * h + 3 * w), (float) (14 * r + 3 * w), (float) (14 * w + 3 * h),
+        (float) (17 * h), (float) (14 * w + 3 * r)};
+    float max = Float.NEGATIVE_INFINITY;
+    for (float v : gl) max = Math.max(max, v);
+    for (int k = 0; k < gl.length; k++) gl[k] -= max;
+    GenotypeCall c = withPileup.combine(List.of(result(7, "A", alts, new int[] {0}, one),
+        result(7, "A", alts, new int[] {1}, two), withPileup(7, "A", alts, new int[] {0, 1}, gl, both)));
+    assertEquals(alts, c.alts());
+    assertArrayEquals(new int[] {1, 2}, c.genotype());
+    assertEquals(GenotypeCall.PASS, c.filter());
+  }
+
+  @Test
+  void restrictedLikelihoodsAreTheRetainedAllelesGenotypes() {
+    float[] all = {-9, -5, -3, -6, 0, -4}; // 0/0 0/1 1/1 0/2 1/2 2/2
+    assertArrayEquals(new float[] {-5, -2, 0}, GenotypeCombiner.restricted(all, new int[] {0, 2}), "0/0 0/2 2/2");
+    assertArrayEquals(new float[] {-6, -2, 0}, GenotypeCombiner.restricted(all, new int[] {0, 1}), "0/0 0/1 1/1");
+  }
 }
