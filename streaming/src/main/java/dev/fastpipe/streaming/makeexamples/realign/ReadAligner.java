@@ -96,55 +96,15 @@ public final class ReadAligner {
 
   /** The score of the read's own alignment to the reference. */
   static int score(SAMRecord r, byte[] ref, int refStart) {
-    byte[] bases = r.getReadBases();
-    byte[] quals = r.getBaseQualities();
-    int refPos = r.getAlignmentStart() - 1;
-    int readPos = 0;
-    int score = 0;
-    for (CigarElement el : r.getCigar().getCigarElements()) {
-      int len = el.getLength();
-      switch (el.getOperator()) {
-        case M, EQ, X -> {
-          for (int k = 0; k < len; k++) {
-            int ri = refPos + k - refStart;
-            if (ri < 0 || ri >= ref.length) continue;
-            byte b = WindowSelector.upper(bases[readPos + k]);
-            if (b == 'N') continue;
-            score += b == WindowSelector.upper(ref[ri]) ? MATCH : -mismatch(quals, readPos + k);
-          }
-          refPos += len;
-          readPos += len;
-        }
-        case I -> {
-          score -= GAP_OPEN + GAP_EXTEND * len;
-          readPos += len;
-        }
-        case D -> {
-          score -= GAP_OPEN + GAP_EXTEND * len;
-          refPos += len;
-        }
-        case S -> readPos += len;
-        case N -> refPos += len;
-        default -> { }
-      }
-    }
-    return score;
+    return opsScore(r, ref, refStart, 0, r.getCigar().numCigarElements());
   }
+
 
   /** The score of the read placed without gaps with its first base at target index {@code offset}. */
   static int ungappedScore(SAMRecord r, Target t, int offset) {
-    byte[] bases = r.getReadBases();
-    byte[] quals = r.getBaseQualities();
-    int from = Math.max(0, -offset);
-    int to = Math.min(bases.length, t.bases.length - offset);
-    int score = 0;
-    for (int i = from; i < to; i++) {
-      byte b = WindowSelector.upper(bases[i]);
-      if (b == 'N') continue;
-      score += b == t.bases[offset + i] ? MATCH : -mismatch(quals, i);
-    }
-    return score;
+    return rangeScore(r, t, offset, 0, r.getReadLength());
   }
+
 
   /** The offsets to try: the read's first or last base placed where its reference alignment puts it. */
   static int startOffset(SAMRecord r, Target t) {
@@ -165,30 +125,184 @@ public final class ReadAligner {
     return last != null && last.getOperator() == CigarOperator.H ? last.getLength() : 0;
   }
 
-  /** A projected alignment: 1-based start and CIGAR. */
-  public record Alignment(int start, Cigar cigar) {}
+  /**
+   * Where a read's alignment has an insertion, a deletion or a soft-clipped end outside the
+   * haplotype's region, an ungapped placement fits the read on one side of it only, or undoes it: a
+   * read that also carries a nearby event the window did not assemble (two windows a read length
+   * apart, each with its own haplotypes) fits neither way. A kept-side placement keeps the read's
+   * CIGAR operations up to and including its last indel (or its leading clip) left of the region
+   * ({@link #keepLeft}), or from its first indel (or its trailing clip) right of the region on
+   * ({@link #keepRight}), and places the rest of the read without gaps from the base next to it,
+   * whose reference position lies on the target's reference flank. It scores the kept operations as
+   * {@link #score} does and the placed bases as {@link #ungappedScore} does.
+   *
+   * @param op the index in the read's CIGAR of the operation the kept side ends (left) or starts (right) with
+   * @param split the first read base after the kept side (left), or the first of it (right)
+   * @param offset the target index of read base 0 for the placed bases
+   * @param score the placement's score
+   */
+  public record KeptSide(boolean left, int op, int split, int offset, int score) {}
+
+  /** The kept-left placement of {@code r} on {@code t}, or null when the read has no indel or clip left of the region. */
+  static KeptSide keepLeft(SAMRecord r, Target t, byte[] ref, int refStart) {
+    List<CigarElement> cigar = r.getCigar().getCigarElements();
+    int refPos = r.getAlignmentStart() - 1;
+    int readPos = 0;
+    int op = -1;
+    int split = 0;
+    int next = 0;
+    for (int e = 0; e < cigar.size(); e++) {
+      CigarElement el = cigar.get(e);
+      CigarOperator o = el.getOperator();
+      if (o.consumesReferenceBases()) refPos += el.getLength();
+      if (o.consumesReadBases()) readPos += el.getLength();
+      boolean nextM = e + 1 < cigar.size() && isM(cigar.get(e + 1).getOperator());
+      boolean indel = (o == CigarOperator.I || o == CigarOperator.D) && e > 0 && isM(cigar.get(e - 1).getOperator());
+      boolean leadingClip = o == CigarOperator.S && (e == 0 || cigar.get(e - 1).getOperator() == CigarOperator.H);
+      if ((indel || leadingClip) && nextM) {
+        if (refPos >= t.haplotype.regionStart) break; // the base after it is in the region or beyond
+        op = e;
+        split = readPos;
+        next = refPos;
+      }
+    }
+    if (op < 0) return null;
+    int offset = t.indexOf(next) - split;
+    int score = opsScore(r, ref, refStart, 0, op + 1) + rangeScore(r, t, offset, split, r.getReadLength());
+    return new KeptSide(true, op, split, offset, score);
+  }
+
+  /** The kept-right placement of {@code r} on {@code t}, or null when the read has no indel or clip right of the region. */
+  static KeptSide keepRight(SAMRecord r, Target t, byte[] ref, int refStart) {
+    List<CigarElement> cigar = r.getCigar().getCigarElements();
+    int refPos = r.getAlignmentStart() - 1;
+    int readPos = 0;
+    for (int e = 0; e < cigar.size(); e++) {
+      CigarElement el = cigar.get(e);
+      CigarOperator o = el.getOperator();
+      boolean prevM = e > 0 && isM(cigar.get(e - 1).getOperator());
+      boolean indel = (o == CigarOperator.I || o == CigarOperator.D) && e + 1 < cigar.size()
+          && isM(cigar.get(e + 1).getOperator());
+      boolean trailingClip = o == CigarOperator.S && (e + 1 == cigar.size() || cigar.get(e + 1).getOperator() == CigarOperator.H);
+      if ((indel || trailingClip) && prevM && refPos - 1 >= t.haplotype.regionEnd) {
+        int offset = t.indexOf(refPos - 1) - (readPos - 1);
+        int score = rangeScore(r, t, offset, 0, readPos) + opsScore(r, ref, refStart, e, cigar.size());
+        return new KeptSide(false, e, readPos, offset, score);
+      }
+      if (o.consumesReferenceBases()) refPos += el.getLength();
+      if (o.consumesReadBases()) readPos += el.getLength();
+    }
+    return null;
+  }
+
+  /** True when the read's alignment has an insertion, a deletion or a soft clip (what a kept side may keep). */
+  static boolean hasStructure(SAMRecord r) {
+    for (CigarElement el : r.getCigar().getCigarElements()) {
+      CigarOperator o = el.getOperator();
+      if (o == CigarOperator.I || o == CigarOperator.D || o == CigarOperator.S) return true;
+    }
+    return false;
+  }
+
+  private static boolean isM(CigarOperator o) {
+    return o == CigarOperator.M || o == CigarOperator.EQ || o == CigarOperator.X;
+  }
+
+  /** {@link #score} of the read's own CIGAR operations {@code [fromOp, toOp)}. */
+  static int opsScore(SAMRecord r, byte[] ref, int refStart, int fromOp, int toOp) {
+    byte[] bases = r.getReadBases();
+    byte[] quals = r.getBaseQualities();
+    int refPos = r.getAlignmentStart() - 1;
+    int readPos = 0;
+    int score = 0;
+    List<CigarElement> cigar = r.getCigar().getCigarElements();
+    for (int e = 0; e < toOp; e++) {
+      CigarElement el = cigar.get(e);
+      int len = el.getLength();
+      CigarOperator o = el.getOperator();
+      if (e >= fromOp) {
+        if (isM(o)) {
+          for (int k = 0; k < len; k++) {
+            int ri = refPos + k - refStart;
+            if (ri < 0 || ri >= ref.length) continue;
+            byte b = WindowSelector.upper(bases[readPos + k]);
+            if (b == 'N') continue;
+            score += b == WindowSelector.upper(ref[ri]) ? MATCH : -mismatch(quals, readPos + k);
+          }
+        } else if (o == CigarOperator.I || o == CigarOperator.D) {
+          score -= GAP_OPEN + GAP_EXTEND * len;
+        }
+      }
+      if (o.consumesReferenceBases()) refPos += len;
+      if (o.consumesReadBases()) readPos += len;
+    }
+    return score;
+  }
+
+  /** {@link #ungappedScore} of read bases {@code [from, to)} only. */
+  static int rangeScore(SAMRecord r, Target t, int offset, int from, int to) {
+    byte[] bases = r.getReadBases();
+    byte[] quals = r.getBaseQualities();
+    int lo = Math.max(from, -offset);
+    int hi = Math.min(to, t.bases.length - offset);
+    int score = 0;
+    for (int i = lo; i < hi; i++) {
+      byte b = WindowSelector.upper(bases[i]);
+      if (b == 'N') continue;
+      score += b == t.bases[offset + i] ? MATCH : -mismatch(quals, i);
+    }
+    return score;
+  }
 
   /**
-   * The reference alignment of the read placed at target index {@code offset}; null when no base
-   * lands on the reference.
+   * The reference alignment of a kept-side placement: the read's own operations on the kept side,
+   * the placed bases projected as {@link #project} does; null when no placed base lands on the
+   * reference next to the kept side.
    */
-  public static Alignment project(SAMRecord r, Target t, int offset) {
-    int n = r.getReadLength();
+  public static Alignment project(SAMRecord r, Target t, KeptSide k) {
+    List<CigarElement> own = r.getCigar().getCigarElements();
     List<CigarElement> out = new ArrayList<>();
-    int hl = leadingHardClip(r);
-    if (hl > 0) out.add(new CigarElement(hl, CigarOperator.H));
-    // Bases before the first on-reference base are soft clipped; so are those after the last.
+    int start;
+    if (k.left()) {
+      out.addAll(own.subList(0, k.op() + 1));
+      List<CigarElement> placed = new ArrayList<>();
+      if (placedOps(r, t, k.offset(), k.split(), r.getReadLength(), placed) < 0) return null;
+      if (placed.get(0).getOperator() != CigarOperator.M) return null;
+      out.addAll(placed);
+      int tl = trailingHardClip(r);
+      if (tl > 0) out.add(new CigarElement(tl, CigarOperator.H));
+      start = r.getAlignmentStart();
+    } else {
+      int hl = leadingHardClip(r);
+      if (hl > 0) out.add(new CigarElement(hl, CigarOperator.H));
+      List<CigarElement> placed = new ArrayList<>();
+      int first = placedOps(r, t, k.offset(), 0, k.split(), placed);
+      if (first < 0 || placed.get(placed.size() - 1).getOperator() != CigarOperator.M) return null;
+      out.addAll(placed);
+      out.addAll(own.subList(k.op(), own.size()));
+      start = first + 1;
+    }
+    return new Alignment(start, new Cigar(merged(out)));
+  }
+
+  /**
+   * Appends to {@code out} the operations of read bases {@code [from, to)} placed at target index
+   * {@code offset + i}: M on the reference, I where the haplotype inserts, D where it skips, S for
+   * bases off the reference at either end. Returns the reference position (0-based) of the first
+   * base on the reference, or -1 when none is.
+   */
+  private static int placedOps(SAMRecord r, Target t, int offset, int from, int to, List<CigarElement> out) {
     int first = -1;
     int last = -1;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
       int e = offset + i;
       if (e >= 0 && e < t.bases.length && t.refOf[e] >= 0) {
         if (first < 0) first = i;
         last = i;
       }
     }
-    if (first < 0) return null;
-    if (first > 0) out.add(new CigarElement(first, CigarOperator.S));
+    if (first < 0) return -1;
+    if (first > from) out.add(new CigarElement(first - from, CigarOperator.S));
     int prevRef = -1;
     CigarOperator op = null;
     int len = 0;
@@ -210,9 +324,40 @@ public final class ReadAligner {
       if (refPos >= 0) prevRef = refPos;
     }
     out.add(new CigarElement(len, op));
-    if (last < n - 1) out.add(new CigarElement(n - 1 - last, CigarOperator.S));
+    if (last < to - 1) out.add(new CigarElement(to - 1 - last, CigarOperator.S));
+    return t.refOf[offset + first];
+  }
+
+  /** Adjacent operations of one kind joined. */
+  private static List<CigarElement> merged(List<CigarElement> ops) {
+    List<CigarElement> out = new ArrayList<>(ops.size());
+    for (CigarElement el : ops) {
+      int n = out.size();
+      if (n > 0 && out.get(n - 1).getOperator() == el.getOperator()) {
+        out.set(n - 1, new CigarElement(out.get(n - 1).getLength() + el.getLength(), el.getOperator()));
+      } else {
+        out.add(el);
+      }
+    }
+    return out;
+  }
+
+  /** A projected alignment: 1-based start and CIGAR. */
+  public record Alignment(int start, Cigar cigar) {}
+
+  /**
+   * The reference alignment of the read placed at target index {@code offset}; null when no base
+   * lands on the reference.
+   */
+  public static Alignment project(SAMRecord r, Target t, int offset) {
+    List<CigarElement> out = new ArrayList<>();
+    int hl = leadingHardClip(r);
+    if (hl > 0) out.add(new CigarElement(hl, CigarOperator.H));
+    int first = placedOps(r, t, offset, 0, r.getReadLength(), out);
+    if (first < 0) return null;
     int tl = trailingHardClip(r);
     if (tl > 0) out.add(new CigarElement(tl, CigarOperator.H));
-    return new Alignment(t.refOf[offset + first] + 1, new Cigar(out));
+    return new Alignment(first + 1, new Cigar(out));
   }
+
 }

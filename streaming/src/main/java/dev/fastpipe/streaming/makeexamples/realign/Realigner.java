@@ -10,9 +10,15 @@ import java.util.List;
  * where reads disagree with the reference ({@link WindowSelector}), candidate haplotypes there from
  * a de Bruijn graph ({@link HaplotypeAssembler}), each read placed on its best haplotype and
  * projected back onto the reference ({@link ReadAligner}). A read whose best placement scores above
- * its own alignment gets a realigned copy ({@link SAMRecord#clone()} with a new start and CIGAR) in
- * the partition's list; the original, shared with other partitions, is never changed. A read that
- * overlaps several windows takes the one that improves it most (the first on a tie).
+ * its alignment and changes it gets a realigned copy ({@link SAMRecord#clone()} with a new start and
+ * CIGAR) in the partition's list; the original, shared with other partitions, is never changed.
+ * Windows go left to right, and a read that overlaps several is placed in each from the alignment
+ * the ones before left it: a read with an indel from each of two windows a read length apart (each
+ * assembled without the other's) takes both. A placement may keep the read's alignment on the far
+ * side of an indel or a clipped end outside the window ({@link ReadAligner.KeptSide}); a read an
+ * earlier window moved is placed only so, which keeps that window's work. A placement that gives the
+ * read its alignment back changes nothing, though it scores above it (a haplotype's own indels cost
+ * nothing).
  *
  * <p>Deterministic whatever the partitioning: the caller gives the signal reads over the partition
  * widened by {@link #READ_MARGIN} beyond its pad, so every window a partition read can reach is
@@ -65,9 +71,8 @@ public final class Realigner {
   private int[] sEnd = new int[256];
   private int[] sBase = new int[256];
   private int[] windowBase = new int[256];
-  private int[] gain = new int[256];
-  private int[] offset = new int[256];
-  private ReadAligner.Target[] target = new ReadAligner.Target[256];
+  /** Per partition read: whether a window has given it a new alignment. */
+  private boolean[] moved = new boolean[256];
 
   private long windowsRealigned;
   private long windowsFallenBack;
@@ -101,12 +106,10 @@ public final class Realigner {
       List<WindowSelector.Window> windows = selector.select(signal, ref, refStart, lo, hi, contigLength);
       if (windows.isEmpty()) return;
       int n = reads.size();
-      if (gain.length < n) {
-        int c = Math.max(n, gain.length * 2);
+      if (moved.length < n) {
+        int c = Math.max(n, moved.length * 2);
         own = new int[c];
-        gain = new int[c];
-        offset = new int[c];
-        target = new ReadAligner.Target[c];
+        moved = new boolean[c];
       }
       if (uStart.length < n) {
         int c = Math.max(n, uStart.length * 2);
@@ -149,8 +152,7 @@ public final class Realigner {
         signalSpan = Math.max(signalSpan, sEnd[i] - sStart[i]);
       }
       Arrays.fill(own, 0, n, Integer.MIN_VALUE);
-      Arrays.fill(gain, 0, n, 0);
-      Arrays.fill(target, 0, n, null);
+      Arrays.fill(moved, 0, n, false);
       int widest = HaplotypeAssembler.widest();
       for (WindowSelector.Window w : windows) {
         boolean counts = w.first() >= ownStart && w.first() < ownEnd;
@@ -184,21 +186,8 @@ public final class Realigner {
         align(reads, rFirst, rEnd, res.haplotypes(), ref, refStart);
       }
       for (int i = 0; i < n; i++) {
-        if (target[i] == null) continue;
-        SAMRecord r = reads.get(i);
-        ReadAligner.Alignment a = ReadAligner.project(r, target[i], offset[i]);
-        if (a == null || (a.start() == r.getAlignmentStart() && a.cigar().equals(r.getCigar()))) continue;
-        SAMRecord copy;
-        try {
-          copy = (SAMRecord) r.clone();
-        } catch (CloneNotSupportedException e) {
-          throw new AssertionError(e);
-        }
-        copy.setAlignmentStart(a.start());
-        copy.setCigar(a.cigar());
-        reads.set(i, copy);
-        int s = r.getAlignmentStart() - 1;
-        if (s >= ownStart && s < ownEnd) readsRealigned++;
+        int s = reads.get(i).getAlignmentStart() - 1;
+        if (moved[i] && s >= ownStart && s < ownEnd) readsRealigned++;
       }
     } finally {
       nanos += System.nanoTime() - t0;
@@ -222,7 +211,11 @@ public final class Realigner {
     return lo;
   }
 
-  /** Places each partition read overlapping the haplotypes' region on its best haplotype; keeps the best gain. */
+  /**
+   * Places each partition read overlapping the haplotypes' region on its best haplotype, starting
+   * from the alignment earlier windows left it with; a placement that scores above that alignment
+   * and changes it replaces the read with a realigned copy.
+   */
   private void align(List<SAMRecord> reads, int first, int end, List<Haplotype> haps, byte[] ref, int refStart) {
     Haplotype h0 = haps.get(0);
     ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
@@ -231,25 +224,47 @@ public final class Realigner {
       if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
       SAMRecord r = reads.get(i);
       if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);
+      boolean structure = ReadAligner.hasStructure(r);
       int bestScore = Integer.MIN_VALUE;
       int bestOffset = 0;
+      ReadAligner.KeptSide bestKept = null;
       ReadAligner.Target best = null;
       for (ReadAligner.Target t : targets) {
-        int o1 = ReadAligner.startOffset(r, t);
-        int s1 = ReadAligner.ungappedScore(r, t, o1);
-        if (s1 > bestScore) { bestScore = s1; bestOffset = o1; best = t; }
-        int o2 = ReadAligner.endOffset(r, t);
-        if (o2 != o1) {
-          int s2 = ReadAligner.ungappedScore(r, t, o2);
-          if (s2 > bestScore) { bestScore = s2; bestOffset = o2; best = t; }
+        // A read an earlier window moved keeps that window's work: only kept-side placements.
+        if (!moved[i]) {
+          int o1 = ReadAligner.startOffset(r, t);
+          int s1 = ReadAligner.ungappedScore(r, t, o1);
+          if (s1 > bestScore) { bestScore = s1; bestOffset = o1; bestKept = null; best = t; }
+          int o2 = ReadAligner.endOffset(r, t);
+          if (o2 != o1) {
+            int s2 = ReadAligner.ungappedScore(r, t, o2);
+            if (s2 > bestScore) { bestScore = s2; bestOffset = o2; bestKept = null; best = t; }
+          }
+        }
+        if (structure) {
+          ReadAligner.KeptSide left = ReadAligner.keepLeft(r, t, ref, refStart);
+          if (left != null && left.score() > bestScore) { bestScore = left.score(); bestKept = left; best = t; }
+          ReadAligner.KeptSide right = ReadAligner.keepRight(r, t, ref, refStart);
+          if (right != null && right.score() > bestScore) { bestScore = right.score(); bestKept = right; best = t; }
         }
       }
-      int g = bestScore - own[i];
-      if (g > gain[i]) {
-        gain[i] = g;
-        target[i] = best;
-        offset[i] = bestOffset;
+      if (best == null || bestScore <= own[i]) continue;
+      ReadAligner.Alignment a = bestKept != null ? ReadAligner.project(r, best, bestKept)
+          : ReadAligner.project(r, best, bestOffset);
+      // A placement that gives the read its alignment again changes nothing (a haplotype holding the
+      // read's own indel scores it above its alignment, as a haplotype's indels cost nothing).
+      if (a == null || (a.start() == r.getAlignmentStart() && a.cigar().equals(r.getCigar()))) continue;
+      SAMRecord copy;
+      try {
+        copy = (SAMRecord) r.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
       }
+      copy.setAlignmentStart(a.start());
+      copy.setCigar(a.cigar());
+      reads.set(i, copy);
+      own[i] = ReadAligner.score(copy, ref, refStart);
+      moved[i] = true;
     }
   }
 }

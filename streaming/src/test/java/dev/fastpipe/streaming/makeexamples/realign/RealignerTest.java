@@ -82,6 +82,11 @@ class RealignerTest {
   }
 
   List<Candidate> candidates(List<SAMRecord> reads) {
+    return candidates(g, o, reads);
+  }
+
+  /** The candidates of {@code reads} over the whole of {@code g}. */
+  static List<Candidate> candidates(TestGenome g, ExampleSettings.Builder o, List<SAMRecord> reads) {
     AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
     c.reset(0, g.contig, 0, g.ref.length, g.ref, 0);
     for (int i = 0; i < reads.size(); i++) c.add(reads.get(i), i);
