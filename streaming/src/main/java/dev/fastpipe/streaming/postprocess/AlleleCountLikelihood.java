@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.postprocess;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -138,20 +139,41 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /**
    * The probabilities of a multi-allelic site's genotypes (VCF order, three alleles or more) weighed
    * with its pileup likelihoods ({@code pileup.PileupLikelihood.SiteAlleles}) as a bi-allelic site's
-   * of the type are: at indels stacked, p(g) * L(g)^w; at SNPs pooled with the prior
-   * ({@link #multiAllelicPrior}), p(g)^(1 - w) * (prior(g) L(g))^w. {@code probs} itself where the
+   * of the type are: at SNPs pooled with the prior ({@link #multiAllelicPrior}), p(g)^(1 - w) *
+   * (prior(g) L(g))^w; at indels stacked, p(g) * (prior(g) L(g))^w, where the prior is 1 but for a
+   * genotype of two alts of one length ({@link #sameLengthAltsPrior}). {@code probs} itself where the
    * type's weight is not a pileup one, or the likelihoods do not match the genotypes.
    */
-  public double[] applyMultiAllelic(boolean isSnp, double[] probs, float[] pileupLikelihoods) {
+  public double[] applyMultiAllelic(String ref, List<String> alts, double[] probs, float[] pileupLikelihoods) {
+    boolean isSnp = true;
+    for (String a : alts) if (a.length() != ref.length()) isSnp = false;
     Weight w = isSnp ? snp : indel;
     if (w.off() || !w.pileup() || pileupLikelihoods == null || pileupLikelihoods.length != probs.length) {
       return probs;
     }
     double[] logL = naturalLog(pileupLikelihoods);
-    if (!isSnp) return combine(probs, 1, w.weight(), logL);
-    double[] prior = multiAllelicPrior(probs.length);
+    double[] prior = isSnp ? multiAllelicPrior(probs.length) : sameLengthAltsPrior(alts);
     for (int g = 0; g < logL.length; g++) logL[g] += Math.log(prior[g]);
-    return combine(probs, 1 - w.weight(), w.weight(), logL);
+    return combine(probs, isSnp ? 1 - w.weight() : 1, w.weight(), logL);
+  }
+
+  /**
+   * The prior of a multi-allelic indel site's genotypes (VCF order): 1, but the het's prior
+   * ({@link #PRIOR}) for a genotype of two different alts of one length. Alts of two lengths are an
+   * STR's alleles, common as 1/2; two insertions of one length differ by a base, a second mutation
+   * (or a sequencing error in the inserted bases: 2 reads of 20 with CTG beside 18 with CTA made a
+   * hom-alt insertion 1/2 in blind9).
+   */
+  static double[] sameLengthAltsPrior(List<String> alts) {
+    int alleles = alts.size() + 1;
+    double[] prior = new double[alleles * (alleles + 1) / 2];
+    java.util.Arrays.fill(prior, 1.0);
+    for (int b = 2; b < alleles; b++) {
+      for (int a = 1; a < b; a++) {
+        if (alts.get(a - 1).length() == alts.get(b - 1).length()) prior[b * (b + 1) / 2 + a] = PRIOR[1];
+      }
+    }
+    return prior;
   }
 
   /**

@@ -167,7 +167,7 @@ public final class GenotypeCombiner {
     if (alleles == 2 && ad.length == 2) {
       probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup);
     } else if (alleles > 2) {
-      probs = calibration.counts().applyMultiAllelic(isSnp(first.ref(), kept), probs, pileup);
+      probs = calibration.counts().applyMultiAllelic(first.ref(), kept, probs, pileup);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).

@@ -177,15 +177,24 @@ class AlleleCountLikelihoodTest {
     assertSame(p, c.apply(false, p, 3, 10, null));
   }
 
-  /** log10 L over 0/0 0/1 1/1 0/2 1/2 2/2 of {@code a} reads of alt 1 and {@code b} of alt 2 at SNP error {@code e}. */
-  static float[] triAllelicSnp(int a, int b, double e) {
-    double r = Math.log10(1 - e), w = Math.log10(e / 3), h = Math.log10((1 - e + e / 3) / 2);
+  /**
+   * log10 L over 0/0 0/1 1/1 0/2 1/2 2/2 of {@code a} reads of alt 1 and {@code b} of alt 2, each
+   * read wrong at {@code e} and then showing one of {@code wrongWays} other alleles alike.
+   */
+  static float[] twoAlts(int a, int b, double e, int wrongWays) {
+    double r = Math.log10(1 - e), w = Math.log10(e / wrongWays), h = Math.log10((1 - e + e / wrongWays) / 2);
     double[] l = {(a + b) * w, a * h + b * w, a * r + b * w, a * w + b * h, (a + b) * h, a * w + b * r};
     double max = java.util.Arrays.stream(l).max().getAsDouble();
     float[] out = new float[6];
     for (int g = 0; g < 6; g++) out[g] = (float) (l[g] - max);
     return out;
   }
+
+  /** At a SNP a wrong read shows one of three other bases. */
+  static float[] triAllelicSnp(int a, int b, double e) {
+    return twoAlts(a, b, e, 3);
+  }
+
 
   static int best(double[] p) {
     int b = 0;
@@ -198,10 +207,34 @@ class AlleleCountLikelihoodTest {
     AlleleCountLikelihood c = AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup");
     // The network's min-vote gives 1/2 at least 1/1's share (1/2 is voted only by the pair's example).
     double[] network = {0.001, 0.02, 0.40, 0.001, 0.55, 0.028};
-    assertEquals(2, best(c.applyMultiAllelic(true, network, triAllelicSnp(13, 2, 0.01))), "1/1: the prior of two alts");
-    assertEquals(4, best(c.applyMultiAllelic(true, network, triAllelicSnp(4, 4, 0.01))), "1/2");
-    // Without the prior (the indels' stacking) 13 and 2 reads would be 1/2.
-    assertEquals(4, best(c.applyMultiAllelic(false, network, triAllelicSnp(13, 2, 0.01))));
+    List<String> snps = List.of("G", "T");
+    assertEquals(2, best(c.applyMultiAllelic("A", snps, network, triAllelicSnp(13, 2, 0.01))), "1/1: the prior of two alts");
+    assertEquals(4, best(c.applyMultiAllelic("A", snps, network, triAllelicSnp(4, 4, 0.01))), "1/2");
+    // Without a prior (the stacking of an STR's indel alleles, two lengths) the same figures make 1/2.
+    assertEquals(4, best(c.applyMultiAllelic("A", List.of("AT", "ATT"), network, triAllelicSnp(13, 2, 0.01))));
+  }
+
+  /** At an indel site of two alts a wrong read shows one of the two other alleles (INDEL_ERROR 0.005). */
+  static float[] twoIndelAlts(int a, int b) {
+    return twoAlts(a, b, 0.005, 2);
+  }
+
+
+  @Test
+  void twoInsertionsOfOneLengthAreOneAlleleAndErrorsUnlessBothAreMany() {
+    AlleleCountLikelihood c = AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup");
+    double[] network = {0.001, 0.02, 0.30, 0.001, 0.65, 0.028};
+    // blind9's hom-alt C>CTA with 2 of 20 reads showing CTG (an error in the inserted bases).
+    assertEquals(2, best(c.applyMultiAllelic("C", List.of("CTA", "CTG"), network, twoIndelAlts(18, 2))), "1/1");
+    assertEquals(4, best(c.applyMultiAllelic("C", List.of("CTA", "CTG"), network, twoIndelAlts(10, 10))), "1/2");
+    // An STR's two lengths, 14 and 3 reads (blind8's AAG +3/+6 at 15x): no prior against 1/2. The
+    // prior of one length would take the likelihood's lead away (1.1e-3 against its 10^2.7).
+    double[] str = c.applyMultiAllelic("C", List.of("CTA", "CTATA"), network, twoIndelAlts(14, 3));
+    double[] oneLength = c.applyMultiAllelic("C", List.of("CTA", "CTG"), network, twoIndelAlts(14, 3));
+    assertEquals(4, best(str));
+    assertTrue(str[4] / str[2] > 10 * oneLength[4] / oneLength[2], "the prior weighs against one length's 1/2");
+    assertArrayEquals(new double[] {1, 1, 1, 1, 1.1e-3, 1}, AlleleCountLikelihood.sameLengthAltsPrior(List.of("CTA", "CTG")));
+    assertArrayEquals(new double[] {1, 1, 1, 1, 1, 1}, AlleleCountLikelihood.sameLengthAltsPrior(List.of("CTA", "CTATA")));
   }
 
   @Test
