@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 class ModelRecipeTest {
   /** The shipped model's samples, and its three blind matrices (the second and third made after it was frozen). */
   static final Path SAMPLES = Path.of("..", "models", "fastpipe-v5", "recipe", "samples.tsv");
+  /** Validation samples of the indel error floor (off the band, never trained on). */
+  static final Path INDEL_FIT = Path.of("..", "models", "fastpipe-v5", "recipe", "indel_fit.tsv");
   static final List<Path> BLIND = List.of(Path.of("..", "models", "fastpipe-v5", "recipe", "blind.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind2.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind3.tsv"),
@@ -31,7 +33,8 @@ class ModelRecipeTest {
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind6.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind7.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind8.tsv"),
-      Path.of("..", "models", "fastpipe-v5", "recipe", "blind9.tsv"));
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind9.tsv"),
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind10.tsv"));
   static final long BAND_LO = 9_000_000;
   static final long BAND_HI = 12_000_000;
   /** sim30x_eval, and the blind seeds of v3 (301-307) and v4 (461-467), each with its reads' seeds (+1, +2). */
@@ -72,6 +75,15 @@ class ModelRecipeTest {
       assertTrue(r.role().equals("train") || r.role().equals("validation"), r.name() + ": role " + r.role());
       assertFalse(r.inBand(), r.name() + " overlaps the evaluation band");
     }
+    List<Row> fit = rows(INDEL_FIT);
+    assertFalse(fit.isEmpty());
+    for (Row r : fit) {
+      assertEquals("validation", r.role(), r.name());
+      assertFalse(r.inBand(), r.name() + " overlaps the evaluation band");
+      for (Row t : samples) {
+        assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
+      }
+    }
     for (Path table : BLIND) {
       for (Row r : rows(table)) {
         assertEquals("blind", r.role(), r.name());
@@ -91,7 +103,9 @@ class ModelRecipeTest {
       }
     }
     Set<Long> used = new HashSet<>();
-    for (Row r : rows(SAMPLES)) {
+    List<Row> offBand = new ArrayList<>(rows(SAMPLES));
+    offBand.addAll(rows(INDEL_FIT));
+    for (Row r : offBand) {
       for (long s : r.seeds()) {
         assertFalse(evaluation.contains(s), r.name() + " uses seed " + s + ", an evaluation seed");
         assertTrue(used.add(s), r.name() + " shares seed " + s + " with another sample");

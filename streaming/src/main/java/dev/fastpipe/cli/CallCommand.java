@@ -172,6 +172,9 @@ public final class CallCommand implements Callable<Integer> {
         System.err.printf("fastpipe call: strand artifacts %.2g per site, fitted to %,d pileup columns of the first reads%n",
             rate.doubleValue(), r.metrics().settings.get("strand_artifact_columns"));
       }
+      if (r.metrics().settings.get("indel_error_rates") instanceof String indels) {
+        System.err.println("fastpipe call: indel errors per read: " + indels);
+      }
       if (r.metrics().basesResumed > 0) {
         System.err.printf("fastpipe call: resumed: %.1f %% of the regions' bases came from the interrupted run,"
                 + " which had spent %.1f s on them%n",

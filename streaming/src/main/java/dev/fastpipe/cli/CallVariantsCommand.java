@@ -7,7 +7,8 @@ import dev.fastpipe.streaming.callvariants.ExampleClassifier;
 import dev.fastpipe.streaming.example.TfRecordExampleReader;
 import dev.fastpipe.streaming.genome.FileFormat;
 import dev.fastpipe.streaming.genome.SampleNames;
-import dev.fastpipe.streaming.makeexamples.StrandArtifactSample;
+import dev.fastpipe.streaming.makeexamples.ReadErrorSample;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import java.io.IOException;
@@ -49,10 +50,10 @@ public final class CallVariantsCommand implements Callable<Integer> {
 
   @Option(names = "--reads", paramLabel = "BAM",
       description = {"The reads the examples were made from: the sample name comes from their read groups (SM),",
-          "and with --ref their strand artifact rate is measured as call measures it (first "
-              + StrandArtifactSample.READS + " reads",
-          "passing the default read filters). Without both, the rate is assumed (" + StrandArtifactRate.DEFAULT
-              + " per site)."})
+          "and with --ref their strand artifact and indel error rates are measured as call measures them (first "
+              + ReadErrorSample.READS + " reads",
+          "passing the default read filters). Without both, they are assumed (" + StrandArtifactRate.DEFAULT
+              + " artifacts per site, " + dev.fastpipe.streaming.pileup.IndelErrorRate.FLOOR + " indel errors per read)."})
   Path reads;
 
   @Option(names = "--ref", paramLabel = "FASTA", description = "The reference of --reads (indexed FASTA), for the strand artifact rate.")
@@ -76,10 +77,12 @@ public final class CallVariantsCommand implements Callable<Integer> {
     int batchSize = modelOptions.batchSize();
     String sampleName = sample != null ? sample : reads != null ? SampleNames.fromReads(reads, null) : null;
     long t0 = System.nanoTime();
-    StrandArtifactRate artifacts = reference == null ? StrandArtifactRate.assumed()
-        : StrandArtifactSample.measure(ExampleSettings.builder().reference(reference).reads(reads).build(),
-            StrandArtifactSample.READS);
+    ReadErrors errors = reference == null ? ReadErrors.assumed()
+        : ReadErrorSample.measure(ExampleSettings.builder().reference(reference).reads(reads).build(),
+            ReadErrorSample.READS);
+    StrandArtifactRate artifacts = errors.strandArtifacts();
     System.err.println("call-variants: strand artifacts: " + artifacts.describe());
+    System.err.println("call-variants: indel errors: " + errors.indels().describe());
     try (GenotypeModel model = modelOptions.load()) {
       System.err.println("call-variants: model " + model.describe() + ", batch " + batchSize);
       Map<String, String> meta = new LinkedHashMap<>();
@@ -87,9 +90,10 @@ public final class CallVariantsCommand implements Callable<Integer> {
       meta.put("sample", sampleName);
       meta.put("examples", examples.toString());
       meta.put("strand_artifact_rate", String.valueOf(artifacts.rate()));
+      meta.put("indel_error_rates", errors.indels().describe());
       CallsFile.Writer writer = new CallsFile.Writer(output, meta);
       boolean ok = false;
-      try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, artifacts, writer, null)) {
+      try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, errors, writer, null)) {
         for (Path p : examples) {
           try (TfRecordExampleReader reader = new TfRecordExampleReader(p)) {
             reader.forEach(classifier);

@@ -6,7 +6,8 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
-import dev.fastpipe.streaming.pileup.StrandArtifactRate;
+import dev.fastpipe.streaming.pileup.IndelErrorRate;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
@@ -44,6 +45,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final PartitionListener partitions;
   /** The sample's strand artifact rate, the prior of the pileup likelihoods' artifact term. */
   private final double artifactRate;
+  /** The sample's indel error rates, the per-read error of the indel pileup likelihoods. */
+  private final IndelErrorRate indelErrors;
   private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
@@ -64,11 +67,12 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
       int[] alleleDepths, float[] pileupLikelihoods) {}
 
-  /** {@code artifacts}: the sample's strand artifact rate, measured once per run, which the pileup likelihoods use. */
-  public ExampleClassifier(GenotypeModel model, int batchSize, StrandArtifactRate artifacts, Consumer<CallResult> sink,
+  /** {@code errors}: the sample's read errors, measured once per run, which the pileup likelihoods use. */
+  public ExampleClassifier(GenotypeModel model, int batchSize, ReadErrors errors, Consumer<CallResult> sink,
       PartitionListener partitions) {
     this.model = model;
-    this.artifactRate = artifacts.rate();
+    this.artifactRate = errors.strandArtifacts().rate();
+    this.indelErrors = errors.indels();
     this.modelInput = ImageShape.deepVariant(model.channels());
     this.batch = model.newBatch(batchSize);
     this.sink = sink;
@@ -120,7 +124,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
           artifactRate);
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          ref.length(), alts[0].length(), artifactRate);
+          ref.length(), alts[0].length(), artifactRate, indelErrors);
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS
         && (allIndels(ref, alts) || allSnps(ref, alts))) {
       gl = multiAllelic(buffer, ref, alts);
@@ -137,7 +141,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
    */
   private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
-    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, allSnps(ref, alts)));
+    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, allSnps(ref, alts), indelErrors));
     int maxDeleted = 0;
     for (String a : alts) maxDeleted = Math.max(maxDeleted, ref.length() - a.length());
     site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),

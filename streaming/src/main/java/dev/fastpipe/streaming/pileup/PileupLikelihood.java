@@ -96,11 +96,6 @@ public final class PileupLikelihood {
     return reads.likelihoods(artifactRate);
   }
 
-  /**
-   * The per-read error of an indel read: how often a read shows an indel allele it does not carry
-   * (polymerase slippage, alignment), the rate the read counts' likelihood was fitted with for indels.
-   */
-  static final double INDEL_ERROR = 0.005;
   /** Bases a read must reach past an indel's repeat tract to tell the alleles apart. */
   static final int INDEL_FLANK = 3;
 
@@ -112,11 +107,11 @@ public final class PileupLikelihood {
    * deleted bases and past the tandem repeat that starts after the anchor (read off the image's
    * reference rows), with a base drawn at every column between (no indel of their own there), since
    * a read that ends inside the repeat shows the reference whichever allele it came from. Each
-   * read errs at {@link #INDEL_ERROR} combined with its mapping error; the strand-artifact term is
-   * the SNPs'. Null when no read is either.
+   * read errs at the sample's indel error rate for that repeat's length ({@link IndelErrorRate#at})
+   * combined with its mapping error; the strand-artifact term is the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, int refLength,
-      int altLength, double artifactRate) {
+      int altLength, double artifactRate, IndelErrorRate indelErrors) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || refLength == altLength) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
@@ -125,6 +120,7 @@ public final class PileupLikelihood {
     int from = centre - 1;
     int to = centre + Math.max(deleted, tract) + INDEL_FLANK;
     if (from < 0 || to >= width) return null;
+    double readError = indelErrors.at(tract);
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
@@ -132,7 +128,7 @@ public final class PileupLikelihood {
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
       boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       if (!alt && !drawnThroughout(buffer, row, channels, from, to)) continue;
-      reads.add(alt, combined(INDEL_ERROR, mappingError(buffer, at)), reverse(buffer, at));
+      reads.add(alt, combined(readError, mappingError(buffer, at)), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -148,8 +144,8 @@ public final class PileupLikelihood {
    * span as {@link #indel} asks of a reference read (from the base before the anchor past the
    * longest deletion and the tandem repeat, with {@value #INDEL_FLANK} bases to spare). Any other
    * row counts for nothing. A read errs as at a bi-allelic site of its type (a SNP read by its base
-   * and mapping quality and the window's {@link #errorFactor}, an indel read at
-   * {@link #INDEL_ERROR} with its mapping error), and a wrong read shows any one of the other
+   * and mapping quality and the window's {@link #errorFactor}, an indel read at the sample's
+   * {@link IndelErrorRate} for the repeat after the anchor with its mapping error), and a wrong read shows any one of the other
    * alleles alike (one of three other bases at a SNP). {@link #likelihoods} gives log10 L of every
    * genotype of the site's alleles (VCF order: 0/0, 0/1, 1/1, 0/2, 1/2, 2/2, ...): a 1/2 site reads
    * as 1/2 where the network, shown one alt at a time, leaves the weaker alt at hom-ref. No strand
@@ -158,6 +154,7 @@ public final class PileupLikelihood {
   public static final class SiteAlleles {
     private final int alts;
     private final boolean snp;
+    private final IndelErrorRate indelErrors;
     private final boolean[] seen;
     private int seenCount;
     private int rows;
@@ -165,11 +162,15 @@ public final class PileupLikelihood {
     private int[] allele = new int[0];
     private double[] error = new double[0];
 
-    /** A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts. */
-    public SiteAlleles(int alts, boolean snp) {
+    /**
+     * A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts,
+     * whose indel reads err at the sample's {@code indelErrors}.
+     */
+    public SiteAlleles(int alts, boolean snp, IndelErrorRate indelErrors) {
       if (alts < 2 || alts > MAX_MULTI_ALLELIC_ALTS) throw new IllegalArgumentException(alts + " alts");
       this.alts = alts;
       this.snp = snp;
+      this.indelErrors = java.util.Objects.requireNonNull(indelErrors, "indelErrors");
       this.seen = new boolean[alts];
     }
 
@@ -210,7 +211,7 @@ public final class PileupLikelihood {
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
           boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
           allele[r] = anchor && spans ? 0 : -1;
-          error[r] = combined(INDEL_ERROR, mappingError(buffer, at));
+          error[r] = combined(indelErrors.at(tract), mappingError(buffer, at));
         }
       } else if (n != rows) {
         return;

@@ -1,7 +1,7 @@
 package dev.fastpipe.streaming.pipeline;
 
 import dev.fastpipe.inference.GenotypeModel;
-import dev.fastpipe.streaming.pileup.StrandArtifactRate;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.shm.ConsumerLoop;
 import dev.fastpipe.shm.ExampleConsumer;
 import dev.fastpipe.shm.ExampleTransport;
@@ -59,7 +59,7 @@ public final class CallVariantsConsumers {
    * true; an exception in one goes to {@code onFailure}.
    */
   public CallVariantsConsumers(ExampleTransport transport, int shards, int consumers, GenotypeModel model,
-      StrandArtifactRate artifacts, int batchSize, java.time.Duration maxBatchWait, OrderedRelease release,
+      ReadErrors errors, int batchSize, java.time.Duration maxBatchWait, OrderedRelease release,
       BooleanSupplier stop, Consumer<Throwable> onFailure) {
     long maxWaitNanos = maxBatchWait.toNanos();
     int m = Math.min(consumers, shards);
@@ -68,7 +68,7 @@ public final class CallVariantsConsumers {
       int[] mine = IntStream.iterate(c, sh -> sh < shards, sh -> sh + m).toArray();
       ExampleConsumer consumer = transport.consumer(mine);
       int id = c;
-      Thread t = new Thread(() -> consume(id, consumer, model, artifacts, batchSize, maxWaitNanos, release, stop),
+      Thread t = new Thread(() -> consume(id, consumer, model, errors, batchSize, maxWaitNanos, release, stop),
           "fastpipe-consumer-" + c);
       t.setUncaughtExceptionHandler((th, e) -> onFailure.accept(e));
       threads.add(t);
@@ -76,10 +76,10 @@ public final class CallVariantsConsumers {
     threads.forEach(Thread::start);
   }
 
-  private void consume(int id, ExampleConsumer consumer, GenotypeModel model, StrandArtifactRate artifacts,
+  private void consume(int id, ExampleConsumer consumer, GenotypeModel model, ReadErrors errors,
       int batchSize, long maxWaitNanos, OrderedRelease release, BooleanSupplier stop) {
     try (consumer;
-        ExampleClassifier classifier = new ExampleClassifier(model, batchSize, artifacts, r -> {
+        ExampleClassifier classifier = new ExampleClassifier(model, batchSize, errors, r -> {
           release.add(r);
           examplesCalled.incrementAndGet();
         }, release::partitionDone).onRefBlock(release::addBlock)) {

@@ -6,7 +6,8 @@ import dev.fastpipe.shm.ShmTransport;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.TransportStats;
 import dev.fastpipe.shm.Transports;
-import dev.fastpipe.streaming.makeexamples.StrandArtifactSample;
+import dev.fastpipe.streaming.makeexamples.ReadErrorSample;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.OutputFiles;
@@ -197,15 +198,17 @@ public final class StreamingCall {
       model.warmUp(); // TensorFlow's first-run cost, while the shards are still starting
 
       // Measured while the shards start: the first reads of the file, whatever the regions, so every
-      // scatter job and resume of the sample fits the same rate.
-      StrandArtifactRate artifacts = StrandArtifactSample.measure(plan.settings(), StrandArtifactSample.READS);
+      // scatter job and resume of the sample fits the same rates.
+      ReadErrors errors = ReadErrorSample.measure(plan.settings(), ReadErrorSample.READS);
+      StrandArtifactRate artifacts = errors.strandArtifacts();
       // three significant digits (a Double would be rounded to three decimals, and the rate can be 1e-7)
       metrics.settings.put("strand_artifact_rate", new java.math.BigDecimal(artifacts.rate(), new java.math.MathContext(3)));
       metrics.settings.put("strand_artifact_columns", artifacts.columns());
+      metrics.settings.put("indel_error_rates", errors.indels().describe());
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);
-      consumers = new CallVariantsConsumers(transport, shards, s.inference().consumers(), model, artifacts, s.inference().batchSize(), s.inference().maxBatchWait(), release,
+      consumers = new CallVariantsConsumers(transport, shards, s.inference().consumers(), model, errors, s.inference().batchSize(), s.inference().maxBatchWait(), release,
           () -> failure.get() != null, e -> failure.compareAndSet(null, e));
       probe.consumers(consumers);
       CallVariantsConsumers running = consumers;

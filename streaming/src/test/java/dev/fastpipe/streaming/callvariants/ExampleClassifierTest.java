@@ -8,7 +8,7 @@ import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
-import dev.fastpipe.streaming.pileup.StrandArtifactRate;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ class ExampleClassifierTest {
 
   @Test
   void markersWaitForTheExamplesBeforeThemAndDoNotCutBatches() {
-    try (ExampleClassifier c = new ExampleClassifier(model, 3, StrandArtifactRate.assumed(),
+    try (ExampleClassifier c = new ExampleClassifier(model, 3, ReadErrors.assumed(),
         (CallResult r) -> events.add("call " + r.position()),
         partition -> events.add("done " + partition))) {
       marker(c, 0); // nothing batched: delivered at once
@@ -81,7 +81,7 @@ class ExampleClassifierTest {
 
   @Test
   void theBatchWaitCountsFromItsFirstExample() {
-    try (ExampleClassifier c = new ExampleClassifier(model, 3, StrandArtifactRate.assumed(), r -> events.add("call"), partition -> {})) {
+    try (ExampleClassifier c = new ExampleClassifier(model, 3, ReadErrors.assumed(), r -> events.add("call"), partition -> {})) {
       long before = System.nanoTime();
       assertEquals(Long.MAX_VALUE, c.batchWaitNanos(before), "an empty batch has nothing to wait for");
       marker(c, 0);
@@ -101,7 +101,7 @@ class ExampleClassifierTest {
   @Test
   void smallCallsPassThroughWithTheirProbabilitiesAndBeforeTheirMarker() {
     List<CallResult> results = new ArrayList<>();
-    try (ExampleClassifier c = new ExampleClassifier(model, 3, StrandArtifactRate.assumed(), (CallResult r) -> {
+    try (ExampleClassifier c = new ExampleClassifier(model, 3, ReadErrors.assumed(), (CallResult r) -> {
       results.add(r);
       events.add("call " + r.position());
     }, partition -> events.add("done " + partition))) {
@@ -128,7 +128,7 @@ class ExampleClassifierTest {
     int imageAt = encoder.wrap(buffer, 0).origin(0, 10, 0).example(0, 10, -1).site(1, 30)
         .alleles("A", new String[] {"G"}, new int[] {15, 15}).altSubset(new int[] {0}).image(100, 200, model.channels());
     int len = imageAt + 100 * 200 * model.channels();
-    try (ExampleClassifier c = new ExampleClassifier(model, 2, StrandArtifactRate.assumed(), r -> events.add("call"), null)) {
+    try (ExampleClassifier c = new ExampleClassifier(model, 2, ReadErrors.assumed(), r -> events.add("call"), null)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.onRecord(0, buffer, 0, len));
       assertEquals("example image is 100x200x" + model.channels() + " but the model takes 100x221x" + model.channels(),
           e.getMessage());
@@ -140,8 +140,8 @@ class ExampleClassifierTest {
   void resultsDoNotDependOnTheBatchTheyWereIn() {
     List<float[]> alone = new ArrayList<>();
     List<float[]> together = new ArrayList<>();
-    try (ExampleClassifier one = new ExampleClassifier(model, 1, StrandArtifactRate.assumed(), r -> alone.add(r.probabilities()), null);
-        ExampleClassifier many = new ExampleClassifier(model, 4, StrandArtifactRate.assumed(), r -> together.add(r.probabilities()), null)) {
+    try (ExampleClassifier one = new ExampleClassifier(model, 1, ReadErrors.assumed(), r -> alone.add(r.probabilities()), null);
+        ExampleClassifier many = new ExampleClassifier(model, 4, ReadErrors.assumed(), r -> together.add(r.probabilities()), null)) {
       for (int p : new int[] {11, 12, 13, 14}) {
         feed(one, p);
         feed(many, p);
@@ -169,7 +169,7 @@ class ExampleClassifierTest {
     List<List<float[]>> results = new ArrayList<>();
     for (int size : sizes) {
       List<float[]> got = new ArrayList<>();
-      try (ExampleClassifier c = new ExampleClassifier(model, size, StrandArtifactRate.assumed(), r -> got.add(r.probabilities()), null)) {
+      try (ExampleClassifier c = new ExampleClassifier(model, size, ReadErrors.assumed(), r -> got.add(r.probabilities()), null)) {
         for (int p = 21; p <= 30; p++) feed(c, p);
         c.flush();
       }

@@ -56,6 +56,7 @@ class PileupLikelihoodTest {
 
   /** The strand artifact rate the tests call with. */
   double rate = StrandArtifactRate.DEFAULT;
+  IndelErrorRate indelErrors = IndelErrorRate.assumed();
 
   float[] likelihoods() {
     return PileupLikelihood.snp(encoded(), 8, H, W, 6, rate);
@@ -272,7 +273,7 @@ class PileupLikelihoodTest {
   }
 
   float[] indelLikelihoods() {
-    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2, rate);
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2, rate, indelErrors);
   }
 
   @Test
@@ -284,7 +285,7 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 4; i++) referenceRead(SITE + 5 - 100, i % 2 == 1);
     float[] gl = indelLikelihoods();
     assertEquals(0, gl[2], 1e-6, "hom-alt: " + Arrays.toString(gl));
-    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
     assertEquals(6 * Math.log10(0.5) - 6 * Math.log10(1 - e), gl[1], 1e-4, "six alt reads, nothing else");
     assertEquals(PileupLikelihood.tandemRepeat(encoded(), 8, W, 6, W / 2 + 1), 8);
   }
@@ -296,7 +297,7 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 4; i++) referenceRead(SITE - 40, i % 2 == 1); // to SITE + 59: past the run and the flank
     float[] gl = indelLikelihoods();
     assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
-    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
     assertEquals(4 * Math.log10(e) + 4 * Math.log10(1 - e) - 8 * Math.log10(0.5), gl[2], 1e-4, "hom-alt by the formula");
   }
 
@@ -324,7 +325,7 @@ class PileupLikelihoodTest {
   @Test
   void aMultiAllelicSitesReadsGiveEveryGenotypeOfItsAlleles() {
     tRunAfterTheSite();
-    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false);
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, IndelErrorRate.assumed());
     site.add(1, twoInsertionsExample(1), 8, H, W, 6, 0);
     assertTrue(!site.complete());
     assertNull(site.likelihoods(), "not before every alt's example is in");
@@ -332,7 +333,7 @@ class PileupLikelihoodTest {
     assertTrue(site.complete());
     float[] gl = site.likelihoods();
     assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2");
-    double e = 0.005 + 1e-6 - 0.005 * 1e-6;
+    double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
     double right = Math.log10(1 - e);
     double wrong = Math.log10(e / 2); // a wrong read shows one of the two other alleles
     double half = Math.log10((1 - e + e / 2) / 2);
@@ -353,7 +354,7 @@ class PileupLikelihoodTest {
   @Test
   void aMultiAllelicSiteTakesEachAltOnce() {
     tRunAfterTheSite();
-    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false);
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, IndelErrorRate.assumed());
     UnsafeBuffer first = twoInsertionsExample(1);
     site.add(1, first, 8, H, W, 6, 0);
     site.add(1, first, 8, H, W, 6, 0);
@@ -382,7 +383,7 @@ class PileupLikelihoodTest {
   void aTriAllelicSnpSitesReadsGiveEveryGenotypeOfItsAlleles() {
     char alt1 = g.ref[SITE] == 'C' ? 'G' : 'C';
     char alt2 = g.ref[SITE] == 'T' ? 'G' : 'T';
-    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true);
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true, IndelErrorRate.assumed());
     site.add(1, twoSnpAltsExample(alt1, alt2, 1), 8, H, W, 6, 0);
     site.add(2, twoSnpAltsExample(alt1, alt2, 2), 8, H, W, 6, 0);
     float[] gl = site.likelihoods();

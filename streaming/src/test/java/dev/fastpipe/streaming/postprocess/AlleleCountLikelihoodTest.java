@@ -214,9 +214,9 @@ class AlleleCountLikelihoodTest {
     assertEquals(4, best(c.applyMultiAllelic("A", List.of("AT", "ATT"), network, triAllelicSnp(13, 2, 0.01))));
   }
 
-  /** At an indel site of two alts a wrong read shows one of the two other alleles (INDEL_ERROR 0.005). */
+  /** At an indel site of two alts a wrong read shows one of the two other alleles (IndelErrorRate.FLOOR). */
   static float[] twoIndelAlts(int a, int b) {
-    return twoAlts(a, b, 0.005, 2);
+    return twoAlts(a, b, dev.fastpipe.streaming.pileup.IndelErrorRate.FLOOR, 2);
   }
 
 

@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.makeexamples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.testing.TestGenome;
@@ -14,7 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class StrandArtifactSampleTest {
+class ReadErrorSampleTest {
   static final int LENGTH = 100_000;
   static final int STEP = 5; // a 100 bp read every 5 bases, strands alternating: depth 20, 10 per strand
 
@@ -60,8 +61,8 @@ class StrandArtifactSampleTest {
 
   @Test
   void strandArtifactsInTheReadsRaiseTheRateAndCleanReadsLowerIt() throws Exception {
-    StrandArtifactRate withArtifacts = StrandArtifactSample.measure(sample(true), StrandArtifactSample.READS);
-    StrandArtifactRate clean = StrandArtifactSample.measure(sample(false), StrandArtifactSample.READS);
+    StrandArtifactRate withArtifacts = ReadErrorSample.measure(sample(true), ReadErrorSample.READS).strandArtifacts();
+    StrandArtifactRate clean = ReadErrorSample.measure(sample(false), ReadErrorSample.READS).strandArtifacts();
     // 99 artifact sites among ~100,000 columns, with the prior's 2,000 columns at 1.1e-4 beside them
     assertTrue(withArtifacts.rate() > 5e-4, withArtifacts.describe());
     assertTrue(clean.rate() < 1e-5, clean.describe());
@@ -71,22 +72,22 @@ class StrandArtifactSampleTest {
   @Test
   void onlyTheFirstReadsOfTheFileAreSampled() throws Exception {
     ExampleSettings s = sample(true);
-    StrandArtifactRate few = StrandArtifactSample.measure(s, 2_000); // 2,000 reads: the first 10 kb
+    StrandArtifactRate few = ReadErrorSample.measure(s, 2_000).strandArtifacts(); // 2,000 reads: the first 10 kb
     assertEquals(10_000 + 95, few.columns(), 100, few.describe());
-    assertEquals(few, StrandArtifactSample.measure(s, 2_000), "the same reads fit the same rate");
+    assertEquals(few, ReadErrorSample.measure(s, 2_000).strandArtifacts(), "the same reads fit the same rate");
   }
 
   @Test
   void readsOnTheMitochondrionOrOnExcludedContigsAreNotSampled() throws Exception {
-    StrandArtifactRate mito = StrandArtifactSample.measure(sample("chrM", true), StrandArtifactSample.READS);
+    StrandArtifactRate mito = ReadErrorSample.measure(sample("chrM", true), ReadErrorSample.READS).strandArtifacts();
     assertEquals(0, mito.columns(), mito.describe());
     assertEquals(StrandArtifactRate.DEFAULT, mito.rate(), mito.describe());
     ExampleSettings s = sample("chrA", true);
     ExampleSettings excluded = ExampleSettings.builder().reference(s.inputs().reference()).reads(s.inputs().reads())
         .excludeContigs(List.of("chrA")).build();
-    assertEquals(0, StrandArtifactSample.measure(excluded, StrandArtifactSample.READS).columns());
-    for (String name : List.of("chrM", "MT", "M", "chrMT")) assertTrue(StrandArtifactSample.MITOCHONDRIAL.matcher(name).matches(), name);
-    for (String name : List.of("chr1", "chrMX", "20")) assertTrue(!StrandArtifactSample.MITOCHONDRIAL.matcher(name).matches(), name);
+    assertEquals(0, ReadErrorSample.measure(excluded, ReadErrorSample.READS).strandArtifacts().columns());
+    for (String name : List.of("chrM", "MT", "M", "chrMT")) assertTrue(ReadErrorSample.MITOCHONDRIAL.matcher(name).matches(), name);
+    for (String name : List.of("chr1", "chrMX", "20")) assertTrue(!ReadErrorSample.MITOCHONDRIAL.matcher(name).matches(), name);
   }
 
   @Test
@@ -98,8 +99,49 @@ class StrandArtifactSampleTest {
     unmapped.setMappingQuality(0);
     g.add(unmapped);
     TestGenome.Written w = g.write(dir, "placed.bam");
-    StrandArtifactRate r = StrandArtifactSample.measure(
-        ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(), StrandArtifactSample.READS);
+    StrandArtifactRate r = ReadErrorSample.measure(
+        ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(), ReadErrorSample.READS).strandArtifacts();
     assertTrue(r.columns() > 19_000, r.describe());
+  }
+
+  /**
+   * A genome with a run of 14 A's every 200 bases (and no other A), read at depth 20; one read in four drops an A
+   * of the run (a deletion written left-aligned, after the base before the run), as reads stutter,
+   * and one read in 100 elsewhere has a deletion of its own. The runs' class gets the stutter's rate;
+   * the columns without a repeat stay below the floor, and the columns inside the runs count for
+   * nothing (no aligner writes a run's indel there).
+   */
+  @Test
+  void indelErrorsAreMeasuredPerRepeatLengthAtTheColumnBeforeTheRepeat() throws Exception {
+    TestGenome g = new TestGenome("chrA", LENGTH, 7);
+    for (int i = 0; i < LENGTH; i++) if (g.ref[i] == 'A') g.ref[i] = 'C'; // no A runs but the 14 A's
+    List<Integer> runs = new ArrayList<>();
+    for (int p = 500; p + 14 < LENGTH - 500; p += 200) {
+      for (int i = 0; i < 14; i++) g.ref[p + i] = 'A';
+      runs.add(p);
+    }
+    int n = 0;
+    for (int s = 0; s + 100 <= LENGTH; s += STEP, n++) {
+      int run = -1;
+      for (int p : runs) if (p - 20 >= s && p + 34 <= s + 100) run = p;
+      if (run >= 0 && n % 4 == 0) {
+        int k = run - s; // the run's first A in the read: bases k..k+13; drop one, write 1D after base k-1
+        String bases = g.refString(s, run) + g.refString(run + 1, s + 101);
+        g.add(g.read(s, k + "M1D" + (100 - k) + "M", bases));
+      } else if (run < 0 && n % 100 == 7) {
+        g.add(g.read(s, "50M1D50M", g.refString(s, s + 50) + g.refString(s + 51, s + 101)));
+      } else {
+        g.add(g.refRead(s, 100));
+      }
+    }
+    TestGenome.Written w = g.write(dir, "stutter.bam");
+    IndelErrorRate r = ReadErrorSample.measure(ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(),
+        ReadErrorSample.READS).indels();
+    // About 2.4 reads of 20 at each run's anchor (a quarter of the ~9.4 that reach 20 bases past both
+    // ends), 0.12 a read, with the prior's 2,000 reads at the floor beside the ~9,900 of the runs: ~0.1.
+    assertTrue(r.at(14) > 0.07 && r.at(14) < 0.13, r.describe());
+    assertEquals(IndelErrorRate.FLOOR, r.at(0), r.describe());
+    assertTrue(r.rates()[0] < IndelErrorRate.FLOOR, r.describe());
+    assertTrue(r.rates()[0] > 1e-5, "the deletions elsewhere count: " + r.describe());
   }
 }

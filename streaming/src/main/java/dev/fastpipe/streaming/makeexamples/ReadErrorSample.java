@@ -1,12 +1,16 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.genome.ContigExclusion;
+import dev.fastpipe.streaming.genome.TandemRepeat;
+import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
+import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.plan.InputFiles;
 import htsjdk.samtools.AlignmentBlock;
+import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.SAMRecord;
 import htsjdk.samtools.SAMRecordIterator;
 import java.util.ArrayList;
@@ -15,7 +19,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Measures a sample's {@link StrandArtifactRate} on the first {@link #READS} reads of its file that
+ * Measures a sample's {@link ReadErrors} (its {@link StrandArtifactRate} and {@link IndelErrorRate})
+ * on the first {@link #READS} reads of its file that
  * the run's {@link ReadFilter} keeps, in file order, whatever regions the run calls: every scatter
  * job, shard count and resume of one sample therefore fits the same rate and writes the same VCF.
  * Reads on contigs the run excludes ({@code --exclude-contigs}), on the mitochondrion and on
@@ -25,9 +30,14 @@ import java.util.regex.Pattern;
  * read with the error the caller gives it (its base quality, times how many more errors the
  * sample's bases make than their qualities promise, combined with its mapping quality, capped as
  * the image caps them).
+ * For the indel error rates, each column is also an indel anchor: its reads of mapping quality
+ * {@value #MIN_INDEL_MAPQ} or more, those among them whose CIGAR has an insertion after it or a
+ * deletion starting after it (the most common such indel is the column's), and the tandem repeat
+ * of the reference after it, which gives the column's class. Columns inside a repeat are left out:
+ * aligners write a repeat's indels left-aligned, at the column before it.
  */
-public final class StrandArtifactSample {
-  private StrandArtifactSample() {}
+public final class ReadErrorSample {
+  private ReadErrorSample() {}
 
   /** Reads sampled: half a megabase of columns at 30x with 150 bp reads. */
   public static final int READS = 100_000;
@@ -38,11 +48,15 @@ public final class StrandArtifactSample {
   private static final int RING = 1 << 15;
   private static final int REFERENCE_CHUNK = 1 << 20;
   private static final int MIN_DEPTH = 2;
+  /** Reads below this mapping quality say nothing of the indel errors (a misplaced read's indels are the aligner's). */
+  static final int MIN_INDEL_MAPQ = 20;
+  /** Reference bases read after an anchor for its tandem repeat (every class starts below it). */
+  static final int MAX_TRACT = 64;
   /** The mitochondrion's usual names: its thousands of reads (chrM sorts first in UCSC's hg19) say nothing of the nuclear genome's. */
   static final Pattern MITOCHONDRIAL = Pattern.compile("(chr)?(M|MT)", Pattern.CASE_INSENSITIVE);
 
-  /** The rate of the reads of {@code settings}, from at most {@code maxReads} of them. */
-  public static StrandArtifactRate measure(ExampleSettings settings, int maxReads) {
+  /** The errors of the reads of {@code settings}, from at most {@code maxReads} of them. */
+  public static ReadErrors measure(ExampleSettings settings, int maxReads) {
     ExampleSettings.Inputs inputs = settings.inputs();
     try (InputFiles in = InputFiles.forShard(inputs.reference(), inputs.reads())) {
       ReadFilter filter = new ReadFilter(settings.readFilters(), inputs.sample(), in.reads.getFileHeader());
@@ -83,6 +97,13 @@ public final class StrandArtifactSample {
     private final int defaultBaseQuality;
     private final int[][] columns = new int[RING][];
     private final int[] sizes = new int[RING];
+    /** Per column, the indels that start after it: +length (insertion) or -length (deletion). */
+    private final int[][] indels = new int[RING][];
+    private final int[] indelSizes = new int[RING];
+    private final long[] indelReads = new long[IndelErrorRate.CLASS_FROM.length];
+    private final long[] indelColumns = new long[IndelErrorRate.CLASS_FROM.length];
+    private final List<IndelErrorRate.Column> indelEvidence = new ArrayList<>();
+    private final byte[] tract = new byte[MAX_TRACT + 1];
     private String contig;
     private int next; // the first 1-based position not yet flushed
     private int end; // the last position any read reached
@@ -128,16 +149,45 @@ public final class StrandArtifactSample {
           push(b.getReferenceStart() + i, base | strand << 2 | bq << 3 | mq << 10);
         }
       }
+      if (r.getMappingQuality() >= MIN_INDEL_MAPQ) pushIndels(r);
       end = Math.max(end, r.getAlignmentEnd());
       return true;
     }
 
+    /** Records each indel of the read's CIGAR at its anchor, the aligned base before it. */
+    private void pushIndels(SAMRecord r) {
+      int pos = r.getAlignmentStart();
+      for (CigarElement e : r.getCigar().getCigarElements()) {
+        int len = e.getLength();
+        switch (e.getOperator()) {
+          case M, EQ, X, N -> pos += len;
+          case D -> {
+            if (pos > r.getAlignmentStart()) pushIndel(pos - 1, -len);
+            pos += len;
+          }
+          case I -> {
+            if (pos > r.getAlignmentStart()) pushIndel(pos - 1, len);
+          }
+          default -> { }
+        }
+      }
+    }
+
+    private void pushIndel(int anchor, int key) {
+      append(indels, indelSizes, anchor, key, 4);
+    }
+
     private void push(int pos, int packed) {
+      append(columns, sizes, pos, packed, 64);
+    }
+
+    /** Appends {@code value} to the ring's column of {@code pos}, growing it as needed. */
+    private static void append(int[][] ring, int[] sizes, int pos, int value, int initial) {
       int slot = pos & (RING - 1);
-      int[] c = columns[slot];
-      if (c == null) columns[slot] = c = new int[64];
-      else if (sizes[slot] == c.length) columns[slot] = c = Arrays.copyOf(c, c.length * 2);
-      c[sizes[slot]++] = packed;
+      int[] c = ring[slot];
+      if (c == null) ring[slot] = c = new int[initial];
+      else if (sizes[slot] == c.length) ring[slot] = c = Arrays.copyOf(c, c.length * 2);
+      c[sizes[slot]++] = value;
     }
 
     void flushAll() {
@@ -147,8 +197,12 @@ public final class StrandArtifactSample {
     private void flushBefore(int pos) {
       for (; next < pos; next++) {
         int slot = next & (RING - 1);
-        if (sizes[slot] >= MIN_DEPTH) column(next, columns[slot], sizes[slot]);
+        if (sizes[slot] >= MIN_DEPTH) {
+          column(next, columns[slot], sizes[slot]);
+          indelColumn(next, columns[slot], sizes[slot], indels[slot], indelSizes[slot]);
+        }
         sizes[slot] = 0;
+        indelSizes[slot] = 0;
       }
     }
 
@@ -181,18 +235,54 @@ public final class StrandArtifactSample {
       }
     }
 
+    /**
+     * Counts an anchor column for the indel error rates: its reads of mapping quality
+     * {@link #MIN_INDEL_MAPQ} or more, in the class of the tandem repeat after it; with an indel,
+     * the column and its most common indel's reads are evidence.
+     */
+    private void indelColumn(int pos, int[] reads, int n, int[] keys, int k) {
+      int depth = 0;
+      for (int i = 0; i < n; i++) if ((reads[i] >>> 10 & 0x7F) >= MIN_INDEL_MAPQ) depth++;
+      if (depth < MIN_DEPTH || baseIndex(referenceBase(pos)) < 0) return;
+      long length = in.dictionary.getSequence(contig).getSequenceLength();
+      int m = (int) Math.min(MAX_TRACT + 1, length - pos + 1); // the anchor and the repeat after it
+      for (int i = 0; i < m; i++) tract[i] = referenceBase(pos + i);
+      byte[] bases = Arrays.copyOf(tract, m);
+      int after = TandemRepeat.length(bases, 1, MAX_TRACT);
+      // A column inside a repeat is not where its indels are written (left-aligned, before the
+      // repeat): counting its reads would dilute the repeat's errors with columns that never show any.
+      if (after > 0 && TandemRepeat.length(bases, 0, MAX_TRACT + 1) == after + 1) return;
+      int c = IndelErrorRate.classOf(after);
+      indelReads[c] += depth;
+      indelColumns[c]++;
+      if (k == 0) return;
+      Arrays.sort(keys, 0, k);
+      int best = 0;
+      for (int i = 0, run = 0; i < k; i++) {
+        run = i > 0 && keys[i] == keys[i - 1] ? run + 1 : 1;
+        best = Math.max(best, run);
+      }
+      indelEvidence.add(new IndelErrorRate.Column(c, depth, Math.min(best, depth)));
+    }
+
     private byte referenceBase(int pos) {
       if (reference == null || pos < referenceStart || pos >= referenceStart + reference.length) {
         long length = in.dictionary.getSequence(contig).getSequenceLength();
-        referenceStart = pos;
-        int last = (int) Math.min(length, (long) pos + REFERENCE_CHUNK - 1);
-        reference = in.reference.getSubsequenceAt(contig, pos, last).getBases();
+        // from a little before pos: the anchors before it still read their repeats up to pos
+        referenceStart = Math.max(1, pos - MAX_TRACT - 1);
+        int last = (int) Math.min(length, (long) referenceStart + REFERENCE_CHUNK - 1);
+        reference = in.reference.getSubsequenceAt(contig, referenceStart, last).getBases();
       }
       return reference[pos - referenceStart];
     }
 
-    /** The rate fitted to the columns, each read's error as the caller gives it. */
-    StrandArtifactRate fit() {
+    /** The rates fitted to the columns. */
+    ReadErrors fit() {
+      return new ReadErrors(fitStrandArtifacts(), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns));
+    }
+
+    /** The strand artifact rate fitted to the columns, each read's error as the caller gives it. */
+    StrandArtifactRate fitStrandArtifacts() {
       if (counted == 0) return StrandArtifactRate.assumed();
       double factor = PileupLikelihood.errorFactor(mismatches, promised);
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());

@@ -1,0 +1,177 @@
+package dev.fastpipe.streaming.pileup;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How often a sample's reads show an indel they do not carry, by the length of the tandem repeat
+ * after the indel's anchor: the per-read error of {@link PileupLikelihood#indel}'s alt and reference
+ * reads, measured on the run's own reads rather than assumed. Real reads slip in repeats
+ * (polymerase stutter grows with the repeat's length) where most simulators write indel errors
+ * anywhere alike; one fixed rate is either too trusting in long repeats or too doubtful elsewhere.
+ *
+ * <p>A rate never goes below {@link #FLOOR}: besides sequencing errors, an aligner misplaces a read
+ * whose end reaches only a few bases past an indel (it shows the reference there whichever allele it
+ * came from), and a read's inserted bases can carry a base error; neither shows as an indel in the
+ * sampled CIGARs. The floor was fitted on validation samples off the evaluation band
+ * ({@code models/fastpipe-v5/recipe/indel_fit.tsv}; MODEL.md).
+ *
+ * <p>The fit, per class of repeat length ({@link #CLASS_FROM}), is the maximum a posteriori rate of
+ * a three-part mixture over the sampled anchor columns, by expectation maximisation: hom-ref (each
+ * read shows the column's most common indel at the rate), het (half the reads) and hom-alt. Only
+ * columns where some read shows an indel carry evidence; the others count as hom-ref columns with
+ * their reads. The rate's prior is a Beta with mean {@link #FLOOR} worth {@link #PRIOR_READS} reads,
+ * so that a class with few reads (long repeats in a small sample) keeps close to the floor.
+ *
+ * @param rates per class, the fitted rate (before the floor)
+ * @param reads per class, the read columns sampled
+ * @param errors per class, the expected indel errors among them
+ */
+public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
+  /** The lowest per-read indel error the caller uses. */
+  public static final double FLOOR = 0.002;
+  /**
+   * Where each class of repeat length starts, in bases of the tandem repeat after the anchor
+   * ({@code genome.TandemRepeat#length}: 0 where no unit repeats): no or a short repeat, then longer
+   * ones.
+   */
+  public static final int[] CLASS_FROM = {0, 4, 8, 12, 20};
+  /** The prior's weight, in read columns. */
+  static final double PRIOR_READS = 2_000;
+  static final double HET_START = 1e-4;
+  static final double HOM_ALT_START = 5e-5;
+  static final int MAX_ROUNDS = 200;
+  static final double TOLERANCE = 1e-4;
+
+  public IndelErrorRate {
+    if (rates.length != CLASS_FROM.length || reads.length != CLASS_FROM.length || errors.length != CLASS_FROM.length) {
+      throw new IllegalArgumentException("expected " + CLASS_FROM.length + " classes");
+    }
+    for (double r : rates) {
+      if (!(r > 0 && r < 0.5)) throw new IllegalArgumentException("indel error rate " + r + " is not in (0, 0.5)");
+    }
+    rates = rates.clone();
+    reads = reads.clone();
+    errors = errors.clone();
+  }
+
+  /** Nothing measured: {@link #FLOOR} in every class. */
+  public static IndelErrorRate assumed() {
+    double[] r = new double[CLASS_FROM.length];
+    Arrays.fill(r, FLOOR);
+    return new IndelErrorRate(r, new long[CLASS_FROM.length], new double[CLASS_FROM.length]);
+  }
+
+  /** The per-read error of an indel whose anchor is followed by a tandem repeat of {@code tract} bases. */
+  public double at(int tract) {
+    return Math.max(FLOOR, rates[classOf(tract)]);
+  }
+
+  /** The class of a repeat of {@code tract} bases. */
+  public static int classOf(int tract) {
+    int c = 0;
+    while (c + 1 < CLASS_FROM.length && tract >= CLASS_FROM[c + 1]) c++;
+    return c;
+  }
+
+  /** A sampled anchor column where some read shows an indel: its class, its reads and those showing its most common indel. */
+  public record Column(int tractClass, int reads, int alts) {
+    public Column {
+      if (tractClass < 0 || tractClass >= CLASS_FROM.length) throw new IllegalArgumentException("class " + tractClass);
+      if (alts < 1 || alts > reads) throw new IllegalArgumentException(alts + " of " + reads + " reads");
+    }
+  }
+
+  /**
+   * The rates fitted to the sampled columns: {@code readsByClass} and {@code columnsByClass}, every
+   * sampled column's reads and the columns, per class; {@code evidence}, the columns among them
+   * where some read shows an indel.
+   */
+  public static IndelErrorRate estimate(List<Column> evidence, long[] readsByClass, long[] columnsByClass) {
+    int classes = CLASS_FROM.length;
+    if (readsByClass.length != classes || columnsByClass.length != classes) throw new IllegalArgumentException("classes");
+    double[] rates = new double[classes];
+    double[] errors = new double[classes];
+    for (int c = 0; c < classes; c++) {
+      int tc = c;
+      List<Column> cols = evidence.stream().filter(x -> x.tractClass() == tc).toList();
+      long evidenceReads = 0;
+      for (Column x : cols) evidenceReads += x.reads();
+      if (evidenceReads > readsByClass[c] || cols.size() > columnsByClass[c]) {
+        throw new IllegalArgumentException("class " + c + ": more evidence than sampled");
+      }
+      double rate = FLOOR;
+      double het = HET_START;
+      double homAlt = HOM_ALT_START;
+      double expected = 0;
+      long columns = Math.max(1, columnsByClass[c]);
+      for (int round = 0; round < MAX_ROUNDS; round++) {
+        double lr = Math.log(Math.max(1e-12, 1 - het - homAlt));
+        double lh = Math.log(het);
+        double lv = Math.log(homAlt);
+        double le = Math.log(rate);
+        double lc = Math.log1p(-rate);
+        double errorsNow = 0;
+        double refReads = readsByClass[c] - evidenceReads; // the columns without evidence, all hom-ref
+        double sumHet = 0;
+        double sumHomAlt = 0;
+        for (Column x : cols) {
+          int a = x.alts();
+          int n = x.reads();
+          double r = lr + a * le + (n - a) * lc;
+          double h = lh + n * Math.log(0.5);
+          double v = lv + a * lc + (n - a) * le;
+          double max = Math.max(r, Math.max(h, v));
+          double pr = Math.exp(r - max);
+          double ph = Math.exp(h - max);
+          double pv = Math.exp(v - max);
+          double sum = pr + ph + pv;
+          errorsNow += pr / sum * a;
+          refReads += pr / sum * n;
+          sumHet += ph / sum;
+          sumHomAlt += pv / sum;
+        }
+        double next = (errorsNow + FLOOR * PRIOR_READS) / (refReads + PRIOR_READS);
+        het = Math.max(1e-9, sumHet / columns);
+        homAlt = Math.max(1e-9, sumHomAlt / columns);
+        expected = errorsNow;
+        boolean settled = Math.abs(next - rate) < TOLERANCE * rate;
+        rate = Math.min(0.25, next);
+        if (settled) break;
+      }
+      rates[c] = rate;
+      errors[c] = expected;
+    }
+    return new IndelErrorRate(rates, readsByClass, errors);
+  }
+
+  /** One line for the log: the fitted rate per class of repeat length, and the floor the caller keeps. */
+  public String describe() {
+    long total = Arrays.stream(reads).sum();
+    if (total == 0) return String.format(Locale.ROOT, "%.2g per read (assumed: no reads sampled)", FLOOR);
+    StringBuilder b = new StringBuilder();
+    for (int c = 0; c < CLASS_FROM.length; c++) {
+      if (c > 0) b.append(", ");
+      String range = c + 1 < CLASS_FROM.length ? CLASS_FROM[c] + "-" + (CLASS_FROM[c + 1] - 1) : CLASS_FROM[c] + "+";
+      b.append(String.format(Locale.ROOT, "%.2g (repeat %s bp)", rates[c], range));
+    }
+    return b + String.format(Locale.ROOT, " per read, at least %.2g; fitted to %,d read columns", FLOOR, total);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof IndelErrorRate r && Arrays.equals(rates, r.rates) && Arrays.equals(reads, r.reads)
+        && Arrays.equals(errors, r.errors);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * Arrays.hashCode(rates) + Arrays.hashCode(reads)) + Arrays.hashCode(errors);
+  }
+
+  @Override
+  public String toString() {
+    return "IndelErrorRate[" + describe() + "]";
+  }
+}

@@ -1,0 +1,73 @@
+package dev.fastpipe.streaming.pileup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class IndelErrorRateTest {
+  static final int CLASSES = IndelErrorRate.CLASS_FROM.length;
+
+  @Test
+  void repeatLengthsFallIntoTheirClasses() {
+    assertEquals(0, IndelErrorRate.classOf(0));
+    assertEquals(0, IndelErrorRate.classOf(3));
+    assertEquals(1, IndelErrorRate.classOf(4));
+    assertEquals(2, IndelErrorRate.classOf(11));
+    assertEquals(3, IndelErrorRate.classOf(12));
+    assertEquals(4, IndelErrorRate.classOf(20));
+    assertEquals(4, IndelErrorRate.classOf(500));
+  }
+
+  @Test
+  void nothingMeasuredIsTheFloorEverywhere() {
+    IndelErrorRate r = IndelErrorRate.assumed();
+    for (int tract : new int[] {0, 5, 9, 15, 40}) assertEquals(IndelErrorRate.FLOOR, r.at(tract));
+    assertTrue(r.describe().contains("assumed"), r.describe());
+  }
+
+  /**
+   * Class 0: 1,000,000 reads in 33,000 columns, 50 with one read of 30 showing an indel (errors) and
+   * 20 with 15 of 30 (hets); class 3: 100,000 reads in 5,000 columns, 500 with 3 of 20 reads showing
+   * one (stutter). The hets are not errors; the stutter is.
+   */
+  @Test
+  void errorsAreTheMixturesHomRefShareAndHetsAreNot() {
+    List<IndelErrorRate.Column> evidence = new ArrayList<>();
+    for (int i = 0; i < 50; i++) evidence.add(new IndelErrorRate.Column(0, 30, 1));
+    for (int i = 0; i < 20; i++) evidence.add(new IndelErrorRate.Column(0, 30, 15));
+    for (int i = 0; i < 500; i++) evidence.add(new IndelErrorRate.Column(3, 20, 3));
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[0] = 1_000_000;
+    columns[0] = 33_000;
+    reads[3] = 100_000;
+    columns[3] = 5_000;
+    IndelErrorRate r = IndelErrorRate.estimate(evidence, reads, columns);
+    double prior = IndelErrorRate.FLOOR * IndelErrorRate.PRIOR_READS; // the prior's errors, in its 2,000 reads
+    // class 0: (50 errors + the prior's) / (1,000,000 - 600 het reads + 2,000), about 5e-5
+    assertEquals((50 + prior) / (1_000_000 - 600 + 2_000), r.rates()[0], 2e-6, r.describe());
+    assertEquals(50, r.errors()[0], 0.5, "the hets are no errors: " + r.describe());
+    assertEquals(IndelErrorRate.FLOOR, r.at(2), "below the floor, the floor");
+    // class 3: (1,500 + the prior's) / (100,000 + 2,000), about 0.015
+    assertEquals((1500 + prior) / 102_000, r.rates()[3], 5e-4, r.describe());
+    assertEquals(r.rates()[3], r.at(15));
+    // classes without reads keep the prior's mean, the floor
+    assertEquals(IndelErrorRate.FLOOR, r.rates()[4], 1e-12);
+    assertTrue(r.describe().contains("1,100,000 read columns"), r.describe());
+  }
+
+  @Test
+  void moreEvidenceThanSampledIsRejected() {
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[0] = 10;
+    columns[0] = 1;
+    List<IndelErrorRate.Column> evidence = List.of(new IndelErrorRate.Column(0, 30, 2));
+    assertThrows(IllegalArgumentException.class, () -> IndelErrorRate.estimate(evidence, reads, columns));
+    assertThrows(IllegalArgumentException.class, () -> new IndelErrorRate.Column(0, 3, 4));
+  }
+}
