@@ -125,9 +125,9 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref.length(), alts[0].length(), artifactRate, indelErrors);
-    } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS
-        && (allIndels(ref, alts) || allSnps(ref, alts))) {
-      gl = multiAllelic(buffer, ref, alts);
+    } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
+      boolean snps = allSnps(ref, alts);
+      if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
     }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
@@ -137,11 +137,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   /**
    * Adds a single-alt example of a multi-allelic site (SNPs or indels) to the site's evidence; the site's
    * genotype likelihoods once its last single-alt example is in (a site's examples come one after
-   * another from one make_examples task), else null.
+   * another from one make_examples task), else null. {@code snps}: every alt is a SNP (else every alt is an indel).
    */
-  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts) {
+  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts, boolean snps) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
-    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, allSnps(ref, alts), indelErrors));
+    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors));
     int maxDeleted = 0;
     for (String a : alts) maxDeleted = Math.max(maxDeleted, ref.length() - a.length());
     site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),

@@ -99,12 +99,10 @@ public final class ReadAligner {
     return opsScore(r, ref, refStart, 0, r.getCigar().numCigarElements());
   }
 
-
   /** The score of the read placed without gaps with its first base at target index {@code offset}. */
   static int ungappedScore(SAMRecord r, Target t, int offset) {
     return rangeScore(r, t, offset, 0, r.getReadLength());
   }
-
 
   /** The offsets to try: the read's first or last base placed where its reference alignment puts it. */
   static int startOffset(SAMRecord r, Target t) {
