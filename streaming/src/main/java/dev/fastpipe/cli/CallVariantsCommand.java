@@ -8,6 +8,7 @@ import dev.fastpipe.streaming.example.TfRecordExampleReader;
 import dev.fastpipe.streaming.genome.FileFormat;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.makeexamples.ReadErrorSample;
+import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
@@ -53,7 +54,7 @@ public final class CallVariantsCommand implements Callable<Integer> {
           "and with --ref their strand artifact and indel error rates are measured as call measures them (first "
               + ReadErrorSample.READS + " reads",
           "passing the default read filters). Without both, they are assumed (" + StrandArtifactRate.DEFAULT
-              + " artifacts per site, " + dev.fastpipe.streaming.pileup.IndelErrorRate.FLOOR + " indel errors per read)."})
+              + " artifacts per site, " + IndelErrorRate.FLOOR + " indel errors per read)."})
   Path reads;
 
   @Option(names = "--ref", paramLabel = "FASTA", description = "The reference of --reads (indexed FASTA), for the strand artifact rate.")

@@ -103,7 +103,6 @@ public final class ReadErrorSample {
     private final long[] indelReads = new long[IndelErrorRate.CLASS_FROM.length];
     private final long[] indelColumns = new long[IndelErrorRate.CLASS_FROM.length];
     private final List<IndelErrorRate.Column> indelEvidence = new ArrayList<>();
-    private final byte[] tract = new byte[MAX_TRACT + 1];
     private String contig;
     private int next; // the first 1-based position not yet flushed
     private int end; // the last position any read reached
@@ -244,14 +243,14 @@ public final class ReadErrorSample {
       int depth = 0;
       for (int i = 0; i < n; i++) if ((reads[i] >>> 10 & 0x7F) >= MIN_INDEL_MAPQ) depth++;
       if (depth < MIN_DEPTH || baseIndex(referenceBase(pos)) < 0) return;
-      long length = in.dictionary.getSequence(contig).getSequenceLength();
-      int m = (int) Math.min(MAX_TRACT + 1, length - pos + 1); // the anchor and the repeat after it
-      for (int i = 0; i < m; i++) tract[i] = referenceBase(pos + i);
-      byte[] bases = Arrays.copyOf(tract, m);
-      int after = TandemRepeat.length(bases, 1, MAX_TRACT);
+      // the anchor and the repeat after it, read in place: the chunk that holds the last base
+      // starts MAX_TRACT + 1 bases before it, so it holds the anchor too
+      referenceBase((int) Math.min(in.dictionary.getSequence(contig).getSequenceLength(), (long) pos + MAX_TRACT));
+      int at = pos - referenceStart;
+      int after = TandemRepeat.length(reference, at + 1, MAX_TRACT);
       // A column inside a repeat is not where its indels are written (left-aligned, before the
       // repeat): counting its reads would dilute the repeat's errors with columns that never show any.
-      if (after > 0 && TandemRepeat.length(bases, 0, MAX_TRACT + 1) == after + 1) return;
+      if (after > 0 && TandemRepeat.length(reference, at, MAX_TRACT + 1) == after + 1) return;
       int c = IndelErrorRate.classOf(after);
       indelReads[c] += depth;
       indelColumns[c]++;
