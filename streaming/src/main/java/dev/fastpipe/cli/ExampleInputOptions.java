@@ -52,7 +52,7 @@ public final class ExampleInputOptions {
   int minMapq;
 
   @Option(names = "--min-base-quality", description = "Minimum base quality of a base that counts for a candidate allele (an"
-      + " insertion: its anchor base, and its inserted bases on average) (default ${DEFAULT-VALUE}).")
+      + " insertion: its inserted bases on average) (default ${DEFAULT-VALUE}).")
   int minBaseQuality;
 
   @Option(names = "--default-base-quality", paramLabel = "Q",

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Counts, for one partition [start, end), which allele each read carries at each position, from
- * the CIGAR: M/=/X bases (quality >= min), and insertions (anchor quality >= min, inserted bases
- * on average) and deletions (anchor quality >= min) at their anchor (the
+ * the CIGAR: M/=/X bases (quality >= min), and insertions (inserted bases' quality >= min on
+ * average) and deletions (anchor quality >= min) at their anchor (the
  * reference base before them, which then counts for the indel, not the ref). Indels are
  * left-aligned against the reference before they are counted, so a candidate compares with a
  * normalised truth. S, H, N and P count nothing. The hot loop works on primitive arrays that live
@@ -184,16 +184,18 @@ public final class AlleleCounter {
   }
 
   /**
-   * An insertion counts when its anchor base and the inserted bases on average reach the minimum
-   * base quality. (DeepVariant asks it of every inserted base; then one low-quality base at a long
+   * An insertion counts when its inserted bases on average reach the minimum base quality; the
+   * anchor's own quality does not matter, since the anchor is a reference base the insertion does
+   * not change. (DeepVariant asks it of every inserted base; then one low-quality base at a long
    * insertion's end, common near read ends, takes the read's support away, and at 10x a het's
-   * insertion of 7 bases was no candidate with 2 of its 3 carrying reads.)
+   * insertion of 7 bases was no candidate with 2 of its 3 carrying reads. Asking it of the anchor
+   * too left two 10x hets with 2 carrying reads each no candidate, one read's anchor at Q7 or Q8
+   * before inserted bases of Q31-Q40.)
    */
   private void countInsertion(byte[] bases, byte[] quals, int readPos, int len, int anchor, int readIndex) {
-    int anchorQuality = readPos - 1 < quals.length ? quals[readPos - 1] : 0;
     long inserted = 0;
     for (int i = 0; i < len; i++) inserted += readPos + i < quals.length ? quals[readPos + i] : 0;
-    if (anchorQuality < minBaseQuality || inserted < (long) minBaseQuality * len) return;
+    if (inserted < (long) minBaseQuality * len) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
     for (int i = 0; i < len; i++) {

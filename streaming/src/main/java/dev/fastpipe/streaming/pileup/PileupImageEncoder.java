@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
 import htsjdk.samtools.CigarElement;
+import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
 import java.util.Arrays;
 import java.util.List;
@@ -136,7 +137,10 @@ public final class PileupImageEncoder {
 
   /**
    * False when the read draws a pixel at {@code position} (0-based) with base quality below
-   * {@code minBaseQuality}: DeepVariant leaves such reads out of the image.
+   * {@code minBaseQuality}: DeepVariant leaves such reads out of the image. Where the read inserts
+   * bases after {@code position}, what it shows there is the insertion, so the inserted bases'
+   * mean quality decides instead of the anchor's, as the candidate's allele count asks
+   * ({@code makeexamples.AlleleCounter}).
    */
   public static boolean qualityOkAt(SAMRecord read, int position, int minBaseQuality) {
     byte[] quals = read.getBaseQualities();
@@ -149,14 +153,20 @@ public final class PileupImageEncoder {
       int len = el.getLength();
       switch (el.getOperator()) {
         case M, EQ, X -> {
-          if (position >= refPos && position < refPos + len) {
+          boolean anchorsInsertion = position == refPos + len - 1 && e + 1 < ne
+              && cigar.get(e + 1).getOperator() == CigarOperator.I;
+          if (position >= refPos && position < refPos + len && !anchorsInsertion) {
             ok &= qual(quals, readPos + position - refPos) >= minBaseQuality;
           }
           refPos += len;
           readPos += len;
         }
         case I -> {
-          if (refPos - 1 == position) ok &= qual(quals, readPos) >= minBaseQuality;
+          if (refPos - 1 == position) {
+            long sum = 0;
+            for (int i = 0; i < len; i++) sum += qual(quals, readPos + i);
+            ok &= sum >= (long) minBaseQuality * len;
+          }
           readPos += len;
         }
         case D -> {

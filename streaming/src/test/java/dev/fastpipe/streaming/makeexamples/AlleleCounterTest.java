@@ -127,9 +127,13 @@ class AlleleCounterTest {
     assertEquals(1, c.size(), "mean inserted quality (6 x 30 + 8) / 7 = 26.9 >= 10");
     assertArrayEquals(new String[] {"CCATCACT"}, c.get(0).alts);
     assertArrayEquals(new int[] {6, 2}, c.get(0).alleleDepths);
-    // An insertion whose bases are mostly below the minimum, or whose anchor is, does not count.
+    // The anchor's own quality does not matter: it is a reference base the insertion leaves as it is.
+    reads[1].getBaseQualities()[50] = 7;
+    c = count(900, 1100, reads);
+    assertEquals(1, c.size(), "an anchor at Q7 before inserted bases of Q30");
+    assertArrayEquals(new int[] {6, 2}, c.get(0).alleleDepths);
+    // An insertion whose bases are mostly below the minimum does not count.
     for (int k = 51; k < 56; k++) reads[0].getBaseQualities()[k] = 5;
-    reads[1].getBaseQualities()[50] = 9;
     assertTrue(count(900, 1100, reads).isEmpty());
   }
 

@@ -179,4 +179,17 @@ class PileupImageEncoderTest {
     d.getBaseQualities()[9] = 3;
     assertFalse(PileupImageEncoder.qualityOkAt(d, 199, 10), "the deletion anchor uses the base before it");
   }
+
+  @Test
+  void anInsertionsAnchorIsJudgedByTheInsertedBases() {
+    SAMRecord i = g.read(190, "10M2I10M", g.refString(190, 200) + "AC" + g.refString(200, 210));
+    i.getBaseQualities()[9] = 7;
+    assertTrue(PileupImageEncoder.qualityOkAt(i, 199, 10), "a Q7 anchor before inserted bases of Q30 shows the insertion");
+    i.getBaseQualities()[10] = 4;
+    i.getBaseQualities()[11] = 5;
+    assertFalse(PileupImageEncoder.qualityOkAt(i, 199, 10), "inserted bases of Q4 and Q5");
+    i.getBaseQualities()[9] = 30;
+    assertFalse(PileupImageEncoder.qualityOkAt(i, 199, 10), "a good anchor does not save a poor insertion");
+    assertTrue(PileupImageEncoder.qualityOkAt(i, 198, 10));
+  }
 }
