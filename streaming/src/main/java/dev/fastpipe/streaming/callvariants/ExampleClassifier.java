@@ -124,7 +124,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
           artifactRate);
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          ref.length(), alts[0].length(), artifactRate, indelErrors);
+          ref, alts[0], artifactRate, indelErrors);
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
@@ -142,10 +142,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts, boolean snps) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
     PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors));
-    int maxDeleted = 0;
-    for (String a : alts) maxDeleted = Math.max(maxDeleted, ref.length() - a.length());
     site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-        maxDeleted);
+        ref, alts);
     if (!site.complete()) return null;
     pendingSites.remove(key);
     return site.likelihoods();

@@ -101,34 +101,36 @@ public final class PileupLikelihood {
 
   /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of a bi-allelic indel example whose alleles
-   * are {@code refLength} and {@code altLength} bases long (anchor included), as {@link #snp} but
-   * for an indel: alt reads are those the image marks as supporting it; reference reads are only
-   * those that reach from the base before the anchor to {@value #INDEL_FLANK} bases past the
-   * deleted bases and past the tandem repeat that starts after the anchor (read off the image's
-   * reference rows), with a base drawn at every column between (no indel of their own there), since
-   * a read that ends inside the repeat shows the reference whichever allele it came from. Each
+   * are {@code ref} and {@code alt} (anchor included), as {@link #snp} but for an indel: alt reads
+   * are those the image marks as supporting it; reference reads are only those that reach from the
+   * base before the anchor to {@value #INDEL_FLANK} bases past the deleted bases, past the tandem
+   * repeat that starts after the anchor and past the bases over which both alleles' haplotypes read
+   * alike ({@link #readsAlike}; all read off the image's reference rows), with a base drawn at every
+   * column between (no indel of their own there), since a read that ends before the alleles differ
+   * shows the reference whichever allele it came from. Each
    * read errs at the sample's indel error rate for that repeat's length ({@link IndelErrorRate#at})
    * combined with its mapping error; the strand-artifact term is the SNPs'. Null when no read is either.
    */
-  public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, int refLength,
-      int altLength, double artifactRate, IndelErrorRate indelErrors) {
-    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || refLength == altLength) return null;
+  public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt, double artifactRate, IndelErrorRate indelErrors) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
-    int deleted = Math.max(0, refLength - altLength);
+    int deleted = Math.max(0, ref.length() - alt.length());
     int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+    int alike = readsAlike(buffer, offset, width, channels, ref, alt);
     int from = centre - 1;
-    int to = centre + Math.max(deleted, tract) + INDEL_FLANK;
-    if (from < 0 || to >= width) return null;
+    int to = centre + Math.max(Math.max(deleted, tract), alike) + INDEL_FLANK;
+    if (from < 0 || alike < 0 || to >= width) return null;
     double readError = indelErrors.at(tract);
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
       int at = row + centre * channels;
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
-      boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
-      if (!alt && !drawnThroughout(buffer, row, channels, from, to)) continue;
-      reads.add(alt, combined(readError, mappingError(buffer, at)), reverse(buffer, at));
+      boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)) continue;
+      reads.add(showsAlt, combined(readError, mappingError(buffer, at)), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -175,11 +177,12 @@ public final class PileupLikelihood {
     }
 
     /**
-     * Adds the example of alt {@code alt} (1-based) whose image starts at {@code buffer[offset]};
-     * {@code maxDeleted} is the longest deletion among the site's alts (0 if none). An example of a
-     * different row count than the first, or an image of fewer than six channels, is ignored.
+     * Adds the example of alt {@code alt} (1-based) whose image starts at {@code buffer[offset]}, of
+     * the site whose alleles are {@code ref} and {@code altAlleles}. An example of a different row count
+     * than the first, or an image of fewer than six channels, is ignored.
      */
-    public void add(int alt, DirectBuffer buffer, int offset, int height, int width, int channels, int maxDeleted) {
+    public void add(int alt, DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+        String[] altAlleles) {
       if (alt < 1 || alt > alts || seen[alt - 1]) return;
       if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return;
       int n = height - PileupConstants.REFERENCE_ROWS;
@@ -200,8 +203,13 @@ public final class PileupLikelihood {
         }
       } else if (seenCount == 0) {
         int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+        int span = tract;
+        for (String a : altAlleles) {
+          int alike = readsAlike(buffer, offset, width, channels, ref, a);
+          span = Math.max(span, alike < 0 ? width : Math.max(ref.length() - a.length(), alike));
+        }
         int from = centre - 1;
-        int to = centre + Math.max(maxDeleted, tract) + INDEL_FLANK;
+        int to = centre + span + INDEL_FLANK;
         rows = n;
         allele = new int[n];
         error = new double[n];
@@ -268,6 +276,33 @@ public final class PileupLikelihood {
       if ((buffer.getByte(row + c * channels) & 0xFF) == 0) return false;
     }
     return true;
+  }
+
+  /**
+   * How many bases after an indel's anchor (the image's centre) the reference and the haplotype
+   * with {@code alt} in place of {@code ref} read alike, the reference taken from the image's first
+   * reference row: the offset of the first base that tells them apart, which a read must reach to
+   * show which allele it carries. In a tandem repeat it is the repeat's length; it also catches the
+   * repeats no unit makes twice (an insertion of TCT before TCTG reads alike for 3 bases). -1 when
+   * they read alike to the window's end or the row has no base drawn where it is needed.
+   */
+  static int readsAlike(DirectBuffer buffer, int offset, int width, int channels, String ref, String alt) {
+    int centre = (width - 1) / 2;
+    for (int k = 0; centre + 1 + k < width; k++) {
+      int r = buffer.getByte(offset + (centre + 1 + k) * channels) & 0xFF;
+      if (r == 0) return -1;
+      int a;
+      if (k + 1 < alt.length()) {
+        a = ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(k + 1)));
+      } else {
+        int col = centre + ref.length() + (k + 1 - alt.length());
+        if (col >= width) return -1;
+        a = buffer.getByte(offset + col * channels) & 0xFF;
+        if (a == 0) return -1;
+      }
+      if (a != r) return k;
+    }
+    return -1;
   }
 
   /**

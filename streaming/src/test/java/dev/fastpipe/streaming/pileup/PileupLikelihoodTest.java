@@ -273,7 +273,7 @@ class PileupLikelihoodTest {
   }
 
   float[] indelLikelihoods() {
-    return PileupLikelihood.indel(encoded(), 8, H, W, 6, 1, 2, rate, indelErrors);
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), (char) g.ref[SITE] + "T", rate, indelErrors);
   }
 
   @Test
@@ -301,6 +301,36 @@ class PileupLikelihoodTest {
     assertEquals(4 * Math.log10(e) + 4 * Math.log10(1 - e) - 8 * Math.log10(0.5), gl[2], 1e-4, "hom-alt by the formula");
   }
 
+  /** TCTGGGGA after a C anchor at SITE: an insertion of TCT there reads like the reference for 3 bases, no unit repeating twice. */
+  void tctBeforeG() {
+    String after = "CTCTGGGGA";
+    for (int i = 0; i < after.length(); i++) g.ref[SITE + i] = (byte) after.charAt(i);
+  }
+
+  @Test
+  void aReferenceReadMustReachWhereTheAllelesDiffer() {
+    tctBeforeG();
+    for (int i = 0; i < 6; i++) {
+      SAMRecord r = g.read(SITE - 50, "51M3I49M", g.refString(SITE - 50, SITE + 1) + "TCT" + g.refString(SITE + 1, SITE + 50));
+      r.setReadNegativeStrandFlag(i % 2 == 1);
+      reads.add(r);
+      support.add(1);
+    }
+    // Ends at SITE + 3 with CTCT: the inserted TCT would read the same (as blind10's hom-alt C>CTCT called het on AD 1,6).
+    referenceRead(SITE + 4 - 100, false);
+    UnsafeBuffer image = encoded();
+    assertEquals(0, PileupLikelihood.tandemRepeat(image, 8, W, 6, W / 2 + 1), "no unit repeats twice");
+    assertEquals(3, PileupLikelihood.readsAlike(image, 8, W, 6, "C", "CTCT"));
+    assertEquals(1, PileupLikelihood.readsAlike(image, 8, W, 6, "CTC", "C"), "TCTG less TC: TG.. against TC..");
+    float[] gl = PileupLikelihood.indel(image, 8, H, W, 6, "C", "CTCT", rate, indelErrors);
+    assertEquals(0, gl[2], 1e-6, "hom-alt: the short read says nothing: " + Arrays.toString(gl));
+    double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
+    assertEquals(6 * Math.log10(0.5) - 6 * Math.log10(1 - e), gl[1], 1e-4, "six alt reads, nothing else");
+    referenceRead(SITE - 40, true); // reaches SITE + 59: it shows G where the alt has T
+    gl = PileupLikelihood.indel(encoded(), 8, H, W, 6, "C", "CTCT", rate, indelErrors);
+    assertEquals(0, gl[1], 1e-6, "het once a read shows the reference past the difference: " + Arrays.toString(gl));
+  }
+
   /** A read carrying {@code extra} more T in the run (an insertion after the anchor), marked {@code supports}. */
   void insertionRead(int extra, boolean reverse, int supports) {
     String ins = "T".repeat(extra);
@@ -310,6 +340,9 @@ class PileupLikelihoodTest {
     reads.add(r);
     support.add(supports);
   }
+
+  /** The alts of {@link #twoInsertionsExample}'s site, after the anchor G. */
+  static final String[] TWO_INSERTIONS = {"GT", "GTT"};
 
   /** The image of a 1/2 site's example whose alt is the insertion of {@code shown} T (1 or 2). */
   UnsafeBuffer twoInsertionsExample(int shown) {
@@ -326,10 +359,10 @@ class PileupLikelihoodTest {
   void aMultiAllelicSitesReadsGiveEveryGenotypeOfItsAlleles() {
     tRunAfterTheSite();
     PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, IndelErrorRate.assumed());
-    site.add(1, twoInsertionsExample(1), 8, H, W, 6, 0);
+    site.add(1, twoInsertionsExample(1), 8, H, W, 6, "G", TWO_INSERTIONS);
     assertTrue(!site.complete());
     assertNull(site.likelihoods(), "not before every alt's example is in");
-    site.add(2, twoInsertionsExample(2), 8, H, W, 6, 0);
+    site.add(2, twoInsertionsExample(2), 8, H, W, 6, "G", TWO_INSERTIONS);
     assertTrue(site.complete());
     float[] gl = site.likelihoods();
     assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2");
@@ -356,8 +389,8 @@ class PileupLikelihoodTest {
     tRunAfterTheSite();
     PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, IndelErrorRate.assumed());
     UnsafeBuffer first = twoInsertionsExample(1);
-    site.add(1, first, 8, H, W, 6, 0);
-    site.add(1, first, 8, H, W, 6, 0);
+    site.add(1, first, 8, H, W, 6, "G", TWO_INSERTIONS);
+    site.add(1, first, 8, H, W, 6, "G", TWO_INSERTIONS);
     assertTrue(!site.complete(), "the same alt twice is not both alts");
   }
 
@@ -384,8 +417,8 @@ class PileupLikelihoodTest {
     char alt1 = g.ref[SITE] == 'C' ? 'G' : 'C';
     char alt2 = g.ref[SITE] == 'T' ? 'G' : 'T';
     PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true, IndelErrorRate.assumed());
-    site.add(1, twoSnpAltsExample(alt1, alt2, 1), 8, H, W, 6, 0);
-    site.add(2, twoSnpAltsExample(alt1, alt2, 2), 8, H, W, 6, 0);
+    site.add(1, twoSnpAltsExample(alt1, alt2, 1), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), new String[] {"" + alt1, "" + alt2});
+    site.add(2, twoSnpAltsExample(alt1, alt2, 2), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), new String[] {"" + alt1, "" + alt2});
     float[] gl = site.likelihoods();
     double e = err(30, 60); // the window's other bases all match: no error factor above 1
     double right = Math.log10(1 - e);
