@@ -16,15 +16,32 @@ public final class TandemRepeat {
    * aside) the one a unit before it, at most {@code cap}; 0 when no unit repeats.
    */
   public static int length(byte[] bases, int from, int cap) {
+    return (int) (longest(bases, from, cap) >>> 32);
+  }
+
+  /**
+   * The unit length (1 for a homopolymer) of the repeat {@link #length} measures, the shortest
+   * unit where two give the same length; 0 when no unit repeats.
+   */
+  public static int unit(byte[] bases, int from, int cap) {
+    return (int) longest(bases, from, cap);
+  }
+
+  /** The longest repeat's length (high 32 bits) and unit (low 32 bits). */
+  private static long longest(byte[] bases, int from, int cap) {
     int best = 0;
+    int bestUnit = 0;
     for (int unit = 1; unit <= MAX_UNIT; unit++) {
       if (from + unit > bases.length) break;
       int j = from + unit;
       while (j < bases.length && upper(bases[j]) == upper(bases[j - unit]) && j - from < cap) j++;
       int len = j - from;
-      if (len >= 2 * unit) best = Math.max(best, len);
+      if (len >= 2 * unit && len > best) {
+        best = len;
+        bestUnit = unit;
+      }
     }
-    return best;
+    return ((long) best << 32) | bestUnit;
   }
 
   private static byte upper(byte b) {

@@ -100,8 +100,8 @@ public final class ReadErrorSample {
     /** Per column, the indels that start after it: +length (insertion) or -length (deletion). */
     private final int[][] indels = new int[RING][];
     private final int[] indelSizes = new int[RING];
-    private final long[] indelReads = new long[IndelErrorRate.CLASS_FROM.length];
-    private final long[] indelColumns = new long[IndelErrorRate.CLASS_FROM.length];
+    private final long[] indelReads = new long[IndelErrorRate.CLASSES];
+    private final long[] indelColumns = new long[IndelErrorRate.CLASSES];
     private final List<IndelErrorRate.Column> indelEvidence = new ArrayList<>();
     private String contig;
     private int next; // the first 1-based position not yet flushed
@@ -236,7 +236,8 @@ public final class ReadErrorSample {
 
     /**
      * Counts an anchor column for the indel error rates: its reads of mapping quality
-     * {@link #MIN_INDEL_MAPQ} or more, in the class of the tandem repeat after it; with an indel,
+     * {@link #MIN_INDEL_MAPQ} or more, in the class of the tandem repeat after it (its length and
+     * unit); with an indel,
      * the column and its most common indel's reads are evidence.
      */
     private void indelColumn(int pos, int[] reads, int n, int[] keys, int k) {
@@ -251,7 +252,7 @@ public final class ReadErrorSample {
       // A column inside a repeat is not where its indels are written (left-aligned, before the
       // repeat): counting its reads would dilute the repeat's errors with columns that never show any.
       if (after > 0 && TandemRepeat.length(reference, at, MAX_TRACT + 1) == after + 1) return;
-      int c = IndelErrorRate.classOf(after);
+      int c = IndelErrorRate.classOf(after, TandemRepeat.unit(reference, at + 1, MAX_TRACT));
       indelReads[c] += depth;
       indelColumns[c]++;
       if (k == 0) return;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How often a sample's reads show an indel they do not carry, by the length of the tandem repeat
- * after the indel's anchor: the per-read error of {@link PileupLikelihood#indel}'s alt and reference
+ * How often a sample's reads show an indel they do not carry, by the length and unit of the tandem
+ * repeat after the indel's anchor: the per-read error of {@link PileupLikelihood#indel}'s alt and reference
  * reads, measured on the run's own reads rather than assumed. Real reads slip in repeats
  * (polymerase stutter grows with the repeat's length) where most simulators write indel errors
  * anywhere alike; one fixed rate is either too trusting in long repeats or too doubtful elsewhere.
@@ -17,7 +17,7 @@ import java.util.Locale;
  * sampled CIGARs. The floor was fitted on validation samples off the evaluation band
  * ({@code models/fastpipe-v5/recipe/indel_fit.tsv}; MODEL.md).
  *
- * <p>The fit, per class of repeat length ({@link #CLASS_FROM}), is the maximum a posteriori rate of
+ * <p>The fit, per class of repeat length and unit ({@link #CLASSES}), is the maximum a posteriori rate of
  * a three-part mixture over the sampled anchor columns, by expectation maximisation: hom-ref (each
  * read shows the column's most common indel at the rate), het (half the reads) and hom-alt. Only
  * columns where some read shows an indel carry evidence; the others count as hom-ref columns with
@@ -37,6 +37,12 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
    * ones.
    */
   public static final int[] CLASS_FROM = {0, 4, 8, 12, 20};
+  /**
+   * The classes: no or a short repeat (class 0), then each longer length class twice, homopolymers
+   * (1 to 4) apart from repeats of a longer unit (5 to 8). Polymerase slips on the two differently
+   * (PCR stutter is mostly an STR's), and one class for both averaged an STR's stutter away.
+   */
+  public static final int CLASSES = 2 * CLASS_FROM.length - 1;
   /** The prior's weight, in read columns. */
   static final double PRIOR_READS = 2_000;
   static final double HET_START = 1e-4;
@@ -45,8 +51,8 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
   static final double TOLERANCE = 1e-4;
 
   public IndelErrorRate {
-    if (rates.length != CLASS_FROM.length || reads.length != CLASS_FROM.length || errors.length != CLASS_FROM.length) {
-      throw new IllegalArgumentException("expected " + CLASS_FROM.length + " classes");
+    if (rates.length != CLASSES || reads.length != CLASSES || errors.length != CLASSES) {
+      throw new IllegalArgumentException("expected " + CLASSES + " classes");
     }
     for (double r : rates) {
       if (!(r > 0 && r < 0.5)) throw new IllegalArgumentException("indel error rate " + r + " is not in (0, 0.5)");
@@ -58,27 +64,36 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
 
   /** Nothing measured: {@link #FLOOR} in every class. */
   public static IndelErrorRate assumed() {
-    double[] r = new double[CLASS_FROM.length];
+    double[] r = new double[CLASSES];
     Arrays.fill(r, FLOOR);
-    return new IndelErrorRate(r, new long[CLASS_FROM.length], new double[CLASS_FROM.length]);
+    return new IndelErrorRate(r, new long[CLASSES], new double[CLASSES]);
   }
 
-  /** The per-read error of an indel whose anchor is followed by a tandem repeat of {@code tract} bases. */
-  public double at(int tract) {
-    return Math.max(FLOOR, rates[classOf(tract)]);
+  /**
+   * The per-read error of an indel whose anchor is followed by a tandem repeat of {@code tract}
+   * bases with a unit of {@code unit} bases.
+   */
+  public double at(int tract, int unit) {
+    return Math.max(FLOOR, rates[classOf(tract, unit)]);
   }
 
-  /** The class of a repeat of {@code tract} bases. */
-  public static int classOf(int tract) {
+  /** The length class of a repeat of {@code tract} bases (an index into {@link #CLASS_FROM}). */
+  public static int lengthClass(int tract) {
     int c = 0;
     while (c + 1 < CLASS_FROM.length && tract >= CLASS_FROM[c + 1]) c++;
     return c;
   }
 
+  /** The class of a repeat of {@code tract} bases and a unit of {@code unit} ({@link #CLASSES}). */
+  public static int classOf(int tract, int unit) {
+    int c = lengthClass(tract);
+    return c == 0 || unit <= 1 ? c : c + CLASS_FROM.length - 1;
+  }
+
   /** A sampled anchor column where some read shows an indel: its class, its reads and those showing its most common indel. */
   public record Column(int tractClass, int reads, int alts) {
     public Column {
-      if (tractClass < 0 || tractClass >= CLASS_FROM.length) throw new IllegalArgumentException("class " + tractClass);
+      if (tractClass < 0 || tractClass >= CLASSES) throw new IllegalArgumentException("class " + tractClass);
       if (alts < 1 || alts > reads) throw new IllegalArgumentException(alts + " of " + reads + " reads");
     }
   }
@@ -89,7 +104,7 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
    * where some read shows an indel.
    */
   public static IndelErrorRate estimate(List<Column> evidence, long[] readsByClass, long[] columnsByClass) {
-    int classes = CLASS_FROM.length;
+    int classes = CLASSES;
     if (readsByClass.length != classes || columnsByClass.length != classes) throw new IllegalArgumentException("classes");
     double[] rates = new double[classes];
     double[] errors = new double[classes];
@@ -151,12 +166,18 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
     long total = Arrays.stream(reads).sum();
     if (total == 0) return String.format(Locale.ROOT, "%.2g per read (assumed: no reads sampled)", FLOOR);
     StringBuilder b = new StringBuilder();
-    for (int c = 0; c < CLASS_FROM.length; c++) {
+    for (int c = 0; c < CLASSES; c++) {
       if (c > 0) b.append(", ");
-      String range = c + 1 < CLASS_FROM.length ? CLASS_FROM[c] + "-" + (CLASS_FROM[c + 1] - 1) : CLASS_FROM[c] + "+";
-      b.append(String.format(Locale.ROOT, "%.2g (repeat %s bp)", rates[c], range));
+      b.append(String.format(Locale.ROOT, "%.2g (%s)", rates[c], label(c)));
     }
     return b + String.format(Locale.ROOT, " per read, at least %.2g; fitted to %,d read columns", FLOOR, total);
+  }
+
+  /** A class's name for the log: "repeat 0-3 bp", "homopolymer 4-7 bp", "STR 20+ bp". */
+  static String label(int c) {
+    int l = c < CLASS_FROM.length ? c : c - CLASS_FROM.length + 1;
+    String range = l + 1 < CLASS_FROM.length ? CLASS_FROM[l] + "-" + (CLASS_FROM[l + 1] - 1) : CLASS_FROM[l] + "+";
+    return (c == 0 ? "repeat " : c < CLASS_FROM.length ? "homopolymer " : "STR ") + range + " bp";
   }
 
   @Override

@@ -108,7 +108,7 @@ public final class PileupLikelihood {
    * alike ({@link #readsAlike}; all read off the image's reference rows), with a base drawn at every
    * column between (no indel of their own there), since a read that ends before the alleles differ
    * shows the reference whichever allele it came from. Each
-   * read errs at the sample's indel error rate for that repeat's length ({@link IndelErrorRate#at})
+   * read errs at the sample's indel error rate for that repeat's length and unit ({@link IndelErrorRate#at})
    * combined with its mapping error; the strand-artifact term is the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
@@ -117,12 +117,13 @@ public final class PileupLikelihood {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
     int deleted = Math.max(0, ref.length() - alt.length());
-    int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+    byte[] after = referenceAfter(buffer, offset, width, channels, centre + 1);
+    int tract = TandemRepeat.length(after, 0, Integer.MAX_VALUE);
     int alike = readsAlike(buffer, offset, width, channels, ref, alt);
     int from = centre - 1;
     int to = centre + Math.max(Math.max(deleted, tract), alike) + INDEL_FLANK;
     if (from < 0 || alike < 0 || to >= width) return null;
-    double readError = indelErrors.at(tract);
+    double readError = indelErrors.at(tract, TandemRepeat.unit(after, 0, Integer.MAX_VALUE));
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
@@ -202,7 +203,9 @@ public final class PileupLikelihood {
           error[r] = drawn ? readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
         }
       } else if (seenCount == 0) {
-        int tract = tandemRepeat(buffer, offset, width, channels, centre + 1);
+        byte[] after = referenceAfter(buffer, offset, width, channels, centre + 1);
+        int tract = TandemRepeat.length(after, 0, Integer.MAX_VALUE);
+        double indelError = indelErrors.at(tract, TandemRepeat.unit(after, 0, Integer.MAX_VALUE));
         int span = tract;
         for (String a : altAlleles) {
           int alike = readsAlike(buffer, offset, width, channels, ref, a);
@@ -219,7 +222,7 @@ public final class PileupLikelihood {
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
           boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
           allele[r] = anchor && spans ? 0 : -1;
-          error[r] = combined(indelErrors.at(tract), mappingError(buffer, at));
+          error[r] = combined(indelError, mappingError(buffer, at));
         }
       } else if (n != rows) {
         return;
@@ -311,11 +314,16 @@ public final class PileupLikelihood {
    * model's {@code str_length} feature measures it on the reference, but not capped.
    */
   static int tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
+    return TandemRepeat.length(referenceAfter(buffer, offset, width, channels, col), 0, Integer.MAX_VALUE);
+  }
+
+  /** The first reference row's bases from column {@code col} up to the first column with none drawn. */
+  private static byte[] referenceAfter(DirectBuffer buffer, int offset, int width, int channels, int col) {
     int end = col;
     while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
     byte[] bases = new byte[end - col];
     for (int c = col; c < end; c++) bases[c - col] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
-    return TandemRepeat.length(bases, 0, Integer.MAX_VALUE);
+    return bases;
   }
 
   /**

@@ -139,8 +139,9 @@ class ReadErrorSampleTest {
         ReadErrorSample.READS).indels();
     // About 2.4 reads of 20 at each run's anchor (a quarter of the ~9.4 that reach 20 bases past both
     // ends), 0.12 a read, with the prior's 2,000 reads at the floor beside the ~9,900 of the runs: ~0.1.
-    assertTrue(r.at(14) > 0.07 && r.at(14) < 0.13, r.describe());
-    assertEquals(IndelErrorRate.FLOOR, r.at(0), r.describe());
+    assertTrue(r.at(14, 1) > 0.07 && r.at(14, 1) < 0.13, r.describe());
+    assertEquals(IndelErrorRate.FLOOR, r.at(14, 2), "no STR of that length slips: " + r.describe());
+    assertEquals(IndelErrorRate.FLOOR, r.at(0, 0), r.describe());
     assertTrue(r.rates()[0] < IndelErrorRate.FLOOR, r.describe());
     assertTrue(r.rates()[0] > 1e-5, "the deletions elsewhere count: " + r.describe());
   }

@@ -9,23 +9,32 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class IndelErrorRateTest {
-  static final int CLASSES = IndelErrorRate.CLASS_FROM.length;
+  static final int CLASSES = IndelErrorRate.CLASSES;
 
   @Test
-  void repeatLengthsFallIntoTheirClasses() {
-    assertEquals(0, IndelErrorRate.classOf(0));
-    assertEquals(0, IndelErrorRate.classOf(3));
-    assertEquals(1, IndelErrorRate.classOf(4));
-    assertEquals(2, IndelErrorRate.classOf(11));
-    assertEquals(3, IndelErrorRate.classOf(12));
-    assertEquals(4, IndelErrorRate.classOf(20));
-    assertEquals(4, IndelErrorRate.classOf(500));
+  void repeatLengthsAndUnitsFallIntoTheirClasses() {
+    assertEquals(0, IndelErrorRate.classOf(0, 0));
+    assertEquals(0, IndelErrorRate.classOf(3, 1));
+    assertEquals(0, IndelErrorRate.classOf(2, 1));
+    assertEquals(1, IndelErrorRate.classOf(4, 1));
+    assertEquals(2, IndelErrorRate.classOf(11, 1));
+    assertEquals(3, IndelErrorRate.classOf(12, 1));
+    assertEquals(4, IndelErrorRate.classOf(20, 1));
+    assertEquals(4, IndelErrorRate.classOf(500, 1));
+    assertEquals(5, IndelErrorRate.classOf(4, 2), "ACAC: an STR of 4-7 bases");
+    assertEquals(7, IndelErrorRate.classOf(15, 3));
+    assertEquals(8, IndelErrorRate.classOf(40, 4));
+    assertEquals(9, CLASSES);
+    assertEquals("homopolymer 12-19 bp", IndelErrorRate.label(3));
+    assertEquals("STR 20+ bp", IndelErrorRate.label(8));
   }
 
   @Test
   void nothingMeasuredIsTheFloorEverywhere() {
     IndelErrorRate r = IndelErrorRate.assumed();
-    for (int tract : new int[] {0, 5, 9, 15, 40}) assertEquals(IndelErrorRate.FLOOR, r.at(tract));
+    for (int tract : new int[] {0, 5, 9, 15, 40}) {
+      for (int unit = 1; unit <= 4; unit++) assertEquals(IndelErrorRate.FLOOR, r.at(tract, unit));
+    }
     assertTrue(r.describe().contains("assumed"), r.describe());
   }
 
@@ -51,10 +60,11 @@ class IndelErrorRateTest {
     // class 0: (50 errors + the prior's) / (1,000,000 - 600 het reads + 2,000), about 5e-5
     assertEquals((50 + prior) / (1_000_000 - 600 + 2_000), r.rates()[0], 2e-6, r.describe());
     assertEquals(50, r.errors()[0], 0.5, "the hets are no errors: " + r.describe());
-    assertEquals(IndelErrorRate.FLOOR, r.at(2), "below the floor, the floor");
+    assertEquals(IndelErrorRate.FLOOR, r.at(2, 1), "below the floor, the floor");
     // class 3: (1,500 + the prior's) / (100,000 + 2,000), about 0.015
     assertEquals((1500 + prior) / 102_000, r.rates()[3], 5e-4, r.describe());
-    assertEquals(r.rates()[3], r.at(15));
+    assertEquals(r.rates()[3], r.at(15, 1));
+    assertEquals(IndelErrorRate.FLOOR, r.at(15, 2), "an STR of the same length is a class of its own");
     // classes without reads keep the prior's mean, the floor
     assertEquals(IndelErrorRate.FLOOR, r.rates()[4], 1e-12);
     assertTrue(r.describe().contains("1,100,000 read columns"), r.describe());
