@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
@@ -193,9 +194,7 @@ public final class AlleleCounter {
    * before inserted bases of Q31-Q40.)
    */
   private void countInsertion(byte[] bases, byte[] quals, int readPos, int len, int anchor, int readIndex) {
-    long inserted = 0;
-    for (int i = 0; i < len; i++) inserted += readPos + i < quals.length ? quals[readPos + i] : 0;
-    if (inserted < (long) minBaseQuality * len) return;
+    if (!PileupImageEncoder.insertionQualityOk(quals, readPos, len, minBaseQuality)) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
     for (int i = 0; i < len; i++) {

@@ -126,6 +126,17 @@ public final class PileupImageEncoder {
     }
   }
 
+  /**
+   * Whether the {@code len} inserted bases from read index {@code from} reach {@code minBaseQuality}
+   * on average (a missing quality counts 0): when an insertion counts, for the candidate's allele
+   * count ({@code makeexamples.AlleleCounter}) and for the read's row in the image alike.
+   */
+  public static boolean insertionQualityOk(byte[] quals, int from, int len, int minBaseQuality) {
+    long sum = 0;
+    for (int i = 0; i < len; i++) sum += qual(quals, from + i);
+    return sum >= (long) minBaseQuality * len;
+  }
+
   private static int qual(byte[] quals, int i) {
     return i < quals.length ? quals[i] : 0;
   }
@@ -162,11 +173,7 @@ public final class PileupImageEncoder {
           readPos += len;
         }
         case I -> {
-          if (refPos - 1 == position) {
-            long sum = 0;
-            for (int i = 0; i < len; i++) sum += qual(quals, readPos + i);
-            ok &= sum >= (long) minBaseQuality * len;
-          }
+          if (refPos - 1 == position) ok &= insertionQualityOk(quals, readPos, len, minBaseQuality);
           readPos += len;
         }
         case D -> {
