@@ -16,19 +16,21 @@ public final class TandemRepeat {
    * aside) the one a unit before it, at most {@code cap}; 0 when no unit repeats.
    */
   public static int length(byte[] bases, int from, int cap) {
-    return (int) (longest(bases, from, cap) >>> 32);
+    return longest(bases, from, cap).length();
   }
 
   /**
-   * The unit length (1 for a homopolymer) of the repeat {@link #length} measures, the shortest
-   * unit where two give the same length; 0 when no unit repeats.
+   * The longest tandem repeat starting at index {@code from}, as {@link #length} measures it, with
+   * its unit: one scan gives both.
+   *
+   * @param length the repeat's length in bases, 0 when no unit repeats
+   * @param unit its unit's length (1 for a homopolymer), the shortest unit where two give the same
+   *     length; 0 when no unit repeats
    */
-  public static int unit(byte[] bases, int from, int cap) {
-    return (int) longest(bases, from, cap);
-  }
+  public record Repeat(int length, int unit) {}
 
-  /** The longest repeat's length (high 32 bits) and unit (low 32 bits). */
-  private static long longest(byte[] bases, int from, int cap) {
+  /** The longest repeat starting at {@code from}, at most {@code cap} bases, and its unit. */
+  public static Repeat longest(byte[] bases, int from, int cap) {
     int best = 0;
     int bestUnit = 0;
     for (int unit = 1; unit <= MAX_UNIT; unit++) {
@@ -41,7 +43,7 @@ public final class TandemRepeat {
         bestUnit = unit;
       }
     }
-    return ((long) best << 32) | bestUnit;
+    return new Repeat(best, bestUnit);
   }
 
   private static byte upper(byte b) {

@@ -248,11 +248,11 @@ public final class ReadErrorSample {
       // starts MAX_TRACT + 1 bases before it, so it holds the anchor too
       referenceBase((int) Math.min(in.dictionary.getSequence(contig).getSequenceLength(), (long) pos + MAX_TRACT));
       int at = pos - referenceStart;
-      int after = TandemRepeat.length(reference, at + 1, MAX_TRACT);
+      TandemRepeat.Repeat after = TandemRepeat.longest(reference, at + 1, MAX_TRACT);
       // A column inside a repeat is not where its indels are written (left-aligned, before the
       // repeat): counting its reads would dilute the repeat's errors with columns that never show any.
-      if (after > 0 && TandemRepeat.length(reference, at, MAX_TRACT + 1) == after + 1) return;
-      int c = IndelErrorRate.classOf(after, TandemRepeat.unit(reference, at + 1, MAX_TRACT));
+      if (after.length() > 0 && TandemRepeat.length(reference, at, MAX_TRACT + 1) == after.length() + 1) return;
+      int c = IndelErrorRate.classOf(after.length(), after.unit());
       indelReads[c] += depth;
       indelColumns[c]++;
       if (k == 0) return;

@@ -117,13 +117,12 @@ public final class PileupLikelihood {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
     int deleted = Math.max(0, ref.length() - alt.length());
-    byte[] after = referenceAfter(buffer, offset, width, channels, centre + 1);
-    int tract = TandemRepeat.length(after, 0, Integer.MAX_VALUE);
+    TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
     int alike = readsAlike(buffer, offset, width, channels, ref, alt);
     int from = centre - 1;
-    int to = centre + Math.max(Math.max(deleted, tract), alike) + INDEL_FLANK;
+    int to = centre + Math.max(Math.max(deleted, after.length()), alike) + INDEL_FLANK;
     if (from < 0 || alike < 0 || to >= width) return null;
-    double readError = indelErrors.at(tract, TandemRepeat.unit(after, 0, Integer.MAX_VALUE));
+    double readError = indelErrors.at(after.length(), after.unit());
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
@@ -203,10 +202,9 @@ public final class PileupLikelihood {
           error[r] = drawn ? readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
         }
       } else if (seenCount == 0) {
-        byte[] after = referenceAfter(buffer, offset, width, channels, centre + 1);
-        int tract = TandemRepeat.length(after, 0, Integer.MAX_VALUE);
-        double indelError = indelErrors.at(tract, TandemRepeat.unit(after, 0, Integer.MAX_VALUE));
-        int span = tract;
+        TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
+        double indelError = indelErrors.at(after.length(), after.unit());
+        int span = after.length();
         for (String a : altAlleles) {
           int alike = readsAlike(buffer, offset, width, channels, ref, a);
           span = Math.max(span, alike < 0 ? width : Math.max(ref.length() - a.length(), alike));
@@ -309,21 +307,16 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The longest tandem repeat of the first reference row starting at column {@code col}
-   * ({@link TandemRepeat#length} of its bases up to the first column with none drawn), as the small
-   * model's {@code str_length} feature measures it on the reference, but not capped.
+   * The longest tandem repeat of the first reference row starting at column {@code col}, with its
+   * unit ({@link TandemRepeat#longest} of its bases up to the first column with none drawn), as the
+   * small model's {@code str_length} feature measures it on the reference, but not capped.
    */
-  static int tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
-    return TandemRepeat.length(referenceAfter(buffer, offset, width, channels, col), 0, Integer.MAX_VALUE);
-  }
-
-  /** The first reference row's bases from column {@code col} up to the first column with none drawn. */
-  private static byte[] referenceAfter(DirectBuffer buffer, int offset, int width, int channels, int col) {
+  static TandemRepeat.Repeat tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
     int end = col;
     while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
     byte[] bases = new byte[end - col];
     for (int c = col; c < end; c++) bases[c - col] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
-    return bases;
+    return TandemRepeat.longest(bases, 0, Integer.MAX_VALUE);
   }
 
   /**

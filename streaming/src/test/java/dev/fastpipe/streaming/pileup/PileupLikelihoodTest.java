@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.genome.TandemRepeat;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.SAMRecord;
 import java.util.ArrayList;
@@ -287,7 +288,7 @@ class PileupLikelihoodTest {
     assertEquals(0, gl[2], 1e-6, "hom-alt: " + Arrays.toString(gl));
     double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
     assertEquals(6 * Math.log10(0.5) - 6 * Math.log10(1 - e), gl[1], 1e-4, "six alt reads, nothing else");
-    assertEquals(PileupLikelihood.tandemRepeat(encoded(), 8, W, 6, W / 2 + 1), 8);
+    assertEquals(new TandemRepeat.Repeat(8, 1), PileupLikelihood.tandemRepeat(encoded(), 8, W, 6, W / 2 + 1));
   }
 
   @Test
@@ -319,7 +320,7 @@ class PileupLikelihoodTest {
     // Ends at SITE + 3 with CTCT: the inserted TCT would read the same (as blind10's hom-alt C>CTCT called het on AD 1,6).
     referenceRead(SITE + 4 - 100, false);
     UnsafeBuffer image = encoded();
-    assertEquals(0, PileupLikelihood.tandemRepeat(image, 8, W, 6, W / 2 + 1), "no unit repeats twice");
+    assertEquals(0, PileupLikelihood.tandemRepeat(image, 8, W, 6, W / 2 + 1).length(), "no unit repeats twice");
     assertEquals(3, PileupLikelihood.readsAlike(image, 8, W, 6, "C", "CTCT"));
     assertEquals(1, PileupLikelihood.readsAlike(image, 8, W, 6, "CTC", "C"), "TCTG less TC: TG.. against TC..");
     float[] gl = PileupLikelihood.indel(image, 8, H, W, 6, "C", "CTCT", rate, indelErrors);
