@@ -148,7 +148,11 @@ public final class PileupLikelihood {
    * row counts for nothing. A read errs as at a bi-allelic site of its type (a SNP read by its base
    * and mapping quality and the window's {@link #errorFactor}, an indel read at the sample's
    * {@link IndelErrorRate} for the repeat after the anchor with its mapping error), and a wrong read shows any one of the other
-   * alleles alike (one of three other bases at a SNP). {@link #likelihoods} gives log10 L of every
+   * alleles alike: one of three other bases at a SNP, each at 1/3 of the error; at an indel each other
+   * allele at the whole rate, since that rate is a read's rate of showing one wrong allele (the
+   * column's most common indel), as at a bi-allelic indel. Split among the alts, it made an alt's
+   * reads twice as unlikely errors at a site with two alts as at one, and a stutter read's second
+   * allele, pruned, turned two stutter reads of ten into a het. {@link #likelihoods} gives log10 L of every
    * genotype of the site's alleles (VCF order: 0/0, 0/1, 1/1, 0/2, 1/2, 2/2, ...): a 1/2 site reads
    * as 1/2 where the network, shown one alt at a time, leaves the weaker alt at hom-ref. No strand
    * artifact term.
@@ -253,7 +257,9 @@ public final class PileupLikelihood {
         informative++;
         double e = error[r];
         double right = 1 - e;
-        double wrong = e / (snp ? 3 : alts);
+        // A SNP read's error is any of three other bases; an indel read's rate is that of one wrong
+        // allele (IndelErrorRate fits the column's most common indel), so each other allele gets all of it.
+        double wrong = snp ? e / 3 : e;
         for (int b = 0; b < alleles; b++) {
           for (int a = 0; a <= b; a++) {
             double pa = x == a ? right : wrong;

@@ -369,9 +369,11 @@ class PileupLikelihoodTest {
     assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2");
     double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
     double right = Math.log10(1 - e);
-    double wrong = Math.log10(e / 2); // a wrong read shows one of the two other alleles
-    double half = Math.log10((1 - e + e / 2) / 2);
-    double none = Math.log10(e / 2);
+    // A wrong read shows either other allele at the whole rate, as a bi-allelic indel's wrong read
+    // shows the other allele: the rate is a read's rate of one wrong allele, not split among alts.
+    double wrong = Math.log10(e);
+    double half = Math.log10((1 - e + e) / 2);
+    double none = Math.log10(e);
     // Six +T reads, three +TT reads, one reference read; the four reads ending in the run say nothing.
     double[] l = new double[6];
     l[0] = 9 * wrong + right; // 0/0
