@@ -15,7 +15,9 @@ import java.util.Locale;
  * whose end reaches only a few bases past an indel (it shows the reference there whichever allele it
  * came from), and a read's inserted bases can carry a base error; neither shows as an indel in the
  * sampled CIGARs. The floor was fitted on validation samples off the evaluation band
- * ({@code models/fastpipe-v5/recipe/indel_fit.tsv}; MODEL.md).
+ * ({@code models/fastpipe-v5/recipe/indel_fit.tsv}; MODEL.md). Both concern reads of an indel's
+ * allele, so the rate at which reads of the reference show an indel ({@link #ofReferenceReads}) is the
+ * fitted one, without the floor.
  *
  * <p>The fit, per class of repeat length and unit ({@link #CLASSES}), is the maximum a posteriori rate of
  * a three-part mixture over the sampled anchor columns, by expectation maximisation: hom-ref (each
@@ -76,6 +78,23 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
   public double at(int tract, int unit) {
     return Math.max(FLOOR, rates[classOf(tract, unit)]);
   }
+
+  /**
+   * The per-read rate at which a read of the reference shows an indel whose anchor is followed by a
+   * tandem repeat of {@code tract} bases with a unit of {@code unit} bases: the fitted rate without
+   * {@link #FLOOR}, which stands for what reads of an indel's allele do (an aligner leaves a read
+   * that ends a few bases past it as reference; its inserted bases carry a base error), never
+   * for a reference read growing an indel. At least {@link #MIN_REFERENCE_READ_RATE}.
+   */
+  public double ofReferenceReads(int tract, int unit) {
+    return Math.max(MIN_REFERENCE_READ_RATE, rates[classOf(tract, unit)]);
+  }
+
+  /**
+   * The lowest rate {@link #ofReferenceReads} gives: a mapping error at MAPQ 60 (a fitted rate is
+   * above 0 anyway, its prior adding a few errors to millions of read columns).
+   */
+  public static final double MIN_REFERENCE_READ_RATE = 1e-6;
 
   /** The length class of a repeat of {@code tract} bases (an index into {@link #CLASS_FROM}). */
   public static int lengthClass(int tract) {

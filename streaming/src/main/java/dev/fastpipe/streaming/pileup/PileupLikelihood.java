@@ -107,9 +107,12 @@ public final class PileupLikelihood {
    * repeat that starts after the anchor and past the bases over which both alleles' haplotypes read
    * alike ({@link #readsAlike}; all read off the image's reference rows), with a base drawn at every
    * column between (no indel of their own there), since a read that ends before the alleles differ
-   * shows the reference whichever allele it came from. Each
-   * read errs at the sample's indel error rate for that repeat's length and unit ({@link IndelErrorRate#at})
-   * combined with its mapping error; the strand-artifact term is the SNPs'. Null when no read is either.
+   * shows the reference whichever allele it came from. A
+   * reference read errs under hom-alt at the sample's indel error rate for that repeat's length and
+   * unit ({@link IndelErrorRate#at}, floored: a read of the alt that shows the reference is also the
+   * aligner's doing), an alt read under hom-ref at the rate the sample's reference reads grow such an
+   * indel ({@link IndelErrorRate#ofReferenceReads}, not floored), each combined with its mapping
+   * error; the strand-artifact term is the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, double artifactRate, IndelErrorRate indelErrors) {
@@ -123,6 +126,7 @@ public final class PileupLikelihood {
     int to = centre + Math.max(Math.max(deleted, after.length()), alike) + INDEL_FLANK;
     if (from < 0 || alike < 0 || to >= width) return null;
     double readError = indelErrors.at(after.length(), after.unit());
+    double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
@@ -130,7 +134,7 @@ public final class PileupLikelihood {
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
       boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)) continue;
-      reads.add(showsAlt, combined(readError, mappingError(buffer, at)), reverse(buffer, at));
+      reads.add(showsAlt, combined(showsAlt ? referenceReadError : readError, mappingError(buffer, at)), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -167,6 +171,8 @@ public final class PileupLikelihood {
     /** Per row: -1 counts for nothing, 0 the reference, k alt k. */
     private int[] allele = new int[0];
     private double[] error = new double[0];
+    /** Per row: the rate at which a read of the reference shows it, if it shows an alt (indels; SNPs: error). */
+    private double[] referenceError = new double[0];
 
     /**
      * A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts,
@@ -197,6 +203,7 @@ public final class PileupLikelihood {
         rows = n;
         allele = new int[n];
         error = new double[n];
+        referenceError = error;
         for (int r = 0; r < n; r++) {
           int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
           int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -208,6 +215,7 @@ public final class PileupLikelihood {
       } else if (seenCount == 0) {
         TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
         double indelError = indelErrors.at(after.length(), after.unit());
+        double fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
         int span = after.length();
         for (String a : altAlleles) {
           int alike = readsAlike(buffer, offset, width, channels, ref, a);
@@ -218,6 +226,7 @@ public final class PileupLikelihood {
         rows = n;
         allele = new int[n];
         error = new double[n];
+        referenceError = new double[n];
         for (int r = 0; r < n; r++) {
           int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
           int at = row + centre * channels;
@@ -225,6 +234,7 @@ public final class PileupLikelihood {
           boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
           allele[r] = anchor && spans ? 0 : -1;
           error[r] = combined(indelError, mappingError(buffer, at));
+          referenceError[r] = combined(fromReference, mappingError(buffer, at));
         }
       } else if (n != rows) {
         return;
@@ -260,10 +270,12 @@ public final class PileupLikelihood {
         // A SNP read's error is any of three other bases; an indel read's rate is that of one wrong
         // allele (IndelErrorRate fits the column's most common indel), so each other allele gets all of it.
         double wrong = snp ? e / 3 : e;
+        // an alt read from a reference haplotype: the rate at which reference reads grow that indel
+        double fromRef = x > 0 && !snp ? referenceError[r] : wrong;
         for (int b = 0; b < alleles; b++) {
           for (int a = 0; a <= b; a++) {
-            double pa = x == a ? right : wrong;
-            double pb = x == b ? right : wrong;
+            double pa = x == a ? right : a == 0 ? fromRef : wrong;
+            double pb = x == b ? right : b == 0 ? fromRef : wrong;
             l[b * (b + 1) / 2 + a] += Math.log10((pa + pb) / 2);
           }
         }

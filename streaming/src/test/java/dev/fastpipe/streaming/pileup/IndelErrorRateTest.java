@@ -34,7 +34,12 @@ class IndelErrorRateTest {
     IndelErrorRate r = IndelErrorRate.assumed();
     for (int tract : new int[] {0, 5, 9, 15, 40}) {
       for (int unit = 1; unit <= 4; unit++) assertEquals(IndelErrorRate.FLOOR, r.at(tract, unit));
+      assertEquals(IndelErrorRate.FLOOR, r.ofReferenceReads(tract, 1), "the prior's mean where nothing was fitted");
     }
+    double[] tiny = new double[CLASSES];
+    java.util.Arrays.fill(tiny, 1e-9);
+    IndelErrorRate clean = new IndelErrorRate(tiny, new long[CLASSES], new double[CLASSES]);
+    assertEquals(IndelErrorRate.MIN_REFERENCE_READ_RATE, clean.ofReferenceReads(0, 0), "never below a mapping error");
     assertTrue(r.describe().contains("assumed"), r.describe());
   }
 
@@ -61,6 +66,7 @@ class IndelErrorRateTest {
     assertEquals((50 + prior) / (1_000_000 - 600 + 2_000), r.rates()[0], 2e-6, r.describe());
     assertEquals(50, r.errors()[0], 0.5, "the hets are no errors: " + r.describe());
     assertEquals(IndelErrorRate.FLOOR, r.at(2, 1), "below the floor, the floor");
+    assertEquals(r.rates()[0], r.ofReferenceReads(2, 1), 1e-15, "reads of the reference: the fitted rate, no floor");
     // class 3: (1,500 + the prior's) / (100,000 + 2,000), about 0.015
     assertEquals((1500 + prior) / 102_000, r.rates()[3], 5e-4, r.describe());
     assertEquals(r.rates()[3], r.at(15, 1));

@@ -302,6 +302,36 @@ class PileupLikelihoodTest {
     assertEquals(4 * Math.log10(e) + 4 * Math.log10(1 - e) - 8 * Math.log10(0.5), gl[2], 1e-4, "hom-alt by the formula");
   }
 
+  /**
+   * A sample whose reads of the reference grow an indel in an 8-base T run at 1e-5 per read (clean
+   * reads): two insertion reads of sixteen are errors at that rate under hom-ref, not at the floor,
+   * which stands for what reads of an indel's allele do; the fourteen reference reads still err at
+   * the floor under hom-alt.
+   */
+  @Test
+  void altReadsErrUnderHomRefAtTheSamplesRateWithoutTheFloor() {
+    tRunAfterTheSite();
+    rate = 1e-7;
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    java.util.Arrays.fill(rates, IndelErrorRate.FLOOR);
+    rates[IndelErrorRate.classOf(8, 1)] = 1e-5;
+    indelErrors = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+    for (int i = 0; i < 2; i++) insertionRead(i % 2 == 1);
+    for (int i = 0; i < 14; i++) referenceRead(SITE - 40, i % 2 == 1);
+    float[] gl = indelLikelihoods();
+    double mapping = 1e-6;
+    double alt = 1e-5 + mapping - 1e-5 * mapping;
+    double ref = IndelErrorRate.FLOOR + mapping - IndelErrorRate.FLOOR * mapping;
+    double homRef = 2 * Math.log10(alt) + 14 * Math.log10(1 - ref);
+    double het = 16 * Math.log10(0.5);
+    double homAlt = 2 * Math.log10(1 - alt) + 14 * Math.log10(ref);
+    assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
+    // the strand artifact adds to hom-ref at 1e-7: below the plain term's last digit here
+    assertEquals(homRef - het, gl[0], 1e-3, "hom-ref at the sample's rate: " + Arrays.toString(gl));
+    assertEquals(homAlt - het, gl[2], 1e-3, "hom-alt at the floor");
+    assertTrue(gl[0] < -5, "two clean reads of sixteen: a het, 10^5 times likelier");
+  }
+
   /** TCTGGGGA after a C anchor at SITE: an insertion of TCT there reads like the reference for 3 bases, no unit repeating twice. */
   void tctBeforeG() {
     String after = "CTCTGGGGA";
