@@ -171,7 +171,7 @@ public final class PileupLikelihood {
     /** Per row: -1 counts for nothing, 0 the reference, k alt k. */
     private int[] allele = new int[0];
     private double[] error = new double[0];
-    /** Per row: the rate at which a read of the reference shows it, if it shows an alt (indels; SNPs: error). */
+    /** Per row of an indel site: the rate at which a read of the reference shows the alt the row shows. */
     private double[] referenceError = new double[0];
 
     /**
@@ -203,7 +203,6 @@ public final class PileupLikelihood {
         rows = n;
         allele = new int[n];
         error = new double[n];
-        referenceError = error;
         for (int r = 0; r < n; r++) {
           int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
           int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
