@@ -100,6 +100,17 @@ public final class PileupLikelihood {
   static final int INDEL_FLANK = 3;
 
   /**
+   * Bases a reference read reaches beyond both ends of that span (before the anchor, past the
+   * flank) for an aligner not to have made it of a read of the indel's allele: a read of the alt
+   * that ends within a few bases of the indel is aligned as the reference (a gap costs more than a
+   * mismatch or two, or a clip), one that reaches this far on both sides would need about eight
+   * mismatches to leave the gap out (3 in 4 shifted bases differ), far more than bwa's gap costs.
+   * Such a read shows the reference under hom-alt only as a read of the reference shows the indel
+   * (slippage, {@link IndelErrorRate#ofReferenceReads}), not at the floored rate.
+   */
+  static final int ALIGNER_REACH = 10;
+
+  /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of a bi-allelic indel example whose alleles
    * are {@code ref} and {@code alt} (anchor included), as {@link #snp} but for an indel: alt reads
    * are those the image marks as supporting it; reference reads are only those that reach from the
@@ -109,10 +120,12 @@ public final class PileupLikelihood {
    * column between (no indel of their own there), since a read that ends before the alleles differ
    * shows the reference whichever allele it came from. A
    * reference read errs under hom-alt at the sample's indel error rate for that repeat's length and
-   * unit ({@link IndelErrorRate#at}, floored: a read of the alt that shows the reference is also the
-   * aligner's doing), an alt read under hom-ref at the rate the sample's reference reads grow such an
-   * indel ({@link IndelErrorRate#ofReferenceReads}, not floored), each combined with its mapping
-   * error; the strand-artifact term is the SNPs'. Null when no read is either.
+   * unit ({@link IndelErrorRate#at}, floored: a read of the alt that ends a few bases past the indel
+   * is left as the reference by the aligner), unless it reaches {@value #ALIGNER_REACH} bases further
+   * on both sides, where no aligner leaves the gap out and only slippage explains it; such a read,
+   * and an alt read under hom-ref, err at the rate the sample's reference reads grow such an indel
+   * ({@link IndelErrorRate#ofReferenceReads}, not floored), each combined with its mapping error;
+   * the strand-artifact term is the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, double artifactRate, IndelErrorRate indelErrors) {
@@ -134,7 +147,10 @@ public final class PileupLikelihood {
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
       boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)) continue;
-      reads.add(showsAlt, combined(showsAlt ? referenceReadError : readError, mappingError(buffer, at)), reverse(buffer, at));
+      // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
+      boolean slipped = showsAlt || reachesPastAligner(buffer, row, width, channels, from, to);
+      double e = slipped ? referenceReadError : readError;
+      reads.add(showsAlt, combined(e, mappingError(buffer, at)), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -232,7 +248,8 @@ public final class PileupLikelihood {
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
           boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
           allele[r] = anchor && spans ? 0 : -1;
-          error[r] = combined(indelError, mappingError(buffer, at));
+          boolean slipped = spans && reachesPastAligner(buffer, row, width, channels, from, to);
+          error[r] = combined(slipped ? fromReference : indelError, mappingError(buffer, at));
           referenceError[r] = combined(fromReference, mappingError(buffer, at));
         }
       } else if (n != rows) {
@@ -286,6 +303,13 @@ public final class PileupLikelihood {
       for (int g = 0; g < l.length; g++) out[g] = (float) (l[g] - max);
       return out;
     }
+  }
+
+  /** True when the row has a base drawn from {@link #ALIGNER_REACH} before {@code from} to as far past {@code to}. */
+  private static boolean reachesPastAligner(DirectBuffer buffer, int row, int width, int channels, int from, int to) {
+    int before = from - ALIGNER_REACH;
+    int past = to + ALIGNER_REACH;
+    return before >= 0 && past < width && drawnThroughout(buffer, row, channels, before, past);
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */

@@ -305,19 +305,15 @@ class PileupLikelihoodTest {
   /**
    * A sample whose reads of the reference grow an indel in an 8-base T run at 1e-5 per read (clean
    * reads): two insertion reads of sixteen are errors at that rate under hom-ref, not at the floor,
-   * which stands for what reads of an indel's allele do; the fourteen reference reads still err at
-   * the floor under hom-alt.
+   * which stands for what reads of an indel's allele do; the fourteen reference reads, which end 6
+   * bases past the run's flank (an aligner's reach), still err at the floor under hom-alt.
    */
   @Test
   void altReadsErrUnderHomRefAtTheSamplesRateWithoutTheFloor() {
     tRunAfterTheSite();
-    rate = 1e-7;
-    double[] rates = new double[IndelErrorRate.CLASSES];
-    java.util.Arrays.fill(rates, IndelErrorRate.FLOOR);
-    rates[IndelErrorRate.classOf(8, 1)] = 1e-5;
-    indelErrors = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+    sampleSlipsInTheTRunAt(1e-5);
     for (int i = 0; i < 2; i++) insertionRead(i % 2 == 1);
-    for (int i = 0; i < 14; i++) referenceRead(SITE - 40, i % 2 == 1);
+    for (int i = 0; i < 14; i++) referenceRead(SITE + 18 - 100, i % 2 == 1); // to SITE + 17
     float[] gl = indelLikelihoods();
     double mapping = 1e-6;
     double alt = 1e-5 + mapping - 1e-5 * mapping;
@@ -330,6 +326,46 @@ class PileupLikelihoodTest {
     assertEquals(homRef - het, gl[0], 1e-3, "hom-ref at the sample's rate: " + Arrays.toString(gl));
     assertEquals(homAlt - het, gl[2], 1e-3, "hom-alt at the floor");
     assertTrue(gl[0] < -5, "two clean reads of sixteen: a het, 10^5 times likelier");
+  }
+
+  /** Clean reads: 1e-7 strand artifacts; reads of the T run slip at {@code slip}, every other class at the floor. */
+  void sampleSlipsInTheTRunAt(double slip) {
+    rate = 1e-7;
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    java.util.Arrays.fill(rates, IndelErrorRate.FLOOR);
+    rates[IndelErrorRate.classOf(8, 1)] = slip;
+    indelErrors = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  /**
+   * A het insertion with one reference read of seven that reaches 40 bases before the anchor and
+   * 50 past the run: no aligner makes that of a read carrying the insertion, so under hom-alt it is
+   * a read slipping at the sample's rate (1e-5), not at the floor, and the het wins by 10^2.9; the
+   * same read ending 6 bases past the run's flank could be the aligner's doing, and hom-alt stays
+   * within a factor of the het.
+   */
+  @Test
+  void aReferenceReadReachingFarPastTheIndelIsNoAlignersDoing() {
+    tRunAfterTheSite();
+    sampleSlipsInTheTRunAt(1e-5);
+    for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
+    referenceRead(SITE - 40, false); // to SITE + 59
+    float[] far = indelLikelihoods();
+    double mapping = 1e-6;
+    double slip = 1e-5 + mapping - 1e-5 * mapping;
+    double het = 7 * Math.log10(0.5);
+    assertEquals(0, far[1], 1e-6, "het: " + Arrays.toString(far));
+    assertEquals(6 * Math.log10(1 - slip) + Math.log10(slip) - het, far[2], 1e-3, "hom-alt at the sample's rate");
+    assertTrue(far[2] < -2.5, "hom-alt 10^2.5 below the het: " + Arrays.toString(far));
+
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
+    referenceRead(SITE + 18 - 100, false); // to SITE + 17: 6 past the flank
+    float[] near = indelLikelihoods();
+    double floor = IndelErrorRate.FLOOR + mapping - IndelErrorRate.FLOOR * mapping;
+    assertEquals(6 * Math.log10(1 - slip) + Math.log10(floor) - het, near[2] - near[1], 1e-3, "hom-alt at the floor");
+    assertTrue(near[2] - near[1] > -1, "within a factor 10 of the het: " + Arrays.toString(near));
   }
 
   /** TCTGGGGA after a C anchor at SITE: an insertion of TCT there reads like the reference for 3 bases, no unit repeating twice. */
