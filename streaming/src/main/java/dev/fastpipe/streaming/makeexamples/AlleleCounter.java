@@ -17,9 +17,7 @@ import java.util.Map;
  * average) and deletions (anchor quality >= min) at their anchor (the
  * reference base before them, which then counts for the indel, not the ref). Indels are
  * left-aligned against the reference before they are counted, so a candidate compares with a
- * normalised truth. An insertion read whose bases differ from a cleanly read insertion of its site
- * only where its own bases are below the minimum quality counts for that insertion
- * ({@link #candidates}). S, H, N and P count nothing. The hot loop works on primitive arrays that live
+ * normalised truth. S, H, N and P count nothing. The hot loop works on primitive arrays that live
  * as long as the counter: non-reference observations are packed into one {@code long} each
  * ({@code position | allele | read}) and sorted once to find candidates; only an indel allele's
  * name is a String (interned per partition).
@@ -49,15 +47,6 @@ public final class AlleleCounter {
   private final List<String> indelNames = new ArrayList<>();
   private byte[] scratch = new byte[256];
   private byte[] refCodes = new byte[0];
-  /**
-   * Insertion observations with an inserted base below the minimum quality (or an N): the index of
-   * the event in {@link #events} (before sorting) and the mask of those bases (bit i: base i, in the
-   * left-aligned order). {@link #candidates} may give such a read to another insertion that a read
-   * of clean quality shows.
-   */
-  private int[] uncertainEvent = new int[64];
-  private long[] uncertainMask = new long[64];
-  private int nUncertain;
 
   public AlleleCounter(ExampleSettings.ReadFilters filters, ExampleSettings.CandidateThresholds thresholds) {
     this.minBaseQuality = filters.minBaseQuality();
@@ -83,7 +72,6 @@ public final class AlleleCounter {
     if (refCodes.length < ref.length) refCodes = new byte[ref.length];
     for (int i = 0; i < ref.length; i++) refCodes[i] = CODES[ref[i] & 0xFF];
     nEvents = 0;
-    nUncertain = 0;
     indelIds.clear();
     indelNames.clear();
   }
@@ -209,93 +197,19 @@ public final class AlleleCounter {
     if (!PileupImageEncoder.insertionQualityOk(quals, readPos, len, minBaseQuality)) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
-    long mask = 0;
     for (int i = 0; i < len; i++) {
       byte b = bases[readPos + i];
       scratch[i] = b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
-      int q = readPos + i < quals.length ? quals[readPos + i] : 0;
-      if (i < Long.SIZE && (q < minBaseQuality || baseCode(scratch[i]) < 0)) mask |= 1L << i;
     }
-    // Left-align: rotate while the anchor base equals the last inserted base (a base the read
-    // calls at low quality rotates as it is called: only its mask moves with it).
+    // Left-align: rotate while the anchor base equals the last inserted base.
     int a = anchor;
     while (a > refStart && refAt(a) == scratch[len - 1] && refAt(a) != 'N') {
       System.arraycopy(scratch, 0, scratch, 1, len - 1);
       scratch[0] = refAt(a);
-      mask = len <= Long.SIZE ? (mask << 1) & (len == Long.SIZE ? -1L : (1L << len) - 1) : 0;
       a--;
     }
     if (a < start || a >= end) return;
-    if (mask != 0 && len <= Long.SIZE) {
-      if (nUncertain == uncertainEvent.length) {
-        uncertainEvent = Arrays.copyOf(uncertainEvent, nUncertain * 2);
-        uncertainMask = Arrays.copyOf(uncertainMask, nUncertain * 2);
-      }
-      uncertainEvent[nUncertain] = nEvents;
-      uncertainMask[nUncertain++] = mask;
-    }
     addEvent(a - start, internIndel("I" + new String(scratch, 0, len, java.nio.charset.StandardCharsets.US_ASCII)), readIndex);
-  }
-
-  /**
-   * Gives each insertion read with uncertain bases (below the minimum quality, or N) to the
-   * insertion of its length at its site that reads of clean quality show and that agrees with it on
-   * every base it is sure of (the one with the most reads; ties by name), when no clean read shows
-   * its own sequence. A low-quality base is where sequencers err, so three reads of AAAA, AATA and
-   * AAAT, whose T's are Q2 and Q9, are three reads of one insertion, not three of one read each (at
-   * 10x, a het insertion that was no candidate). Without such a clean insertion the read keeps its
-   * own sequence, as before: two reads that agree on a low-quality last base still make a candidate.
-   */
-  private void assignUncertainInsertions() {
-    if (nUncertain == 0) return;
-    // Clean reads per (site, allele): every insertion event not marked uncertain.
-    boolean[] uncertain = new boolean[nEvents];
-    for (int u = 0; u < nUncertain; u++) uncertain[uncertainEvent[u]] = true;
-    Map<Long, Integer> clean = new HashMap<>();
-    Map<Long, Integer> reads = new HashMap<>();
-    Map<Integer, List<Integer>> sites = new HashMap<>();
-    for (int e = 0; e < nEvents; e++) {
-      int allele = (int) ((events[e] >>> READ_BITS) & ALLELE_MASK);
-      if (allele < FIRST_INDEL || indelNames.get(allele - FIRST_INDEL).charAt(0) != 'I') continue;
-      long key = events[e] >>> READ_BITS;
-      if (reads.merge(key, 1, Integer::sum) == 1) {
-        sites.computeIfAbsent((int) (key >>> ALLELE_BITS), k -> new ArrayList<>()).add(allele);
-      }
-      if (!uncertain[e]) clean.merge(key, 1, Integer::sum);
-    }
-    long[] rewritten = new long[nUncertain];
-    for (int u = 0; u < nUncertain; u++) {
-      long ev = events[uncertainEvent[u]];
-      int off = (int) (ev >>> (READ_BITS + ALLELE_BITS));
-      int allele = (int) ((ev >>> READ_BITS) & ALLELE_MASK);
-      rewritten[u] = ev;
-      if (clean.containsKey(ev >>> READ_BITS)) continue; // a clean read shows this very sequence
-      String own = indelNames.get(allele - FIRST_INDEL);
-      long mask = uncertainMask[u];
-      int best = -1;
-      for (int other : sites.get(off)) {
-        if (other == allele) continue;
-        long key = ((long) off << ALLELE_BITS) | other;
-        if (!clean.containsKey(key)) continue;
-        String name = indelNames.get(other - FIRST_INDEL);
-        if (name.length() != own.length() || !agreesWhereSure(own, name, mask)) continue;
-        if (best < 0) { best = other; continue; }
-        long bestKey = ((long) off << ALLELE_BITS) | best;
-        int c = Integer.compare(reads.get(key), reads.get(bestKey));
-        if (c > 0 || (c == 0 && name.compareTo(indelNames.get(best - FIRST_INDEL)) < 0)) best = other;
-      }
-      if (best >= 0) rewritten[u] = ((long) off << (READ_BITS + ALLELE_BITS)) | ((long) best << READ_BITS) | (ev & READ_MASK);
-    }
-    for (int u = 0; u < nUncertain; u++) events[uncertainEvent[u]] = rewritten[u];
-    nUncertain = 0;
-  }
-
-  /** Whether insertion names {@code a} and {@code b} ("I" + bases) agree at every base not in {@code mask}. */
-  private static boolean agreesWhereSure(String a, String b, long mask) {
-    for (int i = 1; i < a.length(); i++) {
-      if ((mask >>> (i - 1) & 1) == 0 && a.charAt(i) != b.charAt(i)) return false;
-    }
-    return true;
   }
 
   private int internIndel(String name) {
@@ -315,7 +229,6 @@ public final class AlleleCounter {
 
   /** The candidate sites of this partition, in position order. */
   public List<Candidate> candidates() {
-    assignUncertainInsertions();
     Arrays.sort(events, 0, nEvents);
     List<Candidate> out = new ArrayList<>();
     int i = 0;

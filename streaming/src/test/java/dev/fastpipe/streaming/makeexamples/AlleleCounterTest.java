@@ -137,60 +137,6 @@ class AlleleCounterTest {
     assertTrue(count(900, 1100, reads).isEmpty());
   }
 
-  /** Reads inserting {@code ins} after p (a C before a G, so the insertion stays there), the others reference. */
-  SAMRecord[] insertionsAfter(int p, String... ins) {
-    g.ref[p] = 'C';
-    g.ref[p + 1] = 'G';
-    SAMRecord[] reads = new SAMRecord[ins.length + 5];
-    for (int i = 0; i < reads.length; i++) {
-      reads[i] = i < ins.length
-          ? g.read(p - 50, "51M" + ins[i].length() + "I49M", g.refString(p - 50, p + 1) + ins[i] + g.refString(p + 1, p + 50))
-          : g.refRead(p - 50, 100);
-    }
-    return reads;
-  }
-
-  /**
-   * An insertion of AAAA in three reads that each call it another way at a low-quality base (ART's
-   * MSv3 reads at 10x: AAAA, AATA with the T at Q2, AAAT with the T at Q9) is one candidate with
-   * three reads, not three alleles of one read each, none of them a candidate.
-   */
-  @Test
-  void insertionReadsThatDifferOnlyAtLowQualityBasesJoinTheCleanOne() {
-    int p = 1000;
-    SAMRecord[] reads = insertionsAfter(p, "AAAA", "AATA", "AAAT");
-    reads[1].getBaseQualities()[51 + 2] = 2;
-    reads[2].getBaseQualities()[51 + 3] = 9;
-    List<Candidate> c = count(900, 1100, reads);
-    assertEquals(1, c.size(), "one candidate");
-    assertArrayEquals(new String[] {"CAAAA"}, c.get(0).alts);
-    assertArrayEquals(new int[] {5, 3}, c.get(0).alleleDepths);
-    assertArrayEquals(new int[] {0, 1, 2}, c.get(0).supportingReads[0]);
-
-    // The T at Q30 is a base the read is sure of: AATA is an allele of its own, and one read is no candidate.
-    reads[1].getBaseQualities()[51 + 2] = 30;
-    c = count(900, 1100, reads);
-    assertEquals(1, c.size());
-    assertArrayEquals(new int[] {5, 2}, c.get(0).alleleDepths, "AAAA and AAAT: " + c.get(0));
-  }
-
-  /** Without a clean read of another sequence, or with a clean read of its own, a read keeps its sequence. */
-  @Test
-  void anUncertainInsertionKeepsItsOwnSequenceWithoutACleanOneToJoin() {
-    int p = 1000;
-    SAMRecord[] reads = insertionsAfter(p, "AATA", "AAAT");
-    reads[0].getBaseQualities()[51 + 2] = 2;
-    reads[1].getBaseQualities()[51 + 3] = 9;
-    assertTrue(count(900, 1100, reads).isEmpty(), "two uncertain reads of two sequences: neither is clean");
-
-    reads = insertionsAfter(p, "AAAA", "AAAA", "AATA", "AATA");
-    reads[3].getBaseQualities()[51 + 2] = 2; // a clean read shows AATA too: the uncertain one stays there
-    List<Candidate> c = count(900, 1100, reads);
-    assertEquals(1, c.size());
-    assertArrayEquals(new String[] {"CAAAA", "CAATA"}, c.get(0).alts);
-    assertArrayEquals(new int[] {5, 2, 2}, c.get(0).alleleDepths);
-  }
-
   @Test
   void softClippedBasesAreNotCounted() {
     SAMRecord[] reads = new SAMRecord[5];
