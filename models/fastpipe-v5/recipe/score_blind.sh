@@ -60,6 +60,8 @@ print("cell\tcoverage\tfastpipe_snp\tbest_peer_snp\tfastpipe_indel\tbest_peer_in
 for c, d in cells.items():
     fp = d["fastpipe"]
     peers = [d[k] for k in ("bcftools", "freebayes_q20") if k in d]
+    if not peers:  # models only, into a directory without the peers' rows: no verdict for this cell
+        continue
     bs = max(float(p["snp_f1"]) for p in peers)
     bi = max(float(p["indel_f1"]) for p in peers)
     b = d.get("before", {})
