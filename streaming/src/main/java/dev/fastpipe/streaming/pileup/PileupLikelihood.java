@@ -248,9 +248,10 @@ public final class PileupLikelihood {
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
           boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
           allele[r] = anchor && spans ? 0 : -1;
+          double mapping = mappingError(buffer, at);
+          referenceError[r] = combined(fromReference, mapping);
           boolean slipped = spans && reachesPastAligner(buffer, row, width, channels, from, to);
-          error[r] = combined(slipped ? fromReference : indelError, mappingError(buffer, at));
-          referenceError[r] = combined(fromReference, mappingError(buffer, at));
+          error[r] = slipped ? referenceError[r] : combined(indelError, mapping);
         }
       } else if (n != rows) {
         return;
@@ -305,11 +306,16 @@ public final class PileupLikelihood {
     }
   }
 
-  /** True when the row has a base drawn from {@link #ALIGNER_REACH} before {@code from} to as far past {@code to}. */
+  /**
+   * True when a row already drawn throughout [{@code from}, {@code to}] also has a base drawn over
+   * the {@link #ALIGNER_REACH} columns before {@code from} and as many past {@code to} (only those
+   * flanks are read).
+   */
   private static boolean reachesPastAligner(DirectBuffer buffer, int row, int width, int channels, int from, int to) {
     int before = from - ALIGNER_REACH;
     int past = to + ALIGNER_REACH;
-    return before >= 0 && past < width && drawnThroughout(buffer, row, channels, before, past);
+    return before >= 0 && past < width && drawnThroughout(buffer, row, channels, before, from - 1)
+        && drawnThroughout(buffer, row, channels, to + 1, past);
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */
