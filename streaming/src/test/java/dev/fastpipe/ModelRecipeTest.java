@@ -104,6 +104,10 @@ class ModelRecipeTest {
       for (Row t : samples) {
         assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
       }
+      for (Row t : fit) {
+        if (t == r) continue;
+        assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
+      }
     }
     for (Path table : BLIND) {
       for (Row r : rows(table)) {
