@@ -16,7 +16,9 @@
 # env:   T (output, default /work/v5data), JOBS (samples at once, default 2), BWA_THREADS (default 1),
 #        VT_REF (default /usr/share/doc/vt/examples/ref/20.fa.gz), BWA_INDEX (default $T/bwaidx/20.fa)
 # Needs art_illumina, dwgsim, bwa, samtools, bgzip/tabix, python3 (stdlib only): Debian packages
-# vt-examples art-nextgen-simulation-tools dwgsim bwa samtools tabix.
+# vt-examples art-nextgen-simulation-tools dwgsim bwa samtools tabix; for the simulators no training
+# sample uses (blind18.tsv), wgsim (samtools' package; its qualities are one constant) and Mason 2
+# (seqan-apps' mason_simulator, its default Illumina error model; env MASON).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 T=${T:-/work/v5data}
@@ -24,6 +26,7 @@ JOBS=${JOBS:-2}
 BWA_THREADS=${BWA_THREADS:-1}
 VT_REF=${VT_REF:-/usr/share/doc/vt/examples/ref/20.fa.gz}
 export BWA_INDEX=${BWA_INDEX:-$T/bwaidx/20.fa}
+MASON=${MASON:-/usr/lib/seqan/bin/mason_simulator}
 tools=$(cd "$here/../../../../shared/tools" 2>/dev/null && pwd || echo /work/shared/tools)
 v2=$(cd "$here/../../fastpipe-v2/recipe" && pwd)
 v3=$(cd "$here/../../fastpipe-v3/recipe" && pwd)
@@ -66,6 +69,18 @@ sample() {
         art_reads "$name.hap$h.fa" $((seed + h)) "$prof" "$len" "$cov" "$fm" "$fs" "$q" "r$h." -sam -na 2>/dev/null
       else
         art_reads "$name.hap$h.fa" $((seed + h)) "$prof" "$len" "$cov" "$fm" "$fs" "$q" "r$h." -na
+      fi
+    elif [ "$sim" = wgsim ] || [ "$sim" = mason ]; then
+      # Read pairs for COV x of this haplotype; wgsim's -d is the outer distance (the fragment).
+      local pairs; pairs=$(awk -v c="$cov" -v n="$(grep -v '>' "$name.hap$h.fa" | tr -d '\n' | wc -c)" -v l="$len" \
+        'BEGIN {printf "%d", c * n / (2 * l) + 0.5}')
+      if [ "$sim" = wgsim ]; then
+        wgsim -e "$q" -d "$fm" -s "$fs" -N "$pairs" -1 "$len" -2 "$len" -r 0 -R 0 -S $((seed + h)) \
+          "$name.hap$h.fa" "r$h.1.fq" "r$h.2.fq" >/dev/null 2>&1
+        sed -i "1~4s/^@/@hap$h./" "r$h.1.fq" "r$h.2.fq" # the two haplotypes' runs name reads alike
+      else
+        "$MASON" -ir "$name.hap$h.fa" -n "$pairs" --seed $((seed + h)) --illumina-read-length "$len" \
+          --fragment-mean-size "$fm" --fragment-size-std-dev "$fs" --read-name-prefix "hap$h." -o "r$h.1.fq" -or "r$h.2.fq" -q >/dev/null 2>&1
       fi
     else
       dwgsim -e "$q" -E "$q" -d "$fm" -s "$fs" -C "$cov" -1 "$len" -2 "$len" -r 0 -z $((seed + h)) "$name.hap$h.fa" "r$h" >/dev/null 2>&1
@@ -118,7 +133,7 @@ manifest() {
   printf 'name\tparent\trole\tprofile\tread_length\tcoverage\tartifact\tbam\ttruth\tbed\n' > "$m"
   local name role start end sim prof len cov fm fs q art seed ladder
   while IFS=$'\t' read -r name role start end sim prof len cov fm fs q art seed ladder; do
-    local p="$sim:$prof"; [ "$sim" = dwgsim ] && p="dwgsim:$q"
+    local p="$sim:$prof"; [ "$sim" = dwgsim ] && p="dwgsim:$q"; [ "$sim" = wgsim ] && p="wgsim:$q"
     local d=$T/$name
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$name" "$role" "$p" "$len" \
       "$(awk -v c="$cov" 'BEGIN {printf "%g", 2 * c}')" "$art" "$d/$name.bam" "$d/$name.truth.vcf.gz" "$d/$name.confident.bed" >> "$m"
