@@ -175,6 +175,9 @@ public final class CallCommand implements Callable<Integer> {
       if (r.metrics().settings.get("indel_error_rates") instanceof String indels) {
         System.err.println("fastpipe call: indel errors per read: " + indels);
       }
+      if (r.metrics().settings.get("base_error_rates") instanceof String bases) {
+        System.err.println("fastpipe call: base errors by quality: " + bases);
+      }
       if (r.metrics().basesResumed > 0) {
         System.err.printf("fastpipe call: resumed: %.1f %% of the regions' bases came from the interrupted run,"
                 + " which had spent %.1f s on them%n",

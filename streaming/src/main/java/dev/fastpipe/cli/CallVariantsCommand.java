@@ -84,6 +84,7 @@ public final class CallVariantsCommand implements Callable<Integer> {
     StrandArtifactRate artifacts = errors.strandArtifacts();
     System.err.println("call-variants: strand artifacts: " + artifacts.describe());
     System.err.println("call-variants: indel errors: " + errors.indels().describe());
+    System.err.println("call-variants: base errors by quality: " + errors.bases().describe());
     try (GenotypeModel model = modelOptions.load()) {
       System.err.println("call-variants: model " + model.describe() + ", batch " + batchSize);
       Map<String, String> meta = new LinkedHashMap<>();
@@ -92,6 +93,7 @@ public final class CallVariantsCommand implements Callable<Integer> {
       meta.put("examples", examples.toString());
       meta.put("strand_artifact_rate", String.valueOf(artifacts.rate()));
       meta.put("indel_error_rates", errors.indels().describe());
+      meta.put("base_error_rates", errors.bases().describe());
       CallsFile.Writer writer = new CallsFile.Writer(output, meta);
       boolean ok = false;
       try (ExampleClassifier classifier = new ExampleClassifier(model, batchSize, errors, writer, null)) {

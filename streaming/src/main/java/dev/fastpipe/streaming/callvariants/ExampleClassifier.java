@@ -5,6 +5,7 @@ import dev.fastpipe.inference.ImageBatch;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.ReadErrors;
@@ -47,6 +48,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final double artifactRate;
   /** The sample's indel error rates, the per-read error of the indel pileup likelihoods. */
   private final IndelErrorRate indelErrors;
+  /** The sample's base error per quality, the per-read base error of the SNP pileup likelihoods. */
+  private final BaseErrorRate baseErrors;
   private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
@@ -73,6 +76,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     this.model = model;
     this.artifactRate = errors.strandArtifacts().rate();
     this.indelErrors = errors.indels();
+    this.baseErrors = errors.bases();
     this.modelInput = ImageShape.deepVariant(model.channels());
     this.batch = model.newBatch(batchSize);
     this.sink = sink;
@@ -121,7 +125,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     float[] gl = null;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
       gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          artifactRate);
+          artifactRate, baseErrors);
     } else if (alts.length == 1 && ref.length() != alts[0].length()) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref, alts[0], artifactRate, indelErrors);
@@ -141,7 +145,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
    */
   private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts, boolean snps) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
-    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors));
+    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors, baseErrors));
     site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
         ref, alts);
     if (!site.complete()) return null;

@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.genome.ContigExclusion;
 import dev.fastpipe.streaming.genome.TandemRepeat;
+import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
@@ -19,7 +20,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Measures a sample's {@link ReadErrors} (its {@link StrandArtifactRate} and {@link IndelErrorRate})
+ * Measures a sample's {@link ReadErrors} (its {@link StrandArtifactRate}, {@link IndelErrorRate} and
+ * {@link BaseErrorRate})
  * on the first {@link #READS} reads of its file that
  * the run's {@link ReadFilter} keeps, in file order, whatever regions the run calls: every scatter
  * job, shard count and resume of one sample therefore fits the same rate and writes the same VCF.
@@ -27,9 +29,10 @@ import java.util.regex.Pattern;
  * contigs the reference lacks do not count.
  * The reads are piled up against the reference; each column with two reads or more counts, and
  * those where two reads or more show the same non-reference base become the fit's evidence, each
- * read with the error the caller gives it (its base quality, times how many more errors the
- * sample's bases make than their qualities promise, combined with its mapping quality, capped as
- * the image caps them).
+ * read with the error the caller gives it (the sample's error rate for its base quality, combined
+ * with its mapping quality, capped as the image caps them). The other columns' bases, of reads of
+ * mapping quality {@value #MIN_INDEL_MAPQ} or more, give that error rate per quality: how often a
+ * base of each quality differs from the reference where no two reads agree on another base.
  * For the indel error rates, each column is also an indel anchor: its reads of mapping quality
  * {@value #MIN_INDEL_MAPQ} or more, those among them whose CIGAR has an insertion after it or a
  * deletion starting after it (the most common such indel is the column's), and the tandem repeat
@@ -111,6 +114,9 @@ public final class ReadErrorSample {
     private long counted;
     private long mismatches;
     private double promised;
+    /** Per base quality, the bases of reads of MAPQ >= MIN_INDEL_MAPQ in columns that are no variant, and their mismatches. */
+    private final long[] qualityBases = new long[BaseErrorRate.qualities()];
+    private final long[] qualityMismatches = new long[BaseErrorRate.qualities()];
     /** The evidence columns: their reference base index, alt base index and packed reads. */
     private final List<int[]> evidence = new ArrayList<>();
     private final int[] byBase = new int[4];
@@ -231,6 +237,12 @@ public final class ReadErrorSample {
       } else {
         mismatches += wrong;
         promised += expected;
+        for (int i = 0; i < n; i++) {
+          if ((reads[i] >>> 10 & 0x7F) < MIN_INDEL_MAPQ) continue;
+          int q = reads[i] >>> 3 & 0x7F;
+          qualityBases[q]++;
+          if ((reads[i] & 3) != ref) qualityMismatches[q]++;
+        }
       }
     }
 
@@ -278,20 +290,27 @@ public final class ReadErrorSample {
 
     /** The rates fitted to the columns. */
     ReadErrors fit() {
-      return new ReadErrors(fitStrandArtifacts(), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns));
+      BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches);
+      return new ReadErrors(fitStrandArtifacts(bases), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns), bases);
     }
 
     /** The strand artifact rate fitted to the columns, each read's error as the caller gives it. */
     StrandArtifactRate fitStrandArtifacts() {
+      return fitStrandArtifacts(BaseErrorRate.promised());
+    }
+
+    /** As above, each base at the sample's measured error for its quality, as the caller gives it. */
+    StrandArtifactRate fitStrandArtifacts(BaseErrorRate bases) {
       if (counted == 0) return StrandArtifactRate.assumed();
-      double factor = PileupLikelihood.errorFactor(mismatches, promised);
+      // the window factor of the caller is the excess over the measured rates: here, over all columns, about 1
+      double factor = bases.bases() == 0 ? PileupLikelihood.errorFactor(mismatches, promised) : 1.0;
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());
       for (int[] e : evidence) {
         PileupLikelihood.ReadEvidence site = new PileupLikelihood.ReadEvidence(4);
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;
-          site.add(base == e[1], PileupLikelihood.readError(e[i] >>> 3 & 0x7F, e[i] >>> 10 & 0x7F, factor),
+          site.add(base == e[1], PileupLikelihood.readError(bases, e[i] >>> 3 & 0x7F, e[i] >>> 10 & 0x7F, factor),
               (e[i] >>> 2 & 1) == 1);
         }
         sites.add(site);

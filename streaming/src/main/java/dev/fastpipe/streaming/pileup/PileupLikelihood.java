@@ -75,9 +75,18 @@ public final class PileupLikelihood {
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate) {
+    return snp(buffer, offset, height, width, channels, artifactRate, BaseErrorRate.promised());
+  }
+
+  /**
+   * As {@link #snp(DirectBuffer, int, int, int, int, double)}, each base erring at the sample's
+   * measured rate for its quality ({@link BaseErrorRate}) before the window's factor.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate, BaseErrorRate baseErrors) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
-    double factor = errorFactor(buffer, offset, height, width, channels);
+    double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     ReadEvidence reads = new ReadEvidence(4);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
@@ -91,7 +100,7 @@ public final class PileupLikelihood {
       boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
       if (!alt && !ref) continue;
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      reads.add(alt, readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
+      reads.add(alt, readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
     }
     return reads.likelihoods(artifactRate);
   }
@@ -181,6 +190,7 @@ public final class PileupLikelihood {
     private final int alts;
     private final boolean snp;
     private final IndelErrorRate indelErrors;
+    private final BaseErrorRate baseErrors;
     private final boolean[] seen;
     private int seenCount;
     private int rows;
@@ -195,10 +205,16 @@ public final class PileupLikelihood {
      * whose indel reads err at the sample's {@code indelErrors}.
      */
     public SiteAlleles(int alts, boolean snp, IndelErrorRate indelErrors) {
+      this(alts, snp, indelErrors, BaseErrorRate.promised());
+    }
+
+    /** As {@link #SiteAlleles(int, boolean, IndelErrorRate)}, SNP bases erring at the sample's {@code baseErrors}. */
+    public SiteAlleles(int alts, boolean snp, IndelErrorRate indelErrors, BaseErrorRate baseErrors) {
       if (alts < 2 || alts > MAX_MULTI_ALLELIC_ALTS) throw new IllegalArgumentException(alts + " alts");
       this.alts = alts;
       this.snp = snp;
       this.indelErrors = java.util.Objects.requireNonNull(indelErrors, "indelErrors");
+      this.baseErrors = java.util.Objects.requireNonNull(baseErrors, "baseErrors");
       this.seen = new boolean[alts];
     }
 
@@ -215,7 +231,7 @@ public final class PileupLikelihood {
       int centre = (width - 1) / 2;
       int rowLength = width * channels;
       if (seenCount == 0 && snp) {
-        double factor = errorFactor(buffer, offset, height, width, channels);
+        double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
         rows = n;
         allele = new int[n];
         error = new double[n];
@@ -225,7 +241,7 @@ public final class PileupLikelihood {
           boolean drawn = bqPixel != 0 && (buffer.getByte(at) & 0xFF) != 0;
           allele[r] = drawn && (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == MATCHES_REF ? 0 : -1;
           int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-          error[r] = drawn ? readError(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
+          error[r] = drawn ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
         }
       } else if (seenCount == 0) {
         TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
@@ -375,6 +391,11 @@ public final class PileupLikelihood {
     return combined(Math.min(MAX_ERROR, factor * ERROR[bq]), ERROR[mq]);
   }
 
+  /** As {@link #readError(int, int, double)}, the base erring at the sample's measured rate for {@code bq}. */
+  public static double readError(BaseErrorRate baseErrors, int bq, int mq, double factor) {
+    return combined(Math.min(MAX_ERROR, factor * baseErrors.at(bq)), ERROR[mq]);
+  }
+
   /** The error rate quality {@code q} (0..60) promises, 10^(-q/10). */
   public static double promisedError(int q) {
     return ERROR[q];
@@ -514,6 +535,12 @@ public final class PileupLikelihood {
    * stretch of the genome (misaligned reads around an indel, a repeat) is trusted less.
    */
   static double errorFactor(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    return errorFactor(buffer, offset, height, width, channels, BaseErrorRate.promised());
+  }
+
+  /** As above, against the sample's measured error rate per quality instead of the qualities' promise. */
+  static double errorFactor(DirectBuffer buffer, int offset, int height, int width, int channels,
+      BaseErrorRate baseErrors) {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
     double promised = 0;
@@ -529,7 +556,7 @@ public final class PileupLikelihood {
         int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
         int base = buffer.getByte(at) & 0xFF;
         if (bqPixel == 0 || base == 0) continue;
-        expected += ERROR[quality(bqPixel, PileupConstants.BASE_QUALITY_CAP)];
+        expected += baseErrors.at(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP));
         if ((buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == DIFFERS) {
           wrong++;
           sameBase = Math.max(sameBase, ++byBase[BASE_INDEX[base]]);

@@ -205,6 +205,7 @@ public final class StreamingCall {
       metrics.settings.put("strand_artifact_rate", new java.math.BigDecimal(artifacts.rate(), new java.math.MathContext(3)));
       metrics.settings.put("strand_artifact_columns", artifacts.columns());
       metrics.settings.put("indel_error_rates", errors.indels().describe());
+      metrics.settings.put("base_error_rates", errors.bases().describe());
 
       long consumersStart = System.nanoTime();
       observation.mark("call_variants starts", consumersStart);

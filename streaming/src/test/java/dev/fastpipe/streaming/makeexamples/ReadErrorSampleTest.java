@@ -3,6 +3,7 @@ package dev.fastpipe.streaming.makeexamples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
@@ -111,6 +112,38 @@ class ReadErrorSampleTest {
    * the columns without a repeat stay below the floor, and the columns inside the runs count for
    * nothing (no aligner writes a run's indel there).
    */
+  /**
+   * Reads tiled at depth 20 whose bases all say Q{@code quality}; each base is wrong with probability
+   * {@code error} (at random, so two reads seldom agree on a wrong base).
+   */
+  BaseErrorRate baseErrors(int quality, double error, String name) throws Exception {
+    TestGenome g = new TestGenome("chrA", LENGTH, 11);
+    Random rnd = new Random(13);
+    for (int s = 0; s + 100 <= LENGTH; s += STEP) {
+      StringBuilder bases = new StringBuilder(g.refString(s, s + 100));
+      for (int i = 0; i < 100; i++) if (rnd.nextDouble() < error) bases.setCharAt(i, other((byte) bases.charAt(i)));
+      SAMRecord r = g.read(s, "100M", bases.toString());
+      java.util.Arrays.fill(r.getBaseQualities(), (byte) quality);
+      g.add(r);
+    }
+    TestGenome.Written w = g.write(dir, name);
+    return ReadErrorSample.measure(ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(),
+        ReadErrorSample.READS).bases();
+  }
+
+  @Test
+  void basesThatErrMoreThanTheirQualityPromisesAreGivenTheirMeasuredRate() throws Exception {
+    // Q40 promises 1e-4; these bases err at 0.5 % (Mason 2's Q40 bases err at 0.2 %).
+    BaseErrorRate lying = baseErrors(40, 0.005, "lying.bam");
+    // (a little below 0.5 %: columns where two reads share a wrong base, and the prior's 20,000 bases at 1e-4)
+    assertTrue(lying.at(40) > 0.004 && lying.at(40) < 0.0055, lying.describe());
+    assertEquals(1e-3, lying.at(30), 1e-9, "a quality no base has keeps its promise: " + lying.describe());
+    // Q30 bases that err at 0.05 % keep Q30's 0.1 %: a rate is never lowered below the promise.
+    BaseErrorRate honest = baseErrors(30, 0.0005, "honest.bam");
+    assertEquals(1e-3, honest.at(30), 1e-9, honest.describe());
+    assertTrue(honest.bases() > 1_000_000, honest.describe());
+  }
+
   @Test
   void indelErrorsAreMeasuredPerRepeatLengthAtTheColumnBeforeTheRepeat() throws Exception {
     TestGenome g = new TestGenome("chrA", LENGTH, 7);

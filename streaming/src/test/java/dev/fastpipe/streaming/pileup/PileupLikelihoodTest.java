@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.pileup;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -150,6 +151,38 @@ class PileupLikelihoodTest {
     double l00 = homRef(new double[] {strand, strand}, new int[] {3, 3}, new int[] {3, 3}, rate);
     assertEquals(l00 - 12 * log10Half(e), after[0], 1e-4);
     assertEquals(6 * Math.log10(1 - e) + 6 * Math.log10(e / 3) - 12 * log10Half(e), after[2], 1e-4, "hom-alt by the formula");
+  }
+
+  @Test
+  void aSampleWhoseQualitiesLieGivesEachBaseItsMeasuredRate() {
+    // Two Q37 alt reads of thirteen, in a window of clean reads: the window's factor stays 1.
+    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
+    read(alt, 37, 60);
+    read(alt, 37, 60);
+    float[] promised = likelihoods();
+    // The sample's first reads showed its Q37 bases wrong 0.3 % of the time, its Q35 bases 0.2 %.
+    long[] bases = new long[BaseErrorRate.qualities()];
+    long[] mismatches = new long[BaseErrorRate.qualities()];
+    bases[37] = 10_000_000;
+    mismatches[37] = 30_000;
+    bases[35] = 10_000_000;
+    mismatches[35] = 20_000;
+    BaseErrorRate measured = BaseErrorRate.measure(bases, mismatches);
+    assertEquals(0.003, measured.at(37), 1e-5);
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured);
+    // The window's factor is against the measured rates (its other bases are Q35, clean): 1.
+    assertEquals(1.0, PileupLikelihood.errorFactor(encoded(), 8, H, W, 6, measured), 1e-9);
+    double b = measured.at(37);
+    double e = b + 1e-6 - b * 1e-6;
+    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
+    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate);
+    double l01 = 13 * log10Half(e);
+    assertEquals(l00 - l01, gl[0] - gl[1], 1e-3);
+    assertTrue(gl[0] > promised[0] + 1.5, "two alt reads weigh 10^1.5 times less where Q37 errs at 0.3 %: "
+        + gl[0] + " vs " + promised[0]);
+    assertArrayEquals(promised, PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised()), 0f,
+        "qualities as they promise: the likelihood of old");
   }
 
   @Test
