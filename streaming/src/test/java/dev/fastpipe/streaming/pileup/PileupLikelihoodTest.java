@@ -89,6 +89,16 @@ class PileupLikelihoodTest {
     return Math.log10(l);
   }
 
+  /**
+   * log10 L(0/0) of the tests' two alt reads of thirteen at read error {@code e}: forward, 6 ref
+   * reads and the second alt; reverse, 5 ref reads and the first alt.
+   */
+  double homRefOfTwoInThirteen(double e) {
+    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
+    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
+    return homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate);
+  }
+
   static double factorial(int n) {
     double f = 1;
     for (int k = 2; k <= n; k++) f *= k;
@@ -102,10 +112,7 @@ class PileupLikelihoodTest {
     read(alt, 37, 60);
     float[] gl = likelihoods();
     double e = err(37, 60);
-    // Forward: 6 ref reads and the second alt; reverse: 5 ref reads and the first alt.
-    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
-    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
-    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate);
+    double l00 = homRefOfTwoInThirteen(e);
     double l01 = 13 * log10Half(e);
     double l11 = 2 * Math.log10(1 - e) + 11 * Math.log10(e / 3);
     double max = Math.max(l00, Math.max(l01, l11));
@@ -174,9 +181,7 @@ class PileupLikelihoodTest {
     assertEquals(1.0, PileupLikelihood.errorFactor(encoded(), 8, H, W, 6, measured), 1e-9);
     double b = measured.at(37);
     double e = b + 1e-6 - b * 1e-6;
-    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
-    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
-    double l00 = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate);
+    double l00 = homRefOfTwoInThirteen(e);
     double l01 = 13 * log10Half(e);
     assertEquals(l00 - l01, gl[0] - gl[1], 1e-3);
     assertTrue(gl[0] > promised[0] + 1.5, "two alt reads weigh 10^1.5 times less where Q37 errs at 0.3 %: "
@@ -215,9 +220,7 @@ class PileupLikelihoodTest {
     assertTrue(factor > 10, "factor " + factor);
     double e = Math.min(0.75, factor * Math.pow(10, -3.7));
     e = e + 1e-6 - e * 1e-6;
-    double fwd = 6 * Math.log10(1 - e) + Math.log10(e / 3);
-    double rev = 5 * Math.log10(1 - e) + Math.log10(e / 3);
-    double expected = homRef(new double[] {fwd, rev}, new int[] {1, 1}, new int[] {6, 5}, rate) - 13 * log10Half(e);
+    double expected = homRefOfTwoInThirteen(e) - 13 * log10Half(e);
     assertEquals(expected, noisy[0] - noisy[1], 1e-3);
     assertTrue(noisy[0] > clean[0] + 2, "two alt reads weigh less where the reads err often: " + noisy[0] + " vs " + clean[0]);
   }
