@@ -1,0 +1,49 @@
+package dev.fastpipe.streaming.pileup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The sample's error rate per base quality: measured, pulled to the promise where bases are few, never below it. */
+class BaseErrorRateTest {
+  static long[] counts(int q, long n) {
+    long[] c = new long[BaseErrorRate.qualities()];
+    c[q] = n;
+    return c;
+  }
+
+  @Test
+  void nothingMeasuredIsWhatEachQualityPromises() {
+    BaseErrorRate r = BaseErrorRate.promised();
+    for (int q = 0; q < BaseErrorRate.qualities(); q++) assertEquals(Math.pow(10, -q / 10.0), r.at(q), 1e-12);
+    assertEquals(0, r.bases());
+    assertTrue(r.describe().contains("no reads sampled"), r.describe());
+  }
+
+  @Test
+  void aQualityWithManyBasesTakesItsMeasuredRateAndOneWithFewStaysNearItsPromise() {
+    // 10 million Q40 bases with 20,000 wrong: 0.2 %, twenty times the promise.
+    BaseErrorRate many = BaseErrorRate.measure(counts(40, 10_000_000), counts(40, 20_000));
+    assertEquals((20_000 + BaseErrorRate.PRIOR_BASES * 1e-4) / (10_000_000 + BaseErrorRate.PRIOR_BASES), many.at(40), 1e-12);
+    // 1,000 Q40 bases with 10 wrong (1 %): the prior's 20,000 bases at 1e-4 hold it near 5.7e-4.
+    BaseErrorRate few = BaseErrorRate.measure(counts(40, 1_000), counts(40, 10));
+    assertEquals((10 + 2.0) / 21_000, few.at(40), 1e-12);
+    assertTrue(many.describe().contains("Q40 0.0020 (20.0x)"), many.describe());
+  }
+
+  @Test
+  void aRateIsNeverLoweredBelowThePromiseNorRaisedAboveThreeInFour() {
+    BaseErrorRate clean = BaseErrorRate.measure(counts(30, 10_000_000), counts(30, 0));
+    assertEquals(1e-3, clean.at(30), 1e-12, "Q30 bases that never err keep Q30's 0.1 %");
+    BaseErrorRate noise = BaseErrorRate.measure(counts(2, 10_000_000), counts(2, 9_900_000));
+    assertEquals(PileupLikelihood.MAX_ERROR, noise.at(2), 1e-12);
+    assertEquals(noise.at(BaseErrorRate.qualities() - 1), noise.at(99), "qualities above the cap read at the cap");
+  }
+
+  @Test
+  void oneCountPerQualityIsRequired() {
+    assertThrows(IllegalArgumentException.class, () -> BaseErrorRate.measure(new long[3], new long[3]));
+  }
+}
