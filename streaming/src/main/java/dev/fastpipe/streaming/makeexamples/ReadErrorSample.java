@@ -294,12 +294,10 @@ public final class ReadErrorSample {
       return new ReadErrors(fitStrandArtifacts(bases), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns), bases);
     }
 
-    /** The strand artifact rate fitted to the columns, each read's error as the caller gives it. */
-    StrandArtifactRate fitStrandArtifacts() {
-      return fitStrandArtifacts(BaseErrorRate.promised());
-    }
-
-    /** As above, each base at the sample's measured error for its quality, as the caller gives it. */
+    /**
+     * The strand artifact rate fitted to the columns, each read's error as the caller gives it: each
+     * base at the sample's measured error for its quality ({@code bases}).
+     */
     StrandArtifactRate fitStrandArtifacts(BaseErrorRate bases) {
       if (counted == 0) return StrandArtifactRate.assumed();
       // the window factor of the caller is the excess over the measured rates: here, over all columns, about 1

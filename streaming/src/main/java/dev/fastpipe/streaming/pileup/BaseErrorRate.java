@@ -18,6 +18,8 @@ public final class BaseErrorRate {
   public static final double PRIOR_BASES = 20_000;
   private static final int QUALITIES = PileupConstants.BASE_QUALITY_CAP + 1;
 
+  private static final BaseErrorRate PROMISED = promisedRates();
+
   private final double[] rate;
   private final long bases;
 
@@ -26,8 +28,12 @@ public final class BaseErrorRate {
     this.bases = bases;
   }
 
-  /** Every quality at its promise: nothing measured. */
+  /** Every quality at its promise: nothing measured (one shared, immutable instance). */
   public static BaseErrorRate promised() {
+    return PROMISED;
+  }
+
+  private static BaseErrorRate promisedRates() {
     double[] r = new double[QUALITIES];
     for (int q = 0; q < QUALITIES; q++) r[q] = PileupLikelihood.promisedError(q);
     return new BaseErrorRate(r, 0);

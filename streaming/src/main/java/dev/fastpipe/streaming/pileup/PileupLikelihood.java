@@ -384,14 +384,9 @@ public final class PileupLikelihood {
 
   /**
    * A SNP read's error at base quality {@code bq} (at most 40) and mapping quality {@code mq} (at most
-   * 60): the base error times the window's {@code factor} ({@link #errorFactor}), at most
-   * {@link #MAX_ERROR}, combined with the mapping error.
+   * 60): the sample's error rate for that quality ({@link BaseErrorRate#at}) times the window's
+   * {@code factor} ({@link #errorFactor}), at most {@link #MAX_ERROR}, combined with the mapping error.
    */
-  public static double readError(int bq, int mq, double factor) {
-    return combined(Math.min(MAX_ERROR, factor * ERROR[bq]), ERROR[mq]);
-  }
-
-  /** As {@link #readError(int, int, double)}, the base erring at the sample's measured rate for {@code bq}. */
   public static double readError(BaseErrorRate baseErrors, int bq, int mq, double factor) {
     return combined(Math.min(MAX_ERROR, factor * baseErrors.at(bq)), ERROR[mq]);
   }
