@@ -106,13 +106,6 @@ class ReadErrorSampleTest {
   }
 
   /**
-   * A genome with a run of 14 A's every 200 bases (and no other A), read at depth 20; one read in four drops an A
-   * of the run (a deletion written left-aligned, after the base before the run), as reads stutter,
-   * and one read in 100 elsewhere has a deletion of its own. The runs' class gets the stutter's rate;
-   * the columns without a repeat stay below the floor, and the columns inside the runs count for
-   * nothing (no aligner writes a run's indel there).
-   */
-  /**
    * Reads tiled at depth 20 whose bases all say Q{@code quality}; each base is wrong with probability
    * {@code error} (at random, so two reads seldom agree on a wrong base).
    */
@@ -144,6 +137,13 @@ class ReadErrorSampleTest {
     assertTrue(honest.bases() > 1_000_000, honest.describe());
   }
 
+  /**
+   * A genome with a run of 14 A's every 200 bases (and no other A), read at depth 20; one read in four drops an A
+   * of the run (a deletion written left-aligned, after the base before the run), as reads stutter,
+   * and one read in 100 elsewhere has a deletion of its own. The runs' class gets the stutter's rate;
+   * the columns without a repeat stay below the floor, and the columns inside the runs count for
+   * nothing (no aligner writes a run's indel there).
+   */
   @Test
   void indelErrorsAreMeasuredPerRepeatLengthAtTheColumnBeforeTheRepeat() throws Exception {
     TestGenome g = new TestGenome("chrA", LENGTH, 7);

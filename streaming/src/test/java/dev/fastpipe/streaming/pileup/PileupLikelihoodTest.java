@@ -89,6 +89,13 @@ class PileupLikelihoodTest {
     return Math.log10(l);
   }
 
+  /** Eleven reference reads and two alt reads, all at Q37 and MAPQ 60, strands alternating. */
+  void twoAltReadsOfThirteen() {
+    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
+    read(alt, 37, 60);
+    read(alt, 37, 60);
+  }
+
   /**
    * log10 L(0/0) of the tests' two alt reads of thirteen at read error {@code e}: forward, 6 ref
    * reads and the second alt; reverse, 5 ref reads and the first alt.
@@ -107,9 +114,7 @@ class PileupLikelihoodTest {
 
   @Test
   void twoAltReadsOfThirteenAtQ37FavourAHetByTheFormula() {
-    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
-    read(alt, 37, 60);
-    read(alt, 37, 60);
+    twoAltReadsOfThirteen();
     float[] gl = likelihoods();
     double e = err(37, 60);
     double l00 = homRefOfTwoInThirteen(e);
@@ -163,9 +168,7 @@ class PileupLikelihoodTest {
   @Test
   void aSampleWhoseQualitiesLieGivesEachBaseItsMeasuredRate() {
     // Two Q37 alt reads of thirteen, in a window of clean reads: the window's factor stays 1.
-    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
-    read(alt, 37, 60);
-    read(alt, 37, 60);
+    twoAltReadsOfThirteen();
     float[] promised = likelihoods();
     // The sample's first reads showed its Q37 bases wrong 0.3 % of the time, its Q35 bases 0.2 %.
     long[] bases = new long[BaseErrorRate.qualities()];
@@ -193,9 +196,7 @@ class PileupLikelihoodTest {
   @Test
   void basesThatErrMoreOftenThanTheirQualitiesSayAreTrustedLess() {
     // dwgsim-like reads: every base Q37, yet one base in fifty (away from the site) is wrong.
-    for (int i = 0; i < 11; i++) read((char) g.ref[SITE], 37, 60);
-    read(alt, 37, 60);
-    read(alt, 37, 60);
+    twoAltReadsOfThirteen();
     float[] clean = likelihoods();
     java.util.Random rnd = new java.util.Random(5);
     int errors = 0;
