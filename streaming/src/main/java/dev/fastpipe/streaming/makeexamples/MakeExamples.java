@@ -182,6 +182,7 @@ public final class MakeExamples {
     if (realigner != null) {
       stats.realignedWindows = realigner.windowsRealigned();
       stats.realignFallbackWindows = realigner.windowsFallenBack();
+      stats.realignedFromReadIndels = realigner.windowsFromReadIndels();
       stats.realignedReads = realigner.readsRealigned();
       stats.realignNanos = realigner.nanos();
     }

@@ -23,7 +23,9 @@ public final class MakeExamplesStats {
   public long bytesWritten;
   /** Realignment windows assembled into non-reference haplotypes (counted by the partition of their start). */
   public long realignedWindows;
-  /** Realignment windows over a cap (or without an acyclic graph): their reads kept their alignments. */
+  /** Of {@link #realignedWindows}: those whose haplotypes are the reads' own indels (no assembled one). */
+  public long realignedFromReadIndels;
+  /** Realignment windows over a cap (or without an acyclic graph nor an indel two reads show): their reads kept their alignments. */
   public long realignFallbackWindows;
   /** Reads given a new alignment by the realigner (counted by the partition of their start). */
   public long realignedReads;
@@ -50,7 +52,7 @@ public final class MakeExamplesStats {
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
         + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "")
         + (readsWithoutQualities > 0 ? " reads_without_qualities=" + readsWithoutQualities : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
-        + String.format(" realigned_windows=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
-            realignedWindows, realignFallbackWindows, realignedReads, realignNanos / 1e9);
+        + String.format(" realigned_windows=%d from_read_indels=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
+            realignedWindows, realignedFromReadIndels, realignFallbackWindows, realignedReads, realignNanos / 1e9);
   }
 }

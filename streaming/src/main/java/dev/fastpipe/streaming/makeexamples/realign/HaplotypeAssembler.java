@@ -111,6 +111,67 @@ public final class HaplotypeAssembler {
     return new Result(fitted ? Status.NO_ACYCLIC_GRAPH : Status.OVER_CAP, List.of());
   }
 
+  /** The most indels {@link #readIndels} makes haplotypes of (the best supported). */
+  static final int MAX_READ_INDELS = 4;
+
+  /**
+   * Haplotypes of window {@code w} made of the reads' own indels, where the graph gives none but
+   * the reference ({@link Status#NO_ACYCLIC_GRAPH}, or a graph whose other paths were pruned): the
+   * reference, then the reference with each insertion or deletion that at least
+   * {@link #MIN_EDGE_SUPPORT} reads' alignments put inside the window's region (its positions
+   * widened by {@link #FLANK}, and by {@link #widest()} to the right for a deletion's length), the
+   * best supported {@link #MAX_READ_INDELS}, each left-aligned. Where a tandem repeat is longer than
+   * the largest k, or sequencing errors in the few reads that cross a long repeat whole leave no
+   * k-mer path, the reads that carry the indel still name it; the reads that an aligner left
+   * without it (an ungapped alignment with mismatches past the repeat) are then placed on it as on
+   * an assembled haplotype. Empty when the region has no such indel or a base other than ACGT.
+   */
+  List<Haplotype> readIndels(byte[] ref, int refStart, WindowSelector.Window w, List<SAMRecord> reads) {
+    int rs = w.first() - FLANK;
+    int re = w.last() + 1 + widest();
+    if (rs < refStart || re > refStart + ref.length || !allBases(ref, rs - refStart, re - refStart)) return List.of();
+    List<ReadEvents.Event> indels = new ArrayList<>();
+    for (ReadEvents.Event e : ReadEvents.observed(reads, ref, refStart, rs, re, MIN_EDGE_SUPPORT)) {
+      if (e.kind() != ReadEvents.Kind.SNP && e.pos() >= w.first() - FLANK / 2 && e.pos() <= w.last() + 1) indels.add(e);
+    }
+    if (indels.isEmpty()) return List.of();
+    indels.sort(java.util.Comparator.comparingInt(ReadEvents.Event::support).reversed().thenComparing(ReadEvents.Event::key));
+    int n = re - rs;
+    byte[] refBases = new byte[n];
+    int[] refOf = new int[n];
+    for (int i = 0; i < n; i++) {
+      refBases[i] = WindowSelector.upper(ref[rs + i - refStart]);
+      refOf[i] = rs + i;
+    }
+    List<Haplotype> out = new ArrayList<>();
+    out.add(new Haplotype(refBases, refOf, rs, re));
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (ReadEvents.Event e : indels) {
+      if (out.size() > MAX_READ_INDELS) break;
+      int cut = e.pos() - rs;
+      boolean insertion = e.kind() == ReadEvents.Kind.INSERTION;
+      int m = insertion ? n + e.length() : n - e.length();
+      byte[] bases = new byte[m];
+      int[] of = new int[m];
+      System.arraycopy(refBases, 0, bases, 0, cut);
+      System.arraycopy(refOf, 0, of, 0, cut);
+      if (insertion) {
+        System.arraycopy(e.bases(), 0, bases, cut, e.length());
+        java.util.Arrays.fill(of, cut, cut + e.length(), -1);
+        System.arraycopy(refBases, cut, bases, cut + e.length(), n - cut);
+        System.arraycopy(refOf, cut, of, cut + e.length(), n - cut);
+      } else {
+        System.arraycopy(refBases, cut + e.length(), bases, cut, n - cut - e.length());
+        System.arraycopy(refOf, cut + e.length(), of, cut, n - cut - e.length());
+      }
+      if (!seen.add(new String(bases, java.nio.charset.StandardCharsets.ISO_8859_1))) continue; // one allele, written twice
+      out.add(new Haplotype(bases, leftAligned(bases, of, rs, re, ref, refStart), rs, re));
+    }
+    if (out.size() < 2) return List.of();
+    out.subList(1, out.size()).sort((a, b) -> Arrays.compare(a.bases, b.bases));
+    return out;
+  }
+
   /**
    * Each haplotype written as the reads' own aligner wrote it: as a combination of the events
    * (mismatches, insertions, deletions) that at least {@link #MIN_EDGE_SUPPORT} reads show inside

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * Local haplotype realignment of one partition's reads, as DeepVariant's realigner does it: windows
  * where reads disagree with the reference ({@link WindowSelector}), candidate haplotypes there from
- * a de Bruijn graph ({@link HaplotypeAssembler}), each read placed on its best haplotype and
+ * a de Bruijn graph ({@link HaplotypeAssembler}; where it gives none but the reference, the reads'
+ * own indels, {@link HaplotypeAssembler#readIndels}), each read placed on its best haplotype and
  * projected back onto the reference ({@link ReadAligner}). A read whose best placement scores above
  * its alignment and changes it gets a realigned copy ({@link SAMRecord#clone()} with a new start and
  * CIGAR) in the partition's list; the original, shared with other partitions, is never changed.
@@ -76,6 +77,7 @@ public final class Realigner {
 
   private long windowsRealigned;
   private long windowsFallenBack;
+  private long windowsFromReadIndels;
   private long readsRealigned;
   private long nanos;
 
@@ -85,8 +87,13 @@ public final class Realigner {
 
   /** Windows assembled into at least one non-reference haplotype, reads aligned to them. */
   public long windowsRealigned() { return windowsRealigned; }
-  /** Windows over a cap, or without an acyclic graph at any k: their reads kept their alignments. */
+  /**
+   * Windows over a cap, or without an acyclic graph at any k and without an indel that two reads
+   * show: their reads kept their alignments.
+   */
   public long windowsFallenBack() { return windowsFallenBack; }
+  /** Of {@link #windowsRealigned}: those whose haplotypes are the reads' own indels ({@link HaplotypeAssembler#readIndels}). */
+  public long windowsFromReadIndels() { return windowsFromReadIndels; }
   /** Reads given a new alignment. */
   public long readsRealigned() { return readsRealigned; }
   /** Time spent in {@link #realign}. */
@@ -177,13 +184,22 @@ public final class Realigner {
           }
         }
         HaplotypeAssembler.Result res = assembler.assemble(ref, refStart, w, windowReads, windowBase, limits);
-        if (res.status() != HaplotypeAssembler.Status.ASSEMBLED) {
+        List<Haplotype> haplotypes = res.haplotypes();
+        if (res.status() == HaplotypeAssembler.Status.OVER_CAP) {
           if (counts) windowsFallenBack++;
           continue;
         }
-        if (res.haplotypes().size() < 2) continue;
+        if (haplotypes.size() < 2) {
+          // No graph (a repeat longer than the largest k) or none but the reference: the reads' own indels.
+          haplotypes = assembler.readIndels(ref, refStart, w, windowReads);
+          if (haplotypes.isEmpty()) {
+            if (counts && res.status() != HaplotypeAssembler.Status.ASSEMBLED) windowsFallenBack++;
+            continue;
+          }
+          if (counts) windowsFromReadIndels++;
+        }
         if (counts) windowsRealigned++;
-        align(reads, rFirst, rEnd, res.haplotypes(), ref, refStart);
+        align(reads, rFirst, rEnd, haplotypes, ref, refStart);
       }
       for (int i = 0; i < n; i++) {
         int s = reads.get(i).getAlignmentStart() - 1;
