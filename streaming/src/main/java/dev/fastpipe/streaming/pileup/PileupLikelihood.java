@@ -109,15 +109,24 @@ public final class PileupLikelihood {
   static final int INDEL_FLANK = 3;
 
   /**
-   * Bases a reference read reaches beyond both ends of that span (before the anchor, past the
-   * flank) for an aligner not to have made it of a read of the indel's allele: a read of the alt
-   * that ends within a few bases of the indel is aligned as the reference (a gap costs more than a
-   * mismatch or two, or a clip), one that reaches this far on both sides would need about eight
-   * mismatches to leave the gap out (3 in 4 shifted bases differ), far more than bwa's gap costs.
-   * Such a read shows the reference under hom-alt only as a read of the reference shows the indel
-   * (slippage, {@link IndelErrorRate#ofReferenceReads}), not at the floored rate.
+   * A short-read aligner's scores (bwa mem's defaults: match 1, mismatch 4, gap open 6, extend 1):
+   * a read of an indel's allele is aligned as the reference, without the gap, only where that costs
+   * less than the gap, so where the reference alignment has few mismatches with the allele.
    */
-  static final int ALIGNER_REACH = 10;
+  static final int ALIGNER_MATCH = 1;
+  static final int ALIGNER_MISMATCH = 4;
+  static final int ALIGNER_GAP_OPEN = 6;
+  static final int ALIGNER_GAP_EXTEND = 1;
+
+  /**
+   * The bases a reference read must show on each side of an indel where its allele's haplotype,
+   * laid over the read without the gap, has another base, for no aligner to have made the read of a
+   * read of that allele: the fewest whose mismatches cost more than the gap (a read of the alt with
+   * that many would be aligned with its gap, or clipped, and a clipped base is not drawn).
+   */
+  static int basesNoAlignerLeaves(int indelLength) {
+    return (ALIGNER_GAP_OPEN + ALIGNER_GAP_EXTEND * indelLength) / (ALIGNER_MATCH + ALIGNER_MISMATCH) + 1;
+  }
 
   /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of a bi-allelic indel example whose alleles
@@ -130,8 +139,10 @@ public final class PileupLikelihood {
    * shows the reference whichever allele it came from. A
    * reference read errs under hom-alt at the sample's indel error rate for that repeat's length and
    * unit ({@link IndelErrorRate#at}, floored: a read of the alt that ends a few bases past the indel
-   * is left as the reference by the aligner), unless it reaches {@value #ALIGNER_REACH} bases further
-   * on both sides, where no aligner leaves the gap out and only slippage explains it; such a read,
+   * is left as the reference by the aligner), unless on both sides of the indel it shows the
+   * reference where the alt's haplotype, laid over it without the gap, differs, at more bases than
+   * an aligner leaves mismatched rather than open the gap ({@link #noAlignerMadeIt}), so that only
+   * slippage explains it; such a read,
    * and an alt read under hom-ref, err at the rate the sample's reference reads grow such an indel
    * ({@link IndelErrorRate#ofReferenceReads}, not floored), each combined with its mapping error;
    * the strand-artifact term is the SNPs'. Null when no read is either.
@@ -157,7 +168,7 @@ public final class PileupLikelihood {
       boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)) continue;
       // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
-      boolean slipped = showsAlt || reachesPastAligner(buffer, row, width, channels, from, to);
+      boolean slipped = showsAlt || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
       double e = slipped ? referenceReadError : readError;
       reads.add(showsAlt, combined(e, mappingError(buffer, at)), reverse(buffer, at));
     }
@@ -266,7 +277,8 @@ public final class PileupLikelihood {
           allele[r] = anchor && spans ? 0 : -1;
           double mapping = mappingError(buffer, at);
           referenceError[r] = combined(fromReference, mapping);
-          boolean slipped = spans && reachesPastAligner(buffer, row, width, channels, from, to);
+          boolean slipped = spans;
+          for (String a : altAlleles) slipped = slipped && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
           error[r] = slipped ? referenceError[r] : combined(indelError, mapping);
         }
       } else if (n != rows) {
@@ -323,15 +335,49 @@ public final class PileupLikelihood {
   }
 
   /**
-   * True when a row already drawn throughout [{@code from}, {@code to}] also has a base drawn over
-   * the {@link #ALIGNER_REACH} columns before {@code from} and as many past {@code to} (only those
-   * flanks are read).
+   * True when the reference read in {@code row} cannot be a read of the haplotype with {@code alt}
+   * in place of {@code ref} (anchor included, at the image's centre) that an aligner left without
+   * its gap: on each side of the indel, the read shows the reference base at as many columns as
+   * {@link #basesNoAlignerLeaves} where that haplotype, laid over the read without the gap, has
+   * another. Right of the anchor the read is laid from its left part (the haplotype's bases after
+   * the anchor, then the reference shifted by the indel's length), left of it from its right part
+   * (the reference shifted the other way, the inserted bases where they fall). A column counts while
+   * the read has a base drawn there that matches the reference row.
    */
-  private static boolean reachesPastAligner(DirectBuffer buffer, int row, int width, int channels, int from, int to) {
-    int before = from - ALIGNER_REACH;
-    int past = to + ALIGNER_REACH;
-    return before >= 0 && past < width && drawnThroughout(buffer, row, channels, before, from - 1)
-        && drawnThroughout(buffer, row, channels, to + 1, past);
+  static boolean noAlignerMadeIt(DirectBuffer buffer, int offset, int row, int width, int channels, String ref, String alt) {
+    int centre = (width - 1) / 2;
+    int delta = ref.length() - alt.length(); // > 0: a deletion
+    int needed = basesNoAlignerLeaves(Math.abs(delta));
+    int right = 0;
+    for (int c = centre + 1; c < width && right < needed; c++) {
+      int refColour = buffer.getByte(offset + c * channels) & 0xFF;
+      if (!showsReference(buffer, row, channels, c, refColour)) break;
+      int k = c - centre;
+      int altColour = k < alt.length() ? ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(k)))
+          : c + delta < width ? buffer.getByte(offset + (c + delta) * channels) & 0xFF : 0;
+      if (altColour == 0) break;
+      if (altColour != refColour) right++;
+    }
+    if (right < needed) return false;
+    int left = 0;
+    for (int c = centre; c >= 0 && left < needed; c--) {
+      int refColour = buffer.getByte(offset + c * channels) & 0xFF;
+      if (!showsReference(buffer, row, channels, c, refColour)) break;
+      int h = c - delta; // the haplotype's base here when the read's right part is aligned
+      int altColour;
+      if (h <= centre) altColour = h >= 0 ? buffer.getByte(offset + h * channels) & 0xFF : 0;
+      else if (h - centre < alt.length()) altColour = ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(h - centre)));
+      else altColour = refColour; // past the inserted bases: the reference again
+      if (altColour == 0) break;
+      if (altColour != refColour) left++;
+    }
+    return left >= needed;
+  }
+
+  /** True when the row has a base drawn at column {@code c} that is the reference row's {@code refColour}. */
+  private static boolean showsReference(DirectBuffer buffer, int row, int channels, int c, int refColour) {
+    int base = buffer.getByte(row + c * channels) & 0xFF;
+    return base != 0 && refColour != 0 && base == refColour;
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */

@@ -340,17 +340,28 @@ class PileupLikelihoodTest {
   }
 
   /**
+   * Three C after the T run: a read of the insertion laid over it without its gap differs from the
+   * reference at SITE + 9 only (its ninth T against the C) up to SITE + 11, one mismatch, cheaper
+   * for an aligner than the gap (4 + 1 against 6 + 1): such a read ending there may be an alt read.
+   */
+  void cRunAfterTheTRun() {
+    for (int i = 9; i <= 11; i++) g.ref[SITE + i] = 'C';
+  }
+
+  /**
    * A sample whose reads of the reference grow an indel in an 8-base T run at 1e-5 per read (clean
    * reads): two insertion reads of sixteen are errors at that rate under hom-ref, not at the floor,
-   * which stands for what reads of an indel's allele do; the fourteen reference reads, which end 6
-   * bases past the run's flank (an aligner's reach), still err at the floor under hom-alt.
+   * which stands for what reads of an indel's allele do; the fourteen reference reads, which end at
+   * the run's flank where the alt differs from them at one base (an aligner's mismatch), still err
+   * at the floor under hom-alt.
    */
   @Test
   void altReadsErrUnderHomRefAtTheSamplesRateWithoutTheFloor() {
     tRunAfterTheSite();
+    cRunAfterTheTRun();
     sampleSlipsInTheTRunAt(1e-5);
     for (int i = 0; i < 2; i++) insertionRead(i % 2 == 1);
-    for (int i = 0; i < 14; i++) referenceRead(SITE + 18 - 100, i % 2 == 1); // to SITE + 17
+    for (int i = 0; i < 14; i++) referenceRead(SITE + 12 - 100, i % 2 == 1); // to SITE + 11
     float[] gl = indelLikelihoods();
     double mapping = 1e-6;
     double alt = 1e-5 + mapping - 1e-5 * mapping;
@@ -377,32 +388,73 @@ class PileupLikelihoodTest {
   /**
    * A het insertion with one reference read of seven that reaches 40 bases before the anchor and
    * 50 past the run: no aligner makes that of a read carrying the insertion, so under hom-alt it is
-   * a read slipping at the sample's rate (1e-5), not at the floor, and the het wins by 10^2.9; the
-   * same read ending 6 bases past the run's flank could be the aligner's doing, and hom-alt stays
-   * within a factor of the het.
+   * a read slipping at the sample's rate (1e-5), not at the floor, and the het wins by 10^2.9. The
+   * same read ending at the run's flank, where the alt laid over it differs at one base, could be
+   * the aligner's doing (one mismatch costs less than the gap), and hom-alt stays within a factor of
+   * the het; ending two bases later, past a second base where they differ (two mismatches cost more
+   * than the gap), it is no aligner's doing again.
    */
   @Test
-  void aReferenceReadReachingFarPastTheIndelIsNoAlignersDoing() {
+  void aReferenceReadShowingWhatNoAlignerLeavesIsNoAlignersDoing() {
     tRunAfterTheSite();
+    cRunAfterTheTRun();
+    g.ref[SITE + 12] = 'A';
+    g.ref[SITE + 13] = 'G';
     sampleSlipsInTheTRunAt(1e-5);
-    for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
-    referenceRead(SITE - 40, false); // to SITE + 59
-    float[] far = indelLikelihoods();
     double mapping = 1e-6;
     double slip = 1e-5 + mapping - 1e-5 * mapping;
+    double floor = IndelErrorRate.FLOOR + mapping - IndelErrorRate.FLOOR * mapping;
     double het = 7 * Math.log10(0.5);
+
+    float[] far = sixInsertionReadsAndOneReference(SITE - 40); // to SITE + 59
     assertEquals(0, far[1], 1e-6, "het: " + Arrays.toString(far));
     assertEquals(6 * Math.log10(1 - slip) + Math.log10(slip) - het, far[2], 1e-3, "hom-alt at the sample's rate");
     assertTrue(far[2] < -2.5, "hom-alt 10^2.5 below the het: " + Arrays.toString(far));
 
+    float[] near = sixInsertionReadsAndOneReference(SITE + 12 - 100); // to SITE + 11: one base differs
+    assertEquals(6 * Math.log10(1 - slip) + Math.log10(floor) - het, near[2] - near[1], 1e-3, "hom-alt at the floor");
+    assertTrue(near[2] - near[1] > -1, "within a factor 10 of the het: " + Arrays.toString(near));
+
+    float[] past = sixInsertionReadsAndOneReference(SITE + 14 - 100); // to SITE + 13: C against A, two bases differ
+    assertEquals(6 * Math.log10(1 - slip) + Math.log10(slip) - het, past[2] - past[1], 1e-3, "hom-alt at the sample's rate");
+  }
+
+  float[] sixInsertionReadsAndOneReference(int referenceStart) {
     reads.clear();
     support.clear();
     for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
-    referenceRead(SITE + 18 - 100, false); // to SITE + 17: 6 past the flank
-    float[] near = indelLikelihoods();
-    double floor = IndelErrorRate.FLOOR + mapping - IndelErrorRate.FLOOR * mapping;
-    assertEquals(6 * Math.log10(1 - slip) + Math.log10(floor) - het, near[2] - near[1], 1e-3, "hom-alt at the floor");
-    assertTrue(near[2] - near[1] > -1, "within a factor 10 of the het: " + Arrays.toString(near));
+    referenceRead(referenceStart, false);
+    return indelLikelihoods();
+  }
+
+  /**
+   * blind19's ART HS25 10x het 7-base deletion GTGTGTTT>G: one reference read of seven, ending 5
+   * bases past the deleted bases, where the alt laid over it differs at 9 of its 12 bases after the
+   * anchor. An aligner would have opened the 7-base gap (6 + 7) long before taking nine mismatches
+   * (45), so under hom-alt that read slips at the sample's rate, not the floor: the het wins, where
+   * the floored read left hom-alt within a factor of it (called 1/1 at GQ 5).
+   */
+  @Test
+  void aReferenceReadEndingJustPastADeletionShowsTheReferenceWhereNoAlignerWouldLeaveTheAlt() {
+    String site = "GTGTGTTTGGGAATCATCCAG";
+    for (int i = 0; i < site.length(); i++) g.ref[SITE + i] = (byte) site.charAt(i);
+    String ref = site.substring(0, 8);
+    for (int i = 0; i < 6; i++) {
+      String seq = g.refString(SITE - 50, SITE + 1) + g.refString(SITE + 8, SITE + 57);
+      SAMRecord r = g.read(SITE - 50, "51M7D49M", seq);
+      r.setReadNegativeStrandFlag(i % 2 == 1);
+      reads.add(r);
+      support.add(1);
+    }
+    referenceRead(SITE + 13 - 100, false); // to SITE + 12: 5 past the deleted bases
+    rate = 1e-7;
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-5);
+    indelErrors = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+    float[] gl = PileupLikelihood.indel(encoded(), 8, H, W, 6, ref, "G", rate, indelErrors);
+    assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
+    assertTrue(gl[2] < -2, "hom-alt 10^2 below: " + Arrays.toString(gl));
+    assertEquals(3, PileupLikelihood.basesNoAlignerLeaves(7), "three mismatches (15) cost more than the gap (13)");
   }
 
   /** TCTGGGGA after a C anchor at SITE: an insertion of TCT there reads like the reference for 3 bases, no unit repeating twice. */
