@@ -118,8 +118,9 @@ public final class HaplotypeAssembler {
    * Haplotypes of window {@code w} made of the reads' own indels, where the graph gives none but
    * the reference ({@link Status#NO_ACYCLIC_GRAPH}, or a graph whose other paths were pruned): the
    * reference, then the reference with each insertion or deletion that at least
-   * {@link #MIN_EDGE_SUPPORT} reads' alignments put inside the window's region (its positions
-   * widened by {@link #FLANK}, and by {@link #widest()} to the right for a deletion's length), the
+   * {@link #MIN_EDGE_SUPPORT} reads' alignments put at the window's positions (from half a
+   * {@link #FLANK} before it to the base after it; the region reaches a flank before them and
+   * {@link #widest()} past them, room for a deletion's length), the
    * best supported {@link #MAX_READ_INDELS}, each left-aligned. Where a tandem repeat is longer than
    * the largest k, or sequencing errors in the few reads that cross a long repeat whole leave no
    * k-mer path, the reads that carry the indel still name it; the reads that an aligner left

@@ -202,6 +202,26 @@ public final class ReadAligner {
     return false;
   }
 
+  /**
+   * True when the read's alignment has an insertion or a deletion starting in
+   * {@code [regionStart, regionEnd)} whose length changes the sequence by an amount that no haplotype
+   * of {@code haps} changes its region by (a haplotype of one insertion of 8 bases: +8).
+   */
+  static boolean hasOtherGap(SAMRecord r, int regionStart, int regionEnd, List<Haplotype> haps) {
+    int refPos = r.getAlignmentStart() - 1;
+    for (CigarElement el : r.getCigar().getCigarElements()) {
+      CigarOperator o = el.getOperator();
+      if ((o == CigarOperator.I || o == CigarOperator.D) && refPos >= regionStart && refPos < regionEnd) {
+        int change = o == CigarOperator.I ? el.getLength() : -el.getLength();
+        boolean held = false;
+        for (Haplotype h : haps) held |= h.bases.length - (h.regionEnd - h.regionStart) == change;
+        if (!held) return true;
+      }
+      if (o.consumesReferenceBases()) refPos += el.getLength();
+    }
+    return false;
+  }
+
   private static boolean isM(CigarOperator o) {
     return o == CigarOperator.M || o == CigarOperator.EQ || o == CigarOperator.X;
   }

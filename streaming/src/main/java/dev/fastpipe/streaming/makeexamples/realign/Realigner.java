@@ -199,7 +199,7 @@ public final class Realigner {
           if (counts) windowsFromReadIndels++;
         }
         if (counts) windowsRealigned++;
-        align(reads, rFirst, rEnd, haplotypes, ref, refStart);
+        align(reads, rFirst, rEnd, haplotypes, ref, refStart, haplotypes != res.haplotypes());
       }
       for (int i = 0; i < n; i++) {
         int s = reads.get(i).getAlignmentStart() - 1;
@@ -230,15 +230,23 @@ public final class Realigner {
   /**
    * Places each partition read overlapping the haplotypes' region on its best haplotype, starting
    * from the alignment earlier windows left it with; a placement that scores above that alignment
-   * and changes it replaces the read with a realigned copy.
+   * and changes it replaces the read with a realigned copy. Haplotypes of the reads' own indels
+   * ({@code readIndels}, {@link HaplotypeAssembler#readIndels}) each hold one indel and none of the
+   * reads' others nearby: a read with an indel of another length in their region (a longer
+   * insertion a few bases on) would score above its alignment on one, its own gap's cost saved
+   * against a few mismatches, and be moved onto an allele it does not carry. They are offered to
+   * reads without an indel there, or whose indels there are as long as one of the haplotypes' (the
+   * same allele written elsewhere in its repeat, as mappers write insertions near a read's end).
    */
-  private void align(List<SAMRecord> reads, int first, int end, List<Haplotype> haps, byte[] ref, int refStart) {
+  private void align(List<SAMRecord> reads, int first, int end, List<Haplotype> haps, byte[] ref, int refStart,
+      boolean readIndels) {
     Haplotype h0 = haps.get(0);
     ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
     for (int t = 0; t < targets.length; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
     for (int i = first; i < end; i++) {
       if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
       SAMRecord r = reads.get(i);
+      if (readIndels && ReadAligner.hasOtherGap(r, h0.regionStart, h0.regionEnd, haps)) continue;
       if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);
       boolean structure = ReadAligner.hasStructure(r);
       int bestScore = Integer.MIN_VALUE;
