@@ -3,9 +3,13 @@ package dev.fastpipe.streaming.makeexamples.realign;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Candidate haplotypes of one window from a de Bruijn graph of the reference and the reads' k-mers
@@ -136,7 +140,7 @@ public final class HaplotypeAssembler {
       if (e.kind() != ReadEvents.Kind.SNP && e.pos() >= w.first() - FLANK / 2 && e.pos() <= w.last() + 1) indels.add(e);
     }
     if (indels.isEmpty()) return List.of();
-    indels.sort(java.util.Comparator.comparingInt(ReadEvents.Event::support).reversed().thenComparing(ReadEvents.Event::key));
+    indels.sort(Comparator.comparingInt(ReadEvents.Event::support).reversed().thenComparing(ReadEvents.Event::key));
     int n = re - rs;
     byte[] refBases = new byte[n];
     int[] refOf = new int[n];
@@ -146,7 +150,7 @@ public final class HaplotypeAssembler {
     }
     List<Haplotype> out = new ArrayList<>();
     out.add(new Haplotype(refBases, refOf, rs, re));
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (ReadEvents.Event e : indels) {
       if (out.size() > MAX_READ_INDELS) break;
       int cut = e.pos() - rs;
@@ -158,14 +162,14 @@ public final class HaplotypeAssembler {
       System.arraycopy(refOf, 0, of, 0, cut);
       if (insertion) {
         System.arraycopy(e.bases(), 0, bases, cut, e.length());
-        java.util.Arrays.fill(of, cut, cut + e.length(), -1);
+        Arrays.fill(of, cut, cut + e.length(), -1);
         System.arraycopy(refBases, cut, bases, cut + e.length(), n - cut);
         System.arraycopy(refOf, cut, of, cut + e.length(), n - cut);
       } else {
         System.arraycopy(refBases, cut + e.length(), bases, cut, n - cut - e.length());
         System.arraycopy(refOf, cut + e.length(), of, cut, n - cut - e.length());
       }
-      if (!seen.add(new String(bases, java.nio.charset.StandardCharsets.ISO_8859_1))) continue; // one allele, written twice
+      if (!seen.add(new String(bases, StandardCharsets.ISO_8859_1))) continue; // one allele, written twice
       out.add(new Haplotype(bases, leftAligned(bases, of, rs, re, ref, refStart), rs, re));
     }
     if (out.size() < 2) return List.of();
@@ -192,7 +196,7 @@ public final class HaplotypeAssembler {
       if (h.isReference()) { out.add(h); continue; }
       if (events == null) events = ReadEvents.observed(reads, ref, refStart, h.regionStart, h.regionEnd, MIN_EDGE_SUPPORT);
       int[] refOf = ReadEvents.spell(h.bases, events, ref, refStart, h.regionStart, h.regionEnd);
-      if (refOf == null || java.util.Arrays.equals(refOf, h.refOf)) { out.add(h); continue; }
+      if (refOf == null || Arrays.equals(refOf, h.refOf)) { out.add(h); continue; }
       out.add(new Haplotype(h.bases, leftAligned(h.bases, refOf, h.regionStart, h.regionEnd, ref, refStart),
           h.regionStart, h.regionEnd));
     }
