@@ -352,10 +352,8 @@ public final class PileupLikelihood {
     for (int c = centre + 1; c < width && right < needed; c++) {
       int refColour = buffer.getByte(offset + c * channels) & 0xFF;
       if (!showsReference(buffer, row, channels, c, refColour)) break;
-      int k = c - centre;
-      int altColour = k < alt.length() ? ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(k)))
-          : c + delta < width ? buffer.getByte(offset + (c + delta) * channels) & 0xFF : 0;
-      if (altColour == 0) break;
+      int altColour = haplotypeColour(buffer, offset, width, channels, ref, alt, c);
+      if (altColour <= 0) break;
       if (altColour != refColour) right++;
     }
     if (right < needed) return false;
@@ -363,15 +361,30 @@ public final class PileupLikelihood {
     for (int c = centre; c >= 0 && left < needed; c--) {
       int refColour = buffer.getByte(offset + c * channels) & 0xFF;
       if (!showsReference(buffer, row, channels, c, refColour)) break;
-      int h = c - delta; // the haplotype's base here when the read's right part is aligned
-      int altColour;
-      if (h <= centre) altColour = h >= 0 ? buffer.getByte(offset + h * channels) & 0xFF : 0;
-      else if (h - centre < alt.length()) altColour = ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(h - centre)));
-      else altColour = refColour; // past the inserted bases: the reference again
-      if (altColour == 0) break;
+      // the haplotype's base here when the read's right part is aligned
+      int altColour = haplotypeColour(buffer, offset, width, channels, ref, alt, c - delta);
+      if (altColour <= 0) break;
       if (altColour != refColour) left++;
     }
     return left >= needed;
+  }
+
+  /**
+   * The read-base colour of base {@code h} of the haplotype with {@code alt} in place of {@code ref}
+   * (anchor included, at the image's centre), counted in the image's columns: the first reference
+   * row's base up to the anchor, then alt's bases, then the reference row's shifted by the alleles'
+   * length difference. -1 where that reference column lies outside the image or has no base drawn;
+   * an alt base other than ACGT is 0, as the read-base channel draws it.
+   */
+  static int haplotypeColour(DirectBuffer buffer, int offset, int width, int channels, String ref, String alt, int h) {
+    int centre = (width - 1) / 2;
+    if (h > centre && h - centre < alt.length()) {
+      return ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(h - centre)));
+    }
+    int col = h <= centre ? h : h + ref.length() - alt.length();
+    if (col < 0 || col >= width) return -1;
+    int colour = buffer.getByte(offset + col * channels) & 0xFF;
+    return colour == 0 ? -1 : colour;
   }
 
   /** True when the row has a base drawn at column {@code c} that is the reference row's {@code refColour}. */
@@ -401,15 +414,8 @@ public final class PileupLikelihood {
     for (int k = 0; centre + 1 + k < width; k++) {
       int r = buffer.getByte(offset + (centre + 1 + k) * channels) & 0xFF;
       if (r == 0) return -1;
-      int a;
-      if (k + 1 < alt.length()) {
-        a = ReadBaseChannel.baseColor((byte) Character.toUpperCase(alt.charAt(k + 1)));
-      } else {
-        int col = centre + ref.length() + (k + 1 - alt.length());
-        if (col >= width) return -1;
-        a = buffer.getByte(offset + col * channels) & 0xFF;
-        if (a == 0) return -1;
-      }
+      int a = haplotypeColour(buffer, offset, width, channels, ref, alt, centre + 1 + k);
+      if (a < 0) return -1;
       if (a != r) return k;
     }
     return -1;

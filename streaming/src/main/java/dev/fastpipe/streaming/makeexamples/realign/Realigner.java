@@ -189,7 +189,8 @@ public final class Realigner {
           if (counts) windowsFallenBack++;
           continue;
         }
-        if (haplotypes.size() < 2) {
+        boolean fromReadIndels = haplotypes.size() < 2;
+        if (fromReadIndels) {
           // No graph (a repeat longer than the largest k) or none but the reference: the reads' own indels.
           haplotypes = assembler.readIndels(ref, refStart, w, windowReads);
           if (haplotypes.isEmpty()) {
@@ -199,7 +200,7 @@ public final class Realigner {
           if (counts) windowsFromReadIndels++;
         }
         if (counts) windowsRealigned++;
-        align(reads, rFirst, rEnd, haplotypes, ref, refStart, haplotypes != res.haplotypes());
+        align(reads, rFirst, rEnd, haplotypes, ref, refStart, fromReadIndels);
       }
       for (int i = 0; i < n; i++) {
         int s = reads.get(i).getAlignmentStart() - 1;
