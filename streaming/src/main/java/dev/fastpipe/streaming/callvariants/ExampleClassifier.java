@@ -6,6 +6,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
+import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.ReadErrors;
@@ -14,6 +15,7 @@ import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The call_variants consumer loop body: a {@link RecordHandler} that copies each EXAMPLE
@@ -27,7 +29,10 @@ import java.util.function.Consumer;
  * REF_BLOCK records (gVCF runs) need no model: they go to {@link #onRefBlock} at once, which is
  * before their partition's marker. SMALL_CALL records (bi-allelic sites make_examples' small
  * model called) carry their probabilities: they become a {@link CallResult} at once, like a
- * classified example, which is before their partition's marker too.
+ * classified example, which is before their partition's marker too. A bi-allelic indel example
+ * whose reads that tell its alleles apart all carry the alt goes to the model without the reads
+ * that cannot (they end inside its repeat, or are clipped there, and are drawn as the reference):
+ * {@link #addIndelExample}; its pileup likelihoods are read off the whole image.
  *
  * <p>One per consumer thread (the batch and header arrays are not shared); the model is shared.
  */
@@ -119,9 +124,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       throw new IllegalArgumentException("example image is " + record.shape() + " but the model takes " + modelInput);
     }
     if (batch.isEmpty()) batchStartNanos = System.nanoTime();
-    int slot = batch.add(buffer, record.imageOffset(), record.imageLength());
     String[] alts = record.alts();
     String ref = record.ref();
+    int slot = alts.length == 1 && ref.length() != alts[0].length()
+        ? addIndelExample(buffer, ref, alts[0])
+        : batch.add(buffer, record.imageOffset(), record.imageLength());
     float[] gl = null;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
       gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
@@ -136,6 +143,43 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
     if (batch.isFull()) flush();
+  }
+
+  /** A bi-allelic indel example's image without the rows that cannot tell its alleles apart. */
+  private UnsafeBuffer compacted;
+
+  /**
+   * Adds a bi-allelic indel example to the batch. Where every read that tells its alleles apart
+   * carries the alt and none shows another indel at the anchor ({@link PileupLikelihood#indelRowEvidence}),
+   * the rows that cannot tell them apart (reads that end inside the indel's repeat or are clipped
+   * there, drawn as the reference) are left out, the rows below moved up and the freed rows blank;
+   * otherwise the image goes as it is.
+   */
+  private int addIndelExample(org.agrona.DirectBuffer buffer, String ref, String alt) {
+    int offset = record.imageOffset();
+    int length = record.imageLength();
+    byte[] says = PileupLikelihood.indelRowEvidence(buffer, offset, record.height(), record.width(), record.channels(), ref, alt);
+    int altRows = 0;
+    int againstAlt = 0;
+    if (says != null) {
+      for (byte b : says) {
+        if (b == PileupLikelihood.ALT) altRows++;
+        if (b == PileupLikelihood.REFERENCE || b == PileupLikelihood.OTHER) againstAlt++;
+      }
+    }
+    if (says == null || altRows == 0 || againstAlt > 0) return batch.add(buffer, offset, length);
+    if (compacted == null || compacted.capacity() < length) compacted = new UnsafeBuffer(new byte[length]);
+    int rowLength = record.width() * record.channels();
+    int top = PileupConstants.REFERENCE_ROWS * rowLength;
+    compacted.putBytes(0, buffer, offset, top);
+    int at = top;
+    for (int r = 0; r < says.length; r++) {
+      if (says[r] != PileupLikelihood.ALT) continue;
+      compacted.putBytes(at, buffer, offset + top + r * rowLength, rowLength);
+      at += rowLength;
+    }
+    compacted.setMemory(at, length - at, (byte) 0);
+    return batch.add(compacted, 0, length);
   }
 
   /**

@@ -152,12 +152,10 @@ public final class PileupLikelihood {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
-    int deleted = Math.max(0, ref.length() - alt.length());
     TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
-    int alike = readsAlike(buffer, offset, width, channels, ref, alt);
     int from = centre - 1;
-    int to = centre + Math.max(Math.max(deleted, after.length()), alike) + INDEL_FLANK;
-    if (from < 0 || alike < 0 || to >= width) return null;
+    int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
+    if (to < 0) return null;
     double readError = indelErrors.at(after.length(), after.unit());
     double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
     ReadEvidence reads = new ReadEvidence(2);
@@ -391,6 +389,62 @@ public final class PileupLikelihood {
   private static boolean showsReference(DirectBuffer buffer, int row, int channels, int c, int refColour) {
     int base = buffer.getByte(row + c * channels) & 0xFF;
     return base != 0 && refColour != 0 && base == refColour;
+  }
+
+  /**
+   * The last column a read must reach, from the column before the anchor, to tell a bi-allelic
+   * indel's alleles apart: {@value #INDEL_FLANK} bases past the deleted bases, the tandem repeat
+   * {@code after} the anchor and the bases over which both haplotypes read alike; -1 when that is
+   * outside the image (or the alleles read alike to its edge).
+   */
+  private static int lastColumnToReach(DirectBuffer buffer, int offset, int width, int channels, String ref, String alt,
+      TandemRepeat.Repeat after) {
+    int centre = (width - 1) / 2;
+    int alike = readsAlike(buffer, offset, width, channels, ref, alt);
+    int deleted = Math.max(0, ref.length() - alt.length());
+    int to = centre + Math.max(Math.max(deleted, after.length()), alike) + INDEL_FLANK;
+    return centre < 1 || alike < 0 || to >= width ? -1 : to;
+  }
+
+  /** {@link #indelRowEvidence}: a row that cannot tell the alleles apart (or holds no read). */
+  public static final byte NEITHER = -1;
+  /** {@link #indelRowEvidence}: a reference read that tells the alleles apart. */
+  public static final byte REFERENCE = 0;
+  /** {@link #indelRowEvidence}: a read the image marks as supporting the alt. */
+  public static final byte ALT = 1;
+  /** {@link #indelRowEvidence}: a read with an indel of its own (or an N) at the example's anchor: another allele. */
+  public static final byte OTHER = 2;
+
+  /**
+   * What each read row (0 = the first row after the reference rows) of a bi-allelic indel example
+   * says: {@link #ALT} where the image marks it as supporting the alt, {@link #REFERENCE} where it is
+   * drawn without a gap from the base before the anchor to the last column {@link #indel} asks a
+   * reference read to reach, {@link #OTHER} where it shows an indel of its own (or an N) at the
+   * anchor (another allele of the site, left-aligned as the alt is), else
+   * {@link #NEITHER}: a row that ends inside the indel's repeat, or is clipped there, shows the
+   * reference whichever allele it came from. Null when the image has no such span.
+   */
+  public static byte[] indelRowEvidence(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
+    int centre = (width - 1) / 2;
+    int rowLength = width * channels;
+    int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, tandemRepeat(buffer, offset, width, channels, centre + 1));
+    if (to < 0) return null;
+    byte[] says = new byte[height - PileupConstants.REFERENCE_ROWS];
+    for (int r = 0; r < says.length; r++) {
+      int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
+      boolean showsAlt = (buffer.getByte(row + centre * channels + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      says[r] = showsAlt ? ALT
+          : drawnThroughout(buffer, row, channels, centre - 1, to) ? REFERENCE
+          : indelAnchorAt(buffer, row + centre * channels) ? OTHER : NEITHER;
+    }
+    return says;
+  }
+
+  /** True when the pixel at {@code at} has a quality but no base: an indel's anchor (or an N). */
+  private static boolean indelAnchorAt(DirectBuffer buffer, int at) {
+    return (buffer.getByte(at) & 0xFF) == 0 && (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */

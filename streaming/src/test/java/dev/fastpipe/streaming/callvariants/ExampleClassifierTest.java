@@ -1,6 +1,8 @@
 package dev.fastpipe.streaming.callvariants;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,10 +10,14 @@ import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.postprocess.CallResult;
+import dev.fastpipe.streaming.testing.TestGenome;
+import htsjdk.samtools.SAMRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -184,5 +190,60 @@ class ExampleClassifierTest {
         }
       }
     }
+  }
+
+  /** An insertion of one T after the anchor G at SITE, before a run of eight T. */
+  static final int SITE = 200;
+  final TestGenome g = tRun(new TestGenome("chrT", 400, 11));
+
+  static TestGenome tRun(TestGenome g) {
+    g.ref[SITE] = 'G';
+    for (int i = 1; i <= 8; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE + 9] = 'C';
+    return g;
+  }
+
+  SAMRecord insertionRead() {
+    return g.read(SITE - 50, "51M1I49M", g.refString(SITE - 50, SITE + 1) + "T" + g.refString(SITE + 1, SITE + 50));
+  }
+
+  /** The insertion's example at {@code at}, its image drawn from {@code reads} (the first {@code alt} of them carry it). */
+  int insertionExample(int at, int alt, SAMRecord... reads) {
+    int[] support = new int[reads.length];
+    Arrays.fill(support, 0, alt, 1);
+    int imageAt = encoder.wrap(buffer, at).origin(0, SITE, 0).example(0, SITE, -1).site(1, reads.length)
+        .alleles("G", new String[] {"GT"}, new int[] {reads.length - alt, alt}).altSubset(new int[] {0})
+        .image(100, 221, model.channels());
+    new PileupImageEncoder(PileupImageEncoder.defaultChannels(model.channels()), 100, 221)
+        .encode(buffer, imageAt, g.ref, 0, SITE - 110, reads, support, reads.length);
+    return ExampleRecord.encodedLength("G", new String[] {"GT"}, 100, 221, model.channels());
+  }
+
+  float[] classify(int alt, SAMRecord... reads) {
+    List<float[]> got = new ArrayList<>();
+    try (ExampleClassifier c = new ExampleClassifier(model, 1, ReadErrors.assumed(), r -> got.add(r.probabilities()), null)) {
+      c.onRecord(0, buffer, 0, insertionExample(0, alt, reads));
+      c.flush();
+    }
+    return got.get(0);
+  }
+
+  /**
+   * Reads that end inside the insertion's T run show the reference whichever allele they came from:
+   * where every read that reaches past the run carries the insertion, the model sees the example
+   * without them (the same probability bits as an image drawn without them); one reference read
+   * that spans the run keeps every row.
+   */
+  @Test
+  void anIndelsReadsThatCannotTellTheAllelesApartAreLeftOutWhereEveryReadThatCanShowsTheAlt() {
+    SAMRecord[] alts = {insertionRead(), insertionRead(), insertionRead()};
+    SAMRecord endsInRun = g.refRead(SITE + 5 - 100, 100);
+    SAMRecord spans = g.refRead(SITE - 40, 100);
+    float[] withoutThem = classify(3, alts);
+    float[] withThem = classify(3, alts[0], alts[1], alts[2], endsInRun, g.refRead(SITE + 3 - 100, 100));
+    assertArrayEquals(withoutThem, withThem, "two reads ending inside the run: left out");
+    float[] spanning = classify(3, alts[0], alts[1], alts[2], spans);
+    float[] spanningAndInRun = classify(3, alts[0], alts[1], alts[2], spans, endsInRun);
+    assertFalse(Arrays.equals(spanning, spanningAndInRun), "a spanning reference read: every row stays");
   }
 }

@@ -329,6 +329,25 @@ class PileupLikelihoodTest {
   }
 
   @Test
+  void anInsertionsRowsSayAltReferenceOtherOrNeitherByWhatTheyShowPastTheRepeat() {
+    tRunAfterTheSite();
+    insertionRead(false);
+    referenceRead(SITE + 5 - 100, true); // ends inside the T run
+    referenceRead(SITE - 40, false); // to SITE + 59: past the run and the flank
+    referenceRead(SITE + 11 - 100, true); // ends at SITE + 10: past the run, one base short of the flank
+    referenceRead(SITE + 12 - 100, false); // ends at SITE + 11: the run, then the three bases of the flank
+    insertionRead(2, true, 2); // another allele: two more T
+    byte[] says = PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, String.valueOf((char) g.ref[SITE]),
+        (char) g.ref[SITE] + "T");
+    assertEquals(H - PileupConstants.REFERENCE_ROWS, says.length);
+    byte alt = PileupLikelihood.ALT, ref = PileupLikelihood.REFERENCE, neither = PileupLikelihood.NEITHER;
+    assertArrayEquals(new byte[] {alt, neither, ref, neither, ref, PileupLikelihood.OTHER}, Arrays.copyOf(says, 6),
+        Arrays.toString(says));
+    for (int r = 6; r < says.length; r++) assertEquals(neither, says[r], "an empty row tells nothing: row " + r);
+    assertNull(PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, "A", "C"), "a SNP has no such rows");
+  }
+
+  @Test
   void readsSpanningTheRepeatAreReferenceEvidence() {
     tRunAfterTheSite();
     for (int i = 0; i < 4; i++) insertionRead(i % 2 == 1);
