@@ -150,7 +150,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
   /**
    * Adds a bi-allelic indel example to the batch. Where every read that tells its alleles apart
-   * carries the alt and none shows another indel at the anchor ({@link PileupLikelihood#indelRowEvidence}),
+   * carries the alt and no other read shows an indel where they are told apart ({@link PileupLikelihood#indelRowEvidence}),
    * the rows that cannot tell them apart (reads that end inside the indel's repeat or are clipped
    * there, drawn as the reference) are left out, the rows below moved up and the freed rows blank;
    * otherwise the image goes as it is.

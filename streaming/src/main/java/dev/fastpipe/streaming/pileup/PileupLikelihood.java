@@ -412,15 +412,18 @@ public final class PileupLikelihood {
   public static final byte REFERENCE = 0;
   /** {@link #indelRowEvidence}: a read the image marks as supporting the alt. */
   public static final byte ALT = 1;
-  /** {@link #indelRowEvidence}: a read with an indel of its own (or an N) at the example's anchor: another allele. */
+  /**
+   * {@link #indelRowEvidence}: a read not marked as the alt's with an indel of its own (or an N) where
+   * the alleles are told apart: another allele, or the alt written elsewhere in its repeat.
+   */
   public static final byte OTHER = 2;
 
   /**
    * What each read row (0 = the first row after the reference rows) of a bi-allelic indel example
    * says: {@link #ALT} where the image marks it as supporting the alt, {@link #REFERENCE} where it is
    * drawn without a gap from the base before the anchor to the last column {@link #indel} asks a
-   * reference read to reach, {@link #OTHER} where it shows an indel of its own (or an N) at the
-   * anchor (another allele of the site, left-aligned as the alt is), else
+   * reference read to reach, {@link #OTHER} where it shows an indel of its own (or an N) in those
+   * columns (another allele of the site, wherever the aligner put it in the repeat), else
    * {@link #NEITHER}: a row that ends inside the indel's repeat, or is clipped there, shows the
    * reference whichever allele it came from. Null when the image has no such span.
    */
@@ -437,14 +440,18 @@ public final class PileupLikelihood {
       boolean showsAlt = (buffer.getByte(row + centre * channels + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       says[r] = showsAlt ? ALT
           : drawnThroughout(buffer, row, channels, centre - 1, to) ? REFERENCE
-          : indelAnchorAt(buffer, row + centre * channels) ? OTHER : NEITHER;
+          : indelAnchorIn(buffer, row, channels, centre - 1, to) ? OTHER : NEITHER;
     }
     return says;
   }
 
-  /** True when the pixel at {@code at} has a quality but no base: an indel's anchor (or an N). */
-  private static boolean indelAnchorAt(DirectBuffer buffer, int at) {
-    return (buffer.getByte(at) & 0xFF) == 0 && (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
+  /** True when a column in [from, to] of the row has a quality but no base: an indel's anchor (or an N). */
+  private static boolean indelAnchorIn(DirectBuffer buffer, int row, int channels, int from, int to) {
+    for (int c = from; c <= to; c++) {
+      int at = row + c * channels;
+      if ((buffer.getByte(at) & 0xFF) == 0 && (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0) return true;
+    }
+    return false;
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */

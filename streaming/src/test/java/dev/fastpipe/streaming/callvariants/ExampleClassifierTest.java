@@ -232,7 +232,7 @@ class ExampleClassifierTest {
    * Reads that end inside the insertion's T run show the reference whichever allele they came from:
    * where every read that reaches past the run carries the insertion, the model sees the example
    * without them (the same probability bits as an image drawn without them); one reference read
-   * that spans the run keeps every row.
+   * that spans the run, or one with another insertion written inside the run, keeps every row.
    */
   @Test
   void anIndelsReadsThatCannotTellTheAllelesApartAreLeftOutWhereEveryReadThatCanShowsTheAlt() {
@@ -245,5 +245,9 @@ class ExampleClassifierTest {
     float[] spanning = classify(3, alts[0], alts[1], alts[2], spans);
     float[] spanningAndInRun = classify(3, alts[0], alts[1], alts[2], spans, endsInRun);
     assertFalse(Arrays.equals(spanning, spanningAndInRun), "a spanning reference read: every row stays");
+    SAMRecord twoMoreInTheRun = g.read(SITE - 50, "55M2I45M", g.refString(SITE - 50, SITE + 5) + "TT" + g.refString(SITE + 5, SITE + 50));
+    float[] another = classify(3, alts[0], alts[1], alts[2], twoMoreInTheRun);
+    float[] anotherAndInRun = classify(3, alts[0], alts[1], alts[2], twoMoreInTheRun, endsInRun);
+    assertFalse(Arrays.equals(another, anotherAndInRun), "a read with another insertion inside the run: every row stays");
   }
 }

@@ -337,13 +337,16 @@ class PileupLikelihoodTest {
     referenceRead(SITE + 11 - 100, true); // ends at SITE + 10: past the run, one base short of the flank
     referenceRead(SITE + 12 - 100, false); // ends at SITE + 11: the run, then the three bases of the flank
     insertionRead(2, true, 2); // another allele: two more T
+    SAMRecord elsewhere = g.read(SITE - 50, "55M2I45M", g.refString(SITE - 50, SITE + 5) + "TT" + g.refString(SITE + 5, SITE + 50));
+    reads.add(elsewhere); // the same allele, its insertion written inside the run
+    support.add(2);
     byte[] says = PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, String.valueOf((char) g.ref[SITE]),
         (char) g.ref[SITE] + "T");
     assertEquals(H - PileupConstants.REFERENCE_ROWS, says.length);
     byte alt = PileupLikelihood.ALT, ref = PileupLikelihood.REFERENCE, neither = PileupLikelihood.NEITHER;
-    assertArrayEquals(new byte[] {alt, neither, ref, neither, ref, PileupLikelihood.OTHER}, Arrays.copyOf(says, 6),
-        Arrays.toString(says));
-    for (int r = 6; r < says.length; r++) assertEquals(neither, says[r], "an empty row tells nothing: row " + r);
+    byte other = PileupLikelihood.OTHER;
+    assertArrayEquals(new byte[] {alt, neither, ref, neither, ref, other, other}, Arrays.copyOf(says, 7), Arrays.toString(says));
+    for (int r = 7; r < says.length; r++) assertEquals(neither, says[r], "an empty row tells nothing: row " + r);
     assertNull(PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, "A", "C"), "a SNP has no such rows");
   }
 
