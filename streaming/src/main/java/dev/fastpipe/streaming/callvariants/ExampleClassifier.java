@@ -6,7 +6,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
-import dev.fastpipe.streaming.pileup.PileupConstants;
+import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.ReadErrors;
@@ -159,26 +159,17 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     int offset = record.imageOffset();
     int length = record.imageLength();
     byte[] says = PileupLikelihood.indelRowEvidence(buffer, offset, record.height(), record.width(), record.channels(), ref, alt);
+    if (says == null) return batch.add(buffer, offset, length);
+    boolean[] keep = new boolean[says.length];
     int altRows = 0;
-    int againstAlt = 0;
-    if (says != null) {
-      for (byte b : says) {
-        if (b == PileupLikelihood.ALT) altRows++;
-        if (b == PileupLikelihood.REFERENCE || b == PileupLikelihood.OTHER) againstAlt++;
-      }
-    }
-    if (says == null || altRows == 0 || againstAlt > 0) return batch.add(buffer, offset, length);
-    if (compacted == null || compacted.capacity() < length) compacted = new UnsafeBuffer(new byte[length]);
-    int rowLength = record.width() * record.channels();
-    int top = PileupConstants.REFERENCE_ROWS * rowLength;
-    compacted.putBytes(0, buffer, offset, top);
-    int at = top;
     for (int r = 0; r < says.length; r++) {
-      if (says[r] != PileupLikelihood.ALT) continue;
-      compacted.putBytes(at, buffer, offset + top + r * rowLength, rowLength);
-      at += rowLength;
+      if (says[r] == PileupLikelihood.REFERENCE || says[r] == PileupLikelihood.OTHER) return batch.add(buffer, offset, length);
+      keep[r] = says[r] == PileupLikelihood.ALT;
+      if (keep[r]) altRows++;
     }
-    compacted.setMemory(at, length - at, (byte) 0);
+    if (altRows == 0) return batch.add(buffer, offset, length);
+    if (compacted == null || compacted.capacity() < length) compacted = new UnsafeBuffer(new byte[length]);
+    PileupImageEncoder.copyReadRows(buffer, offset, record.height(), record.width(), record.channels(), keep, compacted);
     return batch.add(compacted, 0, length);
   }
 

@@ -5,6 +5,7 @@ import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
 import java.util.Arrays;
 import java.util.List;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -42,6 +43,25 @@ public final class PileupImageEncoder {
     List<PileupChannel> seven = new java.util.ArrayList<>(six);
     seven.add(new InsertSizeChannel());
     return List.copyOf(seven);
+  }
+
+  /**
+   * Copies the image of {@code height x width x channels} at {@code src[offset]} to {@code dst[0, ...)}
+   * with its reference rows and only the read rows {@code r} (0 = the first after the reference rows)
+   * where {@code keep[r]}, in order, moved up; the rows left over are blank.
+   */
+  public static void copyReadRows(DirectBuffer src, int offset, int height, int width, int channels, boolean[] keep,
+      MutableDirectBuffer dst) {
+    int rowLength = width * channels;
+    int top = PileupConstants.REFERENCE_ROWS * rowLength;
+    dst.putBytes(0, src, offset, top);
+    int at = top;
+    for (int r = 0; r < keep.length && r < height - PileupConstants.REFERENCE_ROWS; r++) {
+      if (!keep[r]) continue;
+      dst.putBytes(at, src, offset + top + r * rowLength, rowLength);
+      at += rowLength;
+    }
+    dst.setMemory(at, height * rowLength - at, (byte) 0);
   }
 
   public int height() { return height; }
