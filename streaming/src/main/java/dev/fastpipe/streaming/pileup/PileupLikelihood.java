@@ -256,13 +256,7 @@ public final class PileupLikelihood {
         TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
         double indelError = indelErrors.at(after.length(), after.unit());
         double fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
-        int span = after.length();
-        for (String a : altAlleles) {
-          int alike = readsAlike(buffer, offset, width, channels, ref, a);
-          span = Math.max(span, alike < 0 ? width : Math.max(ref.length() - a.length(), alike));
-        }
-        int from = centre - 1;
-        int to = centre + span + INDEL_FLANK;
+        int to = lastColumnToReach(buffer, offset, width, channels, ref, altAlleles, after);
         rows = n;
         allele = new int[n];
         error = new double[n];
@@ -271,7 +265,7 @@ public final class PileupLikelihood {
           int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
           int at = row + centre * channels;
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
-          boolean spans = from >= 0 && to < width && drawnThroughout(buffer, row, channels, from, to);
+          boolean spans = to >= 0 && drawnThroughout(buffer, row, channels, centre - 1, to);
           allele[r] = anchor && spans ? 0 : -1;
           double mapping = mappingError(buffer, at);
           referenceError[r] = combined(fromReference, mapping);
@@ -404,6 +398,22 @@ public final class PileupLikelihood {
     int deleted = Math.max(0, ref.length() - alt.length());
     int to = centre + Math.max(Math.max(deleted, after.length()), alike) + INDEL_FLANK;
     return centre < 1 || alike < 0 || to >= width ? -1 : to;
+  }
+
+  /**
+   * As {@link #lastColumnToReach(DirectBuffer, int, int, int, String, String, TandemRepeat.Repeat)} for
+   * a site of several indel alleles: the furthest of the alts' last columns, a read having to tell
+   * each apart from the reference; -1 when any alt's is.
+   */
+  private static int lastColumnToReach(DirectBuffer buffer, int offset, int width, int channels, String ref, String[] alts,
+      TandemRepeat.Repeat after) {
+    int to = -1;
+    for (String a : alts) {
+      int t = lastColumnToReach(buffer, offset, width, channels, ref, a, after);
+      if (t < 0) return -1;
+      to = Math.max(to, t);
+    }
+    return to;
   }
 
   /** {@link #indelRowEvidence}: a row that cannot tell the alleles apart (or holds no read). */
