@@ -67,7 +67,8 @@ final class ReadNormalizer {
 
   private static boolean needsRewrite(Cigar cigar) {
     CigarOperator previous = null;
-    for (CigarElement e : cigar.getCigarElements()) {
+    for (int i = 0, n = cigar.numCigarElements(); i < n; i++) { // by index: no list wrapper, no iterator per read
+      CigarElement e = cigar.getCigarElement(i);
       CigarOperator op = e.getOperator();
       if (op == CigarOperator.EQ || op == CigarOperator.X || op == CigarOperator.P || e.getLength() == 0 || op == previous) {
         return true;

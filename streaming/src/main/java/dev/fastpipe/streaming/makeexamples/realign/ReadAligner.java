@@ -84,10 +84,40 @@ public final class ReadAligner {
   /** True when the read can be realigned: mapped, bases present, no N or P, unclipped span within the cap. */
   static boolean eligible(SAMRecord r) {
     if (r.getReadUnmappedFlag() || r.getReadLength() == 0) return false;
-    for (CigarElement el : r.getCigar().getCigarElements()) {
-      if (el.getOperator() == CigarOperator.N || el.getOperator() == CigarOperator.P) return false;
+    Cigar cigar = r.getCigar();
+    for (int i = 0, n = cigar.numCigarElements(); i < n; i++) {
+      CigarOperator op = cigar.getCigarElement(i).getOperator();
+      if (op == CigarOperator.N || op == CigarOperator.P) return false;
     }
-    return r.getUnclippedEnd() - r.getUnclippedStart() + 1 <= Realigner.MAX_READ_SPAN;
+    return unclippedEnd(r) - unclippedStart(r) + 1 <= Realigner.MAX_READ_SPAN;
+  }
+
+  /**
+   * {@link SAMRecord#getUnclippedStart}: the alignment start less the leading soft and hard clips
+   * (1-based). Read by index: htsjdk's version wraps and iterates the CIGAR's list at each call,
+   * garbage that every read of every partition made several times over.
+   */
+  static int unclippedStart(SAMRecord r) {
+    Cigar cigar = r.getCigar();
+    int pos = r.getAlignmentStart();
+    for (int i = 0, n = cigar.numCigarElements(); i < n; i++) {
+      CigarElement el = cigar.getCigarElement(i);
+      if (el.getOperator() != CigarOperator.S && el.getOperator() != CigarOperator.H) break;
+      pos -= el.getLength();
+    }
+    return pos;
+  }
+
+  /** {@link SAMRecord#getUnclippedEnd}: the alignment end plus the trailing soft and hard clips (1-based). */
+  static int unclippedEnd(SAMRecord r) {
+    Cigar cigar = r.getCigar();
+    int pos = r.getAlignmentEnd();
+    for (int i = cigar.numCigarElements() - 1; i >= 0; i--) {
+      CigarElement el = cigar.getCigarElement(i);
+      if (el.getOperator() != CigarOperator.S && el.getOperator() != CigarOperator.H) break;
+      pos += el.getLength();
+    }
+    return pos;
   }
 
   private static int mismatch(byte[] quals, int i) {
@@ -106,11 +136,11 @@ public final class ReadAligner {
 
   /** The offsets to try: the read's first or last base placed where its reference alignment puts it. */
   static int startOffset(SAMRecord r, Target t) {
-    return t.indexOf(r.getUnclippedStart() - 1 + leadingHardClip(r));
+    return t.indexOf(unclippedStart(r) - 1 + leadingHardClip(r));
   }
 
   static int endOffset(SAMRecord r, Target t) {
-    return t.indexOf(r.getUnclippedEnd() - 1 - trailingHardClip(r)) - (r.getReadLength() - 1);
+    return t.indexOf(unclippedEnd(r) - 1 - trailingHardClip(r)) - (r.getReadLength() - 1);
   }
 
   private static int leadingHardClip(SAMRecord r) {

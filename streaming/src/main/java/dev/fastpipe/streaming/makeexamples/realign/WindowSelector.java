@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.makeexamples.realign;
 
+import htsjdk.samtools.Cigar;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
@@ -136,12 +137,14 @@ public final class WindowSelector {
   private ReadFacts factsOf(SAMRecord r, byte[] ref, int refStart) {
     int start = r.getAlignmentStart() - 1;
     int leadingSoft = 0;
-    for (CigarElement e : r.getCigar().getCigarElements()) {
+    Cigar cigar = r.getCigar();
+    for (int i = 0, n = cigar.numCigarElements(); i < n; i++) {
+      CigarElement e = cigar.getCigarElement(i);
       if (e.getOperator() == CigarOperator.S) leadingSoft = e.getLength();
       if (e.getOperator() != CigarOperator.H) break;
     }
-    return new ReadFacts(marks(r, ref, refStart), start, r.getAlignmentEnd(), r.getUnclippedStart() - 1,
-        r.getUnclippedEnd(), start - leadingSoft, ReadAligner.eligible(r));
+    return new ReadFacts(marks(r, ref, refStart), start, r.getAlignmentEnd(), ReadAligner.unclippedStart(r) - 1,
+        ReadAligner.unclippedEnd(r), start - leadingSoft, ReadAligner.eligible(r));
   }
 
   /** One read's marks ({@code ref} must cover its aligned span, or the marks beyond are lost). */
@@ -150,7 +153,9 @@ public final class WindowSelector {
     List<CigarElement> cigar = r.getCigar().getCigarElements();
     int refPos = r.getAlignmentStart() - 1;
     // Mismatches count only in reads short enough for the caller's reference to cover them whole.
-    boolean scan = r.getAlignmentEnd() - refPos <= Realigner.MAX_READ_SPAN && mayHaveMismatchCluster(r, cigar);
+    // (Not first asked of the NM tag: reading one tag decodes all of a read's tags, and that cost
+    // more than this scan of bases the read has already decoded.)
+    boolean scan = r.getAlignmentEnd() - refPos <= Realigner.MAX_READ_SPAN;
     byte[] bases = scan ? r.getReadBases() : null;
     byte[] quals = scan ? r.getBaseQualities() : null;
     int nm = 0;
@@ -202,16 +207,7 @@ public final class WindowSelector {
     return nEvents == 0 ? NO_EVENTS : Arrays.copyOf(events, nEvents);
   }
 
-  /** False when the read's NM tag leaves room for at most one mismatch (no cluster possible). */
-  private static boolean mayHaveMismatchCluster(SAMRecord r, List<CigarElement> cigar) {
-    Integer nm = r.getIntegerAttribute("NM");
-    if (nm == null) return true;
-    int indelBases = 0;
-    for (CigarElement el : cigar) {
-      if (el.getOperator() == CigarOperator.I || el.getOperator() == CigarOperator.D) indelBases += el.getLength();
-    }
-    return nm - indelBases >= 2;
-  }
+
 
   static byte upper(byte b) {
     return b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;

@@ -120,4 +120,18 @@ class ReadAlignerTest {
     TestGenome big = new TestGenome("chrB", 1000, 1);
     assertFalse(ReadAligner.eligible(big.read(0, "301M", big.refString(0, 301))));
   }
+
+  @Test
+  void unclippedEndsAreHtsjdksWhateverTheClips() {
+    String[] cigars = {"20M", "4S16M", "16M4S", "3H4S13M", "13M4S3H", "2H18M", "18M2H", "3H2S5M2I5M1D4M2S3H", "5S15M", "10M5D10M"};
+    for (String cigar : cigars) {
+      int readLength = htsjdk.samtools.TextCigarCodec.decode(cigar).getReadLength();
+      SAMRecord r = g.read(40, cigar, g.refString(20, 20 + readLength));
+      assertEquals(r.getUnclippedStart(), ReadAligner.unclippedStart(r), cigar + " start");
+      assertEquals(r.getUnclippedEnd(), ReadAligner.unclippedEnd(r), cigar + " end");
+    }
+    SAMRecord r = g.read(40, "3H4S13M", g.refString(20, 37));
+    assertEquals(41 - 7, ReadAligner.unclippedStart(r), "3 hard and 4 soft clipped bases before position 41");
+    assertEquals(41 + 12, ReadAligner.unclippedEnd(r));
+  }
 }
