@@ -207,8 +207,6 @@ public final class WindowSelector {
     return nEvents == 0 ? NO_EVENTS : Arrays.copyOf(events, nEvents);
   }
 
-
-
   static byte upper(byte b) {
     return b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
   }
