@@ -127,4 +127,41 @@ class GqCalibrationTest {
     e = assertThrows(InputException.class, () -> GqCalibration.load(f));
     assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
   }
+
+  /**
+   * A hom-alt SNP whose genotype is a toss (raw GQ 3, calibrated 2, below the PASS threshold 3)
+   * is PASS when no read shows the reference and QUAL is 10 or more; with a reference read, with
+   * QUAL below 10, as a het, or as an indel it stays LowQual.
+   */
+  @Test
+  void aHomAltSnpWithNoReferenceReadPassesBelowTheGqThreshold(@TempDir Path dir) throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? 2 : raw);
+    String type = "{\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}";
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
+        "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": " + type + ", \"indel\": " + type + "}");
+    GqCalibration c = GqCalibration.forModel(dir);
+    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c);
+    java.util.function.BiFunction<String, int[], GenotypeCall> homAlt = (alt, ad) -> combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of(alt), new int[] {0}, new float[] {0.001f, 0.49f, 0.509f}, 1, 4, ad)));
+
+    GenotypeCall noReference = homAlt.apply("G", new int[] {0, 4});
+    assertArrayEquals(new int[] {1, 1}, noReference.genotype());
+    assertEquals(2, noReference.gq(), "raw GQ 3, calibrated 2: below the threshold");
+    assertEquals(30.0, noReference.qual(), 1e-3);
+    assertEquals(GenotypeCall.PASS, noReference.filter());
+
+    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("G", new int[] {1, 4}).filter(), "a reference read");
+    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("AG", new int[] {0, 4}).filter(), "an indel");
+    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("G", new int[0]).filter(), "no allele depths");
+    GenotypeCall het = combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.001f, 0.509f, 0.49f}, 1, 4, new int[] {0, 4})));
+    assertArrayEquals(new int[] {0, 1}, het.genotype());
+    assertEquals(GenotypeCall.LOW_QUAL, het.filter(), "called het");
+    GenotypeCall unsure = combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.15f, 0.40f, 0.45f}, 1, 4, new int[] {0, 4})));
+    assertArrayEquals(new int[] {1, 1}, unsure.genotype());
+    assertEquals(8.2, unsure.qual(), 0.1);
+    assertEquals(GenotypeCall.LOW_QUAL, unsure.filter(), "QUAL below 10");
+  }
 }
