@@ -126,16 +126,18 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     if (batch.isEmpty()) batchStartNanos = System.nanoTime();
     String[] alts = record.alts();
     String ref = record.ref();
-    int slot = alts.length == 1 && ref.length() != alts[0].length()
-        ? addIndelExample(buffer, ref, alts[0])
-        : batch.add(buffer, record.imageOffset(), record.imageLength());
+    boolean indel = alts.length == 1 && ref.length() != alts[0].length();
+    PileupLikelihood.IndelSpan span = indel
+        ? PileupLikelihood.indelSpan(buffer, record.imageOffset(), record.height(), record.width(), record.channels(), ref, alts[0])
+        : null;
+    int slot = indel ? addIndelExample(buffer, span) : batch.add(buffer, record.imageOffset(), record.imageLength());
     float[] gl = null;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
       gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           artifactRate, baseErrors);
-    } else if (alts.length == 1 && ref.length() != alts[0].length()) {
+    } else if (indel) {
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          ref, alts[0], artifactRate, indelErrors);
+          ref, alts[0], span, artifactRate, indelErrors);
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
@@ -155,10 +157,10 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
    * there, drawn as the reference) are left out, the rows below moved up and the freed rows blank;
    * otherwise the image goes as it is.
    */
-  private int addIndelExample(org.agrona.DirectBuffer buffer, String ref, String alt) {
+  private int addIndelExample(org.agrona.DirectBuffer buffer, PileupLikelihood.IndelSpan span) {
     int offset = record.imageOffset();
     int length = record.imageLength();
-    byte[] says = PileupLikelihood.indelRowEvidence(buffer, offset, record.height(), record.width(), record.channels(), ref, alt);
+    byte[] says = PileupLikelihood.indelRowEvidence(buffer, offset, record.height(), record.width(), record.channels(), span);
     if (says == null) return batch.add(buffer, offset, length);
     boolean[] keep = new boolean[says.length];
     int altRows = 0;

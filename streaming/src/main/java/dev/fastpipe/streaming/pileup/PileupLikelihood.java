@@ -149,13 +149,19 @@ public final class PileupLikelihood {
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, double artifactRate, IndelErrorRate indelErrors) {
-    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
+    return indel(buffer, offset, height, width, channels, ref, alt, indelSpan(buffer, offset, height, width, channels, ref, alt),
+        artifactRate, indelErrors);
+  }
+
+  /** As {@link #indel(DirectBuffer, int, int, int, int, String, String, double, IndelErrorRate)}, on the example's {@link #indelSpan}. */
+  public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt, IndelSpan span, double artifactRate, IndelErrorRate indelErrors) {
+    if (span == null) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
-    TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
+    TandemRepeat.Repeat after = span.after();
     int from = centre - 1;
-    int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
-    if (to < 0) return null;
+    int to = span.to();
     double readError = indelErrors.at(after.length(), after.unit());
     double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
     ReadEvidence reads = new ReadEvidence(2);
@@ -386,6 +392,26 @@ public final class PileupLikelihood {
   }
 
   /**
+   * Where a bi-allelic indel example's alleles are told apart: the tandem repeat {@code after} its
+   * anchor and the last column {@code to} a read must reach from the column before the anchor
+   * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
+   * {@link #indelRowEvidence} read it.
+   */
+  public record IndelSpan(TandemRepeat.Repeat after, int to) {}
+
+  /**
+   * The example's {@link IndelSpan}; null when it has none: not an indel (the alleles are as long),
+   * an image without the channels or read rows it needs, or a span that leaves the image.
+   */
+  public static IndelSpan indelSpan(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
+    TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
+    int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
+    return to < 0 ? null : new IndelSpan(after, to);
+  }
+
+  /**
    * The last column a read must reach, from the column before the anchor, to tell a bi-allelic
    * indel's alleles apart: {@value #INDEL_FLANK} bases past the deleted bases, the tandem repeat
    * {@code after} the anchor and the bases over which both haplotypes read alike; -1 when that is
@@ -439,11 +465,15 @@ public final class PileupLikelihood {
    */
   public static byte[] indelRowEvidence(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt) {
-    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
+    return indelRowEvidence(buffer, offset, height, width, channels, indelSpan(buffer, offset, height, width, channels, ref, alt));
+  }
+
+  /** As {@link #indelRowEvidence(DirectBuffer, int, int, int, int, String, String)}, on the example's {@link #indelSpan}. */
+  public static byte[] indelRowEvidence(DirectBuffer buffer, int offset, int height, int width, int channels, IndelSpan span) {
+    if (span == null) return null;
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
-    int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, tandemRepeat(buffer, offset, width, channels, centre + 1));
-    if (to < 0) return null;
+    int to = span.to();
     byte[] says = new byte[height - PileupConstants.REFERENCE_ROWS];
     for (int r = 0; r < says.length; r++) {
       int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
