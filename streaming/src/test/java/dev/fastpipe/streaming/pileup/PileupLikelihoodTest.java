@@ -165,6 +165,32 @@ class PileupLikelihoodTest {
     assertEquals(6 * Math.log10(1 - e) + 6 * Math.log10(e / 3) - 12 * log10Half(e), after[2], 1e-4, "hom-alt by the formula");
   }
 
+  /** A read showing the reference at the site with a one-base deletion of its own three bases before it. */
+  void referenceReadWithADeletionBeforeTheSite() {
+    SAMRecord r = g.read(SITE - 50, "47M1D53M", g.refString(SITE - 50, SITE - 3) + g.refString(SITE - 2, SITE + 51));
+    byte[] quals = new byte[100];
+    Arrays.fill(quals, (byte) 35);
+    r.setBaseQualities(quals);
+    reads.add(r);
+    support.add(0);
+  }
+
+  @Test
+  void aReferenceReadWithAnIndelOfItsOwnBesideTheSiteCountsForNothing() {
+    for (int i = 0; i < 12; i++) read(alt, 35, 60);
+    float[] homAlt = likelihoods();
+    // An aligner moves a read's own indel error so that a hom-alt SNP's base lines up as the reference.
+    referenceReadWithADeletionBeforeTheSite();
+    assertArrayEquals(homAlt, likelihoods(), 1e-6f, "a lone indel three columns away: the read says nothing");
+    // Three reads with the same deletion are a variant's: their reference bases count.
+    referenceReadWithADeletionBeforeTheSite();
+    referenceReadWithADeletionBeforeTheSite();
+    float[] shared = likelihoods();
+    double e = err(35, 60);
+    assertEquals(3 * Math.log10(e / 3) - 3 * log10Half(e) - 12 * log10Half(e) + 12 * Math.log10(1 - e), shared[2] - shared[1], 1e-4,
+        "hom-alt against het by the formula, the three reference reads in");
+  }
+
   @Test
   void aSampleWhoseQualitiesLieGivesEachBaseItsMeasuredRate() {
     // Two Q37 alt reads of thirteen, in a window of clean reads: the window's factor stays 1.
