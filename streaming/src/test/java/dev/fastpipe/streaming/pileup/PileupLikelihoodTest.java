@@ -606,16 +606,44 @@ class PileupLikelihoodTest {
    * other-allele reads.
    */
   UnsafeBuffer twoSnpAltsExample(char alt1, char alt2, int shown) {
+    return twoSnpAltsExample(alt1, alt2, shown, false);
+  }
+
+  /** As above; with {@code ownIndel} the reference read has a deletion of its own three bases before the site. */
+  UnsafeBuffer twoSnpAltsExample(char alt1, char alt2, int shown, boolean ownIndel) {
     reads.clear();
     support.clear();
     for (int i = 0; i < 5; i++) read(alt1, 30, 60);
     for (int i = 0; i < 4; i++) read(alt2, 30, 60);
-    read((char) g.ref[SITE], 30, 60);
+    if (ownIndel) {
+      referenceReadWithADeletionBeforeTheSite();
+    } else {
+      read((char) g.ref[SITE], 30, 60);
+    }
     for (int i = 0; i < reads.size(); i++) {
       char b = (char) reads.get(i).getReadBases()[50];
       support.set(i, b == (shown == 1 ? alt1 : alt2) ? 1 : b == (char) g.ref[SITE] ? 0 : 2);
     }
     return encoded();
+  }
+
+  @Test
+  void aTriAllelicSnpSitesReferenceReadWithAnIndelOfItsOwnBesideItCountsForNothing() {
+    char alt1 = g.ref[SITE] == 'C' ? 'G' : 'C';
+    char alt2 = g.ref[SITE] == 'T' ? 'G' : 'T';
+    String[] alts = {"" + alt1, "" + alt2};
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true, IndelErrorRate.assumed());
+    site.add(1, twoSnpAltsExample(alt1, alt2, 1, true), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), alts);
+    site.add(2, twoSnpAltsExample(alt1, alt2, 2, true), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), alts);
+    float[] gl = site.likelihoods();
+    double e = err(30, 60);
+    double right = Math.log10(1 - e);
+    double wrong = Math.log10(e / 3);
+    double half = Math.log10((1 - e + e / 3) / 2);
+    // The nine alt reads alone: the reference read's row adds nothing to any genotype.
+    double[] l = {9 * wrong, 5 * half + 4 * wrong, 5 * right + 4 * wrong, 5 * wrong + 4 * half, 9 * half, 4 * right + 5 * wrong};
+    double max = Arrays.stream(l).max().getAsDouble();
+    for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-3, "genotype " + k + ": " + Arrays.toString(gl));
   }
 
   @Test
