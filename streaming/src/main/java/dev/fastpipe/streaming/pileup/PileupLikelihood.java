@@ -525,7 +525,8 @@ public final class PileupLikelihood {
   /**
    * True when the row has an indel anchor of its own (fewer than {@value #SHARED_INDEL_ROWS} rows have
    * one there, {@code anchors} from {@link #anchorRowsNearCentre}) within {@value #OWN_INDEL_COLUMNS}
-   * columns of the centre, the centre aside: such a read's reference base at the centre says
+   * columns of the centre, the centre aside; an N base, which the image draws as it draws an anchor
+   * ({@link #indelAnchorIn}), counts as one: such a read's reference base at the centre says
    * nothing of its allele (see {@link #OWN_INDEL_COLUMNS}), as bcftools' BAQ would make it.
    */
   static boolean ownIndelNearCentre(DirectBuffer buffer, int row, int width, int channels, int[] anchors) {
