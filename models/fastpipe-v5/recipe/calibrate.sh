@@ -3,7 +3,8 @@
 # trained model and its own GQs (--no-gq-calibration), then `fastpipe calibrate` on those calls,
 # which writes MODEL/calibration.json (the GQ map and the per-type PASS thresholds). The validation
 # samples are off the evaluation band, never trained on: the validation rows of samples.tsv, and
-# indel_fit.tsv and validation2.tsv (build_data.sh of each first). Samples whose artifact is
+# indel_fit.tsv, validation2.tsv and validation3.tsv (build_data.sh of each first; validation3 since
+# 2026-12-03's blind26, the simulators validation lacked). Samples whose artifact is
 # `stutter` (indel_fit's F2521, PCR stutter on 15 % of STR fragments) are left out unless
 # STUTTER=1: one GQ map cannot serve both, and with them every indel GQ above 30 fell to 17-21
 # (MODEL.md, "GQ calibration"). Since 2026-12-03 (before: samples.tsv's 8 validation BAMs only).
@@ -17,7 +18,7 @@ T=${T:-/work/v5data}
 MODEL=${MODEL:-$T/fastpipe-v5}
 COUNTS=${COUNTS:-none}
 R=$T/bwaidx/20.fa
-MANIFESTS=${MANIFESTS:-$T/manifest-samples.tsv $T/manifest-indel_fit.tsv $T/manifest-validation2.tsv}
+MANIFESTS=${MANIFESTS:-$T/manifest-samples.tsv $T/manifest-indel_fit.tsv $T/manifest-validation2.tsv $T/manifest-validation3.tsv}
 STUTTER=${STUTTER:-0}
 for m in $MANIFESTS; do [ -f "$m" ] || { echo "calibrate.sh: $m missing: run build_data.sh on its table first" >&2; exit 2; }; done
 out=$T/calibration-calls

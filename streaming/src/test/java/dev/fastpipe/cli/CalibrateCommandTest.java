@@ -48,12 +48,15 @@ class CalibrateCommandTest {
     assertTrue(r.out().contains("calibrate: 110 calls of 1 pairs"), r.out());
     GqCalibration c = GqCalibration.forModel(model);
     assertFalse(c.isIdentity());
-    // GQ 25 promised 0.3 % errors and delivered 25 %: (10 + 1/2) / 41 -> GQ 5.9; raw GQ 6 promises 25.1 %, which
-    // 25 % keeps, so the map (non-decreasing) gives 6.
-    assertEquals(6, c.gq(true, 25));
-    assertEquals(6, c.gq(true, 6));
-    assertEquals(60, c.gq(true, 60));
-    assertEquals(30, c.gq(false, 30));
+    // GQ 25 promised 0.3 % errors and delivered 25 % (10 of 40): the upper bound of 10 of 40 is 38 % -> GQ 4.
+    assertEquals((int) Math.floor(-10 * Math.log10(GqCalibration.upperBound95(10, 40))), c.gq(true, 25));
+    assertEquals(4, c.gq(true, 25));
+    assertEquals(0, c.gq(true, 6), "no call at or below GQ 6 vouches for it");
+    // 60 SNPs at GQ 60, none wrong, vouch for 1 - 0.05^(1/60) = 4.9 % (GQ 13), not 1e-6.
+    assertEquals(13, c.gq(true, 60));
+    assertEquals(13, c.gq(true, 99));
+    // 10 indels at GQ 30, none wrong: 1 - 0.05^(1/10) = 26 % (GQ 5).
+    assertEquals(5, c.gq(false, 30));
     // Dropping the GQ-25 SNPs (30 right, 10 wrong) loses F1 (truth 90: 2*90/190 = 0.947 vs 2*60/150 = 0.8): all PASS.
     assertEquals(0, c.minPassGq(true));
     // The table beside it: from GQ 10 only the 60 GQ-60 SNPs stay, F1 2*60 / (60 + 90) = 0.8.

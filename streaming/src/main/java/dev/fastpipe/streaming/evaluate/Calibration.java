@@ -4,6 +4,7 @@ import dev.fastpipe.streaming.evaluate.VcfComparison.DepthSource;
 import dev.fastpipe.streaming.evaluate.VcfComparison.Evaluation;
 import dev.fastpipe.streaming.evaluate.VcfComparison.ScoredCall;
 import dev.fastpipe.streaming.evaluate.VcfComparison.ScoredTruth;
+import dev.fastpipe.streaming.postprocess.GqCalibration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.commons.math3.distribution.BetaDistribution;
 
 /**
  * What a user needs to choose a GQ threshold, from one or several (pooled) {@link Evaluation}s:
@@ -211,9 +211,7 @@ public final class Calibration {
 
   /** The one-sided 95 % Clopper–Pearson upper bound of a rate of {@code x} in {@code n}; NaN when n is 0. */
   static double upperBound(int x, int n) {
-    if (n == 0) return Double.NaN;
-    if (x >= n) return 1;
-    return new BetaDistribution(x + 1, n - x).inverseCumulativeProbability(0.95);
+    return GqCalibration.upperBound95(x, n);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -10,22 +10,27 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.math3.distribution.BetaDistribution;
 
 /**
  * What a model's GQ means, measured: a per-type (SNP, indel) map from the genotype quality the
  * model computes ("raw GQ") to one whose promise holds on held-out data (an error rate of at most
  * 10^(-GQ/10)), and the GQ below which a variant call is {@code LowQual} rather than PASS.
  *
- * <p>Fitted by {@link #fit} on the calls of validation samples against their truth: the error
- * rate of the calls at each raw GQ is made non-increasing in GQ (isotonic regression by pooling
- * adjacent violators); where a pooled block's observed rate exceeds what the raw GQ promises, the GQ
- * becomes -10 log10 of the block's estimate (errors + 1/2) / (calls + 1). Where the data shows no
- * over-confidence the GQ stays: a calibrated GQ is never above the raw one, and is non-decreasing
- * in it. The PASS threshold is the GQ that maximises the
- * type's F1 on the same calls. Stored as {@value #FILE_NAME} in the model directory.
+ * <p>Fitted by {@link #fit} on the calls of validation samples against their truth, so that a GQ
+ * promises no more than those calls can vouch for. Assuming a call's chance of being wrong does not
+ * rise with the model's GQ, the calls at raw GQ g are wrong no more often than the calls of any
+ * window of raw GQs [g0, g] taken together; the bound for g is the lowest one-sided 95 %
+ * Clopper-Pearson upper bound of such a window's error rate, and the calibrated GQ is -10 log10 of
+ * it (rounded down), never above the raw GQ and non-decreasing in it. So the calls' number caps
+ * the GQ: a GQ q needs about 3 x 10^(q/10) calls without error at or above it (1,500 error-free
+ * calls vouch for GQ 26, 15,000 for GQ 36); a type without validation calls keeps the model's GQ.
+ * The PASS threshold is the calibrated GQ that maximises the type's F1 on the same calls. Stored
+ * as {@value #FILE_NAME} in the model directory.
  */
 public final class GqCalibration {
   public static final String FILE_NAME = "calibration.json";
@@ -129,14 +134,15 @@ public final class GqCalibration {
       n[g]++;
       if (o.wrong()) err[g]++;
     }
-    double[][] rates = isotonicNonIncreasing(n, err);
-    double[] observed = rates[0];
-    double[] estimate = rates[1];
+    double[] bound = windowBounds(n, err);
+    boolean none = Arrays.stream(n).sum() == 0; // no validation calls of this type: GQ as computed
     int[] gq = new int[MAX_GQ + 1];
     for (int raw = 0; raw <= MAX_GQ; raw++) {
-      double promised = Math.pow(10, -raw / 10.0);
-      gq[raw] = observed[raw] > promised ? (int) Math.floor(-10 * Math.log10(estimate[raw])) : raw;
-      gq[raw] = Math.max(0, Math.min(raw, gq[raw]));
+      if (none) {
+        gq[raw] = raw;
+        continue;
+      }
+      gq[raw] = Math.max(0, Math.min(raw, (int) Math.floor(-10 * Math.log10(bound[raw]))));
       if (raw > 0) gq[raw] = Math.max(gq[raw], gq[raw - 1]);
     }
     // The PASS threshold: the calibrated GQ t maximising F1 = 2 TP / (TP + FP + truth).
@@ -178,6 +184,7 @@ public final class GqCalibration {
     t.put("errors", wrongAt[0]);
     t.put("truth", (long) truth);
     t.put("min_pass_gq", (long) best);
+    t.put("max_gq", (long) gq[MAX_GQ]); // the highest GQ these calls vouch for
     t.put("validation_f1_at_threshold", Math.round(bestF1 * 1e6) / 1e6);
     t.put("f1_by_threshold", thresholds);
     info.put(isSnp ? "snp" : "indel", t);
@@ -185,40 +192,33 @@ public final class GqCalibration {
   }
 
   /**
-   * Per GQ, the error rate of a non-increasing step function fitted to errors/calls by pooling
-   * adjacent violators (weights = calls): [0] the pooled block's errors / calls, [1] its estimate
-   * (errors + 1/2) / (calls + 1), which is never 0. GQs without calls take the next block up (the
-   * last block beyond it).
+   * Per raw GQ g, an upper bound of the error rate of calls at g: the lowest one-sided 95 %
+   * Clopper-Pearson upper bound of the pooled error rate of the calls at raw GQs [g0, g], over every
+   * g0 <= g whose window holds calls (valid where the error rate does not rise with the raw GQ, as
+   * each of the window's rates is then at least g's). 1 where no call lies at or below g.
    */
-  static double[][] isotonicNonIncreasing(long[] n, long[] err) {
-    List<long[]> blocks = new ArrayList<>(); // {firstGq, lastGq, calls, errors}
+  static double[] windowBounds(long[] n, long[] err) {
+    double[] bound = new double[n.length];
     for (int g = 0; g < n.length; g++) {
-      if (n[g] == 0) continue;
-      blocks.add(new long[] {g, g, n[g], err[g]});
-      while (blocks.size() >= 2) {
-        long[] b = blocks.get(blocks.size() - 1);
-        long[] a = blocks.get(blocks.size() - 2);
-        if (rate(a) >= rate(b)) break; // non-increasing already
-        a[1] = b[1];
-        a[2] += b[2];
-        a[3] += b[3];
-        blocks.remove(blocks.size() - 1);
+      double best = 1;
+      long calls = 0;
+      long errors = 0;
+      for (int g0 = g; g0 >= 0; g0--) {
+        if (n[g0] == 0) continue;
+        calls += n[g0];
+        errors += err[g0];
+        best = Math.min(best, upperBound95(errors, calls));
       }
+      bound[g] = best;
     }
-    double[] observed = new double[n.length];
-    double[] estimate = new double[n.length];
-    if (blocks.isEmpty()) return new double[][] {observed, estimate}; // no calls: nothing over-confident
-    int k = 0;
-    for (int g = 0; g < n.length; g++) {
-      while (k < blocks.size() - 1 && g > blocks.get(k)[1]) k++;
-      observed[g] = rate(blocks.get(k));
-      estimate[g] = (blocks.get(k)[3] + 0.5) / (blocks.get(k)[2] + 1.0);
-    }
-    return new double[][] {observed, estimate};
+    return bound;
   }
 
-  private static double rate(long[] block) {
-    return block[3] / (double) block[2];
+  /** The one-sided 95 % Clopper-Pearson upper bound of a rate of {@code x} in {@code n}; NaN when n is 0. */
+  public static double upperBound95(long x, long n) {
+    if (n == 0) return Double.NaN;
+    if (x >= n) return 1;
+    return new BetaDistribution(x + 1, n - x).inverseCumulativeProbability(0.95);
   }
 
   /**

@@ -20,45 +20,43 @@ class GqCalibrationTest {
     for (int i = 0; i < calls; i++) l.add(new Observation(snp, gq, i < wrong));
   }
 
-  @Test
-  void isotonicRatesPoolViolatorsAndNeverIncrease() {
-    long[] n = new long[6];
-    long[] e = new long[6];
-    n[0] = 10; e[0] = 5;
-    n[2] = 10; e[2] = 1;
-    n[3] = 10; e[3] = 3; // violates (rises): pooled with GQ 2 -> 4 of 20
-    n[5] = 100; e[5] = 0;
-    double[][] rates = GqCalibration.isotonicNonIncreasing(n, e);
-    double[] obs = rates[0];
-    double[] r = rates[1];
-    assertEquals(0.5, obs[0], 1e-12);
-    assertEquals(5.5 / 11, r[0], 1e-12);
-    assertEquals(4.5 / 21, r[1], 1e-12); // no calls: the next block up
-    assertEquals(0.2, obs[2], 1e-12);
-    assertEquals(4.5 / 21, r[2], 1e-12);
-    assertEquals(4.5 / 21, r[3], 1e-12);
-    assertEquals(0.5 / 101, r[4], 1e-12);
-    assertEquals(0.0, obs[5], 1e-12);
-    assertEquals(0.5 / 101, r[5], 1e-12);
-    for (int g = 1; g < r.length; g++) {
-      assertTrue(r[g] <= r[g - 1]);
-      assertTrue(obs[g] <= obs[g - 1]);
-    }
+  /** The one-sided 95 % upper bound of 0 errors in n calls: 1 - 0.05^(1/n) (Beta(1, n)'s quantile). */
+  private static double noErrorBound(int n) {
+    return 1 - Math.pow(0.05, 1.0 / n);
   }
 
   @Test
-  void overConfidentGqsAreLoweredToWhatTheyDeliverAndGoodOnesKept() {
+  void eachRawGqIsBoundedByItsBestWindowOfCallsAtOrBelowIt() {
+    long[] n = new long[41];
+    long[] e = new long[41];
+    n[10] = 100; e[10] = 50;
+    n[20] = 1000; e[20] = 0;
+    n[30] = 2000; e[30] = 0;
+    double[] b = GqCalibration.windowBounds(n, e);
+    assertEquals(1.0, b[5], 1e-12, "no call at or below GQ 5: nothing vouches for it");
+    assertEquals(GqCalibration.upperBound95(50, 100), b[12], 1e-12, "only the window [10, 12]");
+    assertTrue(b[12] > 0.5 && b[12] < 0.6, "50 of 100: " + b[12]);
+    assertEquals(noErrorBound(1000), b[20], 1e-9, "[20, 20]: 0 of 1,000 beats [10, 20]'s 50 of 1,100");
+    assertEquals(noErrorBound(1000), b[25], 1e-9);
+    // At 30 the window [20, 30] (0 of 3,000) beats [30, 30] (0 of 2,000); above 30 nothing changes.
+    assertEquals(noErrorBound(3000), b[30], 1e-9);
+    assertEquals(noErrorBound(3000), b[40], 1e-9);
+    assertEquals(GqCalibration.upperBound95(0, 3000), b[40], 1e-9);
+  }
+
+  @Test
+  void aGqPromisesNoMoreThanTheValidationCallsVouchFor() {
     List<Observation> calls = new ArrayList<>();
-    add(calls, true, 25, 200, 21); // 10.5 % wrong, promised 0.3 %: they deliver GQ 9
-    // raw GQ 50, 1,000 calls, none wrong: no sign of over-confidence, so GQ 50 stays.
-    add(calls, true, 50, 1000, 0);
-    // indels: raw GQ 15, 1 wrong in 1,000: 1.5e-3 < 10^-1.5 = 0.032: kept.
-    add(calls, false, 15, 1000, 1);
+    add(calls, true, 25, 200, 21); // 10.5 % wrong, promised 0.3 %: lowered to the upper bound's 8
+    add(calls, true, 50, 1000, 0); // none wrong, but 1,000 calls vouch for 0.3 % (GQ 25), not 1e-5
+    add(calls, false, 15, 1000, 1); // indels: 1 of 1,000, bound 0.0047 (GQ 23) > GQ 15's promise: kept
     GqCalibration c = GqCalibration.fit(calls, 1200, 1000);
-    assertEquals((int) Math.floor(-10 * Math.log10(21.5 / 201)), c.gq(true, 25));
-    assertEquals(9, c.gq(true, 25));
-    assertEquals(50, c.gq(true, 50));
+    assertEquals((int) Math.floor(-10 * Math.log10(GqCalibration.upperBound95(21, 200))), c.gq(true, 25));
+    assertEquals(8, c.gq(true, 25));
+    assertEquals(25, c.gq(true, 50), "-10 log10(1 - 0.05^(1/1000)) = 25.2");
+    assertEquals(25, c.gq(true, 99), "above the highest raw GQ seen: the same calls vouch");
     assertEquals(15, c.gq(false, 15));
+    assertEquals(25L, ((Number) ((java.util.Map<?, ?>) c.info().get("snp")).get("max_gq")).longValue());
     // Monotone and never above the raw GQ, for every raw GQ.
     for (int raw = 0; raw <= GqCalibration.MAX_GQ; raw++) {
       assertTrue(c.gq(true, raw) <= raw);
