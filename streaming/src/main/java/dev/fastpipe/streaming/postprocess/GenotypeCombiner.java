@@ -274,7 +274,7 @@ public final class GenotypeCombiner {
     } else {
       boolean snp = isSnp(ref, alts);
       int calibrated = calibration.gq(snp, gq);
-      if (calibrated < gq) { // the model is over-confident here: its PLs shrink by the same factor
+      if (calibrated < gq) { // the validation calls vouch for less than the model claims: its PLs shrink alike
         double f = calibrated / (double) gq;
         for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
         gq = calibrated;
