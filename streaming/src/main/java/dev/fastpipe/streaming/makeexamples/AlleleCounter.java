@@ -129,19 +129,31 @@ public final class AlleleCounter {
           }
           int from = Math.max(0, start - refPos);
           int to = Math.min(len - (anchorsIndel ? 1 : 0), end - refPos);
-          for (int k = from; k < to; k++) {
-            int q = readPos + k < quals.length ? quals[readPos + k] : 0;
-            if (q < minBq) continue;
-            int pos = refPos + k;
-            int off = pos - start;
-            depth[off]++;
-            byte b = bases[readPos + k];
-            int code = CODES[b & 0xFF];
-            int refCode = refCodes[pos - refStart];
-            if (code == refCode) {
-              refSupport[off]++;
+          // The read's base k sits at offset offAt + k of the partition and refAt + k of the reference.
+          int offAt = refPos - start;
+          int refAt = refPos - refStart;
+          int[] dep = depth;
+          int[] refSup = refSupport;
+          byte[] refC = refCodes;
+          int qualsEnd = Math.min(to, quals.length - readPos); // bases past the qualities count as quality 0
+          for (int k = from; k < qualsEnd; k++) {
+            if (quals[readPos + k] < minBq) continue;
+            int off = offAt + k;
+            dep[off]++;
+            int code = CODES[bases[readPos + k] & 0xFF];
+            if (code == refC[refAt + k]) {
+              refSup[off]++;
             } else if (code >= 0) {
               addEvent(off, code, readIndex);
+            }
+          }
+          if (minBq <= 0) { // quality 0 still passes: count the bases that have none
+            for (int k = Math.max(from, qualsEnd); k < to; k++) {
+              int off = offAt + k;
+              dep[off]++;
+              int code = CODES[bases[readPos + k] & 0xFF];
+              if (code == refC[refAt + k]) refSup[off]++;
+              else if (code >= 0) addEvent(off, code, readIndex);
             }
           }
           refPos += len;

@@ -56,6 +56,19 @@ class AlleleCounterTest {
     assertTrue(count(900, 1100, r).isEmpty(), "only one good-quality carrier left");
   }
 
+  /** A read without qualities ('*') has quality 0 at every base: counted only with --min-base-quality 0. */
+  @Test
+  void aReadWithoutQualitiesCountsOnlyWhenQualityZeroPasses() {
+    SAMRecord[] r = withSnp(10, 3, 1000);
+    for (SAMRecord read : r) read.setBaseQualities(SAMRecord.NULL_QUALS);
+    assertTrue(count(900, 1100, r).isEmpty(), "quality 0 is below the default minimum");
+    o.minBaseQuality(0);
+    List<Candidate> c = count(900, 1100, r);
+    assertEquals(1, c.size());
+    assertArrayEquals(new int[] {7, 3}, c.get(0).alleleDepths);
+    assertEquals(10, c.get(0).depth);
+  }
+
   @Test
   void onlyPositionsInsideThePartitionAreCandidates() {
     assertTrue(count(1001, 1100, withSnp(10, 5, 1000)).isEmpty());

@@ -168,11 +168,16 @@ public final class WindowSelector {
       switch (op) {
         case M, EQ, X -> {
           if (scan) {
-            for (int k = 0; k < len; k++) {
-              int ri = refPos + k - refStart;
-              if (ri < 0 || ri >= ref.length || readPos + k >= bases.length) continue;
-              byte b = upper(bases[readPos + k]);
-              byte rb = upper(ref[ri]);
+            // Only the bases that lie over the reference given and that the read has.
+            int riAt = refPos - refStart;
+            int from = Math.max(0, -riAt);
+            int to = Math.min(len, Math.min(ref.length - riAt, bases.length - readPos));
+            for (int k = from; k < to; k++) {
+              byte raw = bases[readPos + k];
+              byte rawRef = ref[riAt + k];
+              if (raw == rawRef) continue; // the same byte is no mismatch, in either case
+              byte b = upper(raw);
+              byte rb = upper(rawRef);
               if (b != rb && isBase(b) && isBase(rb) && quals.length > readPos + k
                   && quals[readPos + k] >= MIN_MISMATCH_QUALITY) {
                 if (nm == mismatches.length) mismatches = Arrays.copyOf(mismatches, nm * 2);
