@@ -130,8 +130,9 @@ public final class Realigner {
       boolean readsSorted = true;
       int back = 0;
       int ahead = 0;
+      WindowSelector.ReadFacts[] readFacts = selector.factsOf(reads);
       for (int i = 0; i < n; i++) {
-        WindowSelector.ReadFacts f = selector.facts(reads.get(i));
+        WindowSelector.ReadFacts f = readFacts[i];
         uStart[i] = f.unclippedStart();
         uEnd[i] = f.unclippedEnd();
         eligible[i] = f.eligible();
@@ -151,7 +152,7 @@ public final class Realigner {
       boolean signalSorted = true;
       int signalSpan = 0;
       for (int i = 0; i < ns; i++) {
-        WindowSelector.ReadFacts f = selector.facts(signal.get(i));
+        WindowSelector.ReadFacts f = selector.factsAt(i);
         sStart[i] = f.start();
         sEnd[i] = f.end();
         sBase[i] = f.firstBase();

@@ -5,7 +5,6 @@ import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -51,11 +50,14 @@ public final class WindowSelector {
   private int[] events = new int[64];
   private static final int[] NO_EVENTS = new int[0];
   /**
-   * Each read's marks ({@code 2 * position + 1} for an indel or clip, {@code 2 * position} for a
-   * clustered mismatch), kept while the read stays in the list: a sliding window of partitions
-   * sees the same read objects again, and a read's marks depend on the read and the reference only.
+   * The reads of the last {@link #select} call, in its order, and their facts (each read's marks:
+   * {@code 2 * position + 1} for an indel or clip, {@code 2 * position} for a clustered mismatch),
+   * kept while the read stays in the list: a sliding window of partitions sees the same read objects
+   * again, and a read's marks depend on the read and the reference only.
    */
-  private IdentityHashMap<SAMRecord, ReadFacts> facts = new IdentityHashMap<>();
+  private SAMRecord[] listed = new SAMRecord[0];
+  private ReadFacts[] listedFacts = new ReadFacts[0];
+  private int nListed;
 
   /**
    * What the realigner needs of a read, computed once while the read stays in the list: its marks,
@@ -65,9 +67,37 @@ public final class WindowSelector {
   public record ReadFacts(int[] marks, int start, int end, int unclippedStart, int unclippedEnd, int firstBase,
       boolean eligible) {}
 
+  /** The facts of the {@code i}-th read of the last {@link #select} call. */
+  public ReadFacts factsAt(int i) {
+    if (i < 0 || i >= nListed) throw new IndexOutOfBoundsException(i + " of " + nListed + " reads");
+    return listedFacts[i];
+  }
+
+  /**
+   * The facts of {@code sub}'s reads, in its order; {@code sub} holds reads of the last {@link
+   * #select} call (the same objects), usually in that call's order (found in one pass then).
+   */
+  public ReadFacts[] factsOf(List<SAMRecord> sub) {
+    ReadFacts[] out = new ReadFacts[sub.size()];
+    int j = 0;
+    for (int i = 0; i < out.length; i++) {
+      SAMRecord r = sub.get(i);
+      int k = j;
+      while (k < nListed && listed[k] != r) k++;
+      if (k == nListed) { // out of order: look from the start
+        k = 0;
+        while (k < nListed && listed[k] != r) k++;
+        if (k == nListed) throw new IllegalArgumentException("read " + r.getReadName() + " was not in the last select call");
+      }
+      out[i] = listedFacts[k];
+      j = k + 1;
+    }
+    return out;
+  }
+
   /** The facts of a read of the last {@link #select} call. */
   public ReadFacts facts(SAMRecord r) {
-    return facts.get(r);
+    return factsOf(List.of(r))[0];
   }
 
   /**
@@ -84,11 +114,30 @@ public final class WindowSelector {
     }
     Arrays.fill(count, 0, n, 0);
     Arrays.fill(gaps, 0, n, 0);
-    IdentityHashMap<SAMRecord, ReadFacts> now = new IdentityHashMap<>(reads.size() * 2);
-    for (SAMRecord r : reads) {
-      ReadFacts f = facts.get(r);
+    int m = reads.size();
+    SAMRecord[] nowReads = new SAMRecord[m];
+    ReadFacts[] nowFacts = new ReadFacts[m];
+    // A sliding window of partitions passes the reads that stay first, in the same order, then the
+    // new ones: their facts are found in one pass over the last call's; from the first read that is
+    // not there on, they are worked out.
+    int j = 0;
+    boolean reuse = true;
+    for (int i = 0; i < m; i++) {
+      SAMRecord r = reads.get(i);
+      ReadFacts f = null;
+      if (reuse) {
+        int k = j;
+        while (k < nListed && listed[k] != r) k++;
+        if (k < nListed) {
+          f = listedFacts[k];
+          j = k + 1;
+        } else {
+          reuse = false;
+        }
+      }
       if (f == null) f = factsOf(r, ref, refStart);
-      now.put(r, f);
+      nowReads[i] = r;
+      nowFacts[i] = f;
       for (int e : f.marks()) {
         int pos = e >> 1;
         if (pos < lo || pos >= hi) continue;
@@ -96,7 +145,9 @@ public final class WindowSelector {
         if ((e & 1) != 0) gaps[pos - lo]++;
       }
     }
-    facts = now;
+    listed = nowReads;
+    listedFacts = nowFacts;
+    nListed = m;
     java.util.ArrayList<Window> out = new java.util.ArrayList<>();
     int first = -1;
     int last = -1;
