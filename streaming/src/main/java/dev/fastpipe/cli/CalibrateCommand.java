@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
       "'call --no-gq-calibration', so the GQs are the model's own) and their truth,",
       "as 'compare --manifest' does, and fits per type (SNP, indel):",
       "- a map from the model's GQ to a GQ whose promise (an error rate of at most",
-      "  10^(-GQ/10)) these calls vouch for: the lowest one-sided 95% upper bound",
+      "  10^(-GQ/10)) these calls vouch for: the lowest one-sided 95%% upper bound",
       "  of the error rate of the calls at GQs [g0, GQ] (error taken not to rise",
       "  with GQ); never above the model's GQ. The calls' number caps it: 1,500",
       "  error-free calls vouch for GQ 26, 15,000 for GQ 36;",
