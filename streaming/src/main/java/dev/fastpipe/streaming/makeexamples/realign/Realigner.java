@@ -74,6 +74,10 @@ public final class Realigner {
   private int[] windowBase = new int[256];
   /** Per partition read: whether a window has given it a new alignment. */
   private boolean[] moved = new boolean[256];
+  // Per read and haplotype of the window being aligned: the best placement's score, offset and kept side.
+  private int[] placeScore = new int[0];
+  private int[] placeOffset = new int[0];
+  private ReadAligner.KeptSide[] placeKept = new ReadAligner.KeptSide[0];
 
   private long windowsRealigned;
   private long windowsFallenBack;
@@ -239,44 +243,84 @@ public final class Realigner {
    * against a few mismatches, and be moved onto an allele it does not carry. They are offered to
    * reads without an indel there, or whose indels there are as long as one of the haplotypes' (the
    * same allele written elsewhere in its repeat, as mappers write insertions near a read's end).
+   *
+   * <p>A read that fits several haplotypes equally well goes to the one that most reads fit better
+   * than any other (then to the first). Two variants further apart than the graph's k give every
+   * combination of them as a path: in a compound repeat, where the same sequence is written as a
+   * SNP and an insertion in the next repeat or as an insertion and a SNP elsewhere, a read that
+   * covers only one of them fits the haplotype of that one alone as well as the true one, and the
+   * first in sequence order took it: one allele came out written two ways, its reads split between
+   * the ways, and a homozygous pair was called as three hets.
    */
   private void align(List<SAMRecord> reads, int first, int end, List<Haplotype> haps, byte[] ref, int refStart,
       boolean readIndels) {
     Haplotype h0 = haps.get(0);
-    ReadAligner.Target[] targets = new ReadAligner.Target[haps.size()];
-    for (int t = 0; t < targets.length; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
+    int nt = haps.size();
+    ReadAligner.Target[] targets = new ReadAligner.Target[nt];
+    for (int t = 0; t < nt; t++) targets[t] = new ReadAligner.Target(haps.get(t), ref, refStart);
+    int nr = Math.max(0, end - first);
+    if (placeScore.length < nr * nt) {
+      int c = Math.max(nr * nt, placeScore.length * 2);
+      placeScore = new int[c];
+      placeOffset = new int[c];
+      placeKept = new ReadAligner.KeptSide[c];
+    }
+    // Each read's best placement on each haplotype (Integer.MIN_VALUE: none, or a read left alone).
+    Arrays.fill(placeScore, 0, nr * nt, Integer.MIN_VALUE);
+    int[] support = new int[nt];
     for (int i = first; i < end; i++) {
       if (uStart[i] >= h0.regionEnd || uEnd[i] <= h0.regionStart || !eligible[i]) continue;
       SAMRecord r = reads.get(i);
       if (readIndels && ReadAligner.hasOtherGap(r, h0.regionStart, h0.regionEnd, haps)) continue;
       if (own[i] == Integer.MIN_VALUE) own[i] = ReadAligner.score(r, ref, refStart);
       boolean structure = ReadAligner.hasStructure(r);
-      int bestScore = Integer.MIN_VALUE;
-      int bestOffset = 0;
-      ReadAligner.KeptSide bestKept = null;
-      ReadAligner.Target best = null;
-      for (ReadAligner.Target t : targets) {
+      int row = (i - first) * nt;
+      int top = Integer.MIN_VALUE;
+      int topCount = 0;
+      int topTarget = -1;
+      for (int t = 0; t < nt; t++) {
+        ReadAligner.Target target = targets[t];
+        int bestScore = Integer.MIN_VALUE;
+        int bestOffset = 0;
+        ReadAligner.KeptSide bestKept = null;
         // A read an earlier window moved keeps that window's work: only kept-side placements.
         if (!moved[i]) {
-          int o1 = ReadAligner.startOffset(r, t);
-          int s1 = ReadAligner.ungappedScore(r, t, o1);
-          if (s1 > bestScore) { bestScore = s1; bestOffset = o1; bestKept = null; best = t; }
-          int o2 = ReadAligner.endOffset(r, t);
+          int o1 = ReadAligner.startOffset(r, target);
+          int s1 = ReadAligner.ungappedScore(r, target, o1);
+          if (s1 > bestScore) { bestScore = s1; bestOffset = o1; bestKept = null; }
+          int o2 = ReadAligner.endOffset(r, target);
           if (o2 != o1) {
-            int s2 = ReadAligner.ungappedScore(r, t, o2);
-            if (s2 > bestScore) { bestScore = s2; bestOffset = o2; bestKept = null; best = t; }
+            int s2 = ReadAligner.ungappedScore(r, target, o2);
+            if (s2 > bestScore) { bestScore = s2; bestOffset = o2; bestKept = null; }
           }
         }
         if (structure) {
-          ReadAligner.KeptSide left = ReadAligner.keepLeft(r, t, ref, refStart);
-          if (left != null && left.score() > bestScore) { bestScore = left.score(); bestKept = left; best = t; }
-          ReadAligner.KeptSide right = ReadAligner.keepRight(r, t, ref, refStart);
-          if (right != null && right.score() > bestScore) { bestScore = right.score(); bestKept = right; best = t; }
+          ReadAligner.KeptSide left = ReadAligner.keepLeft(r, target, ref, refStart);
+          if (left != null && left.score() > bestScore) { bestScore = left.score(); bestKept = left; }
+          ReadAligner.KeptSide right = ReadAligner.keepRight(r, target, ref, refStart);
+          if (right != null && right.score() > bestScore) { bestScore = right.score(); bestKept = right; }
         }
+        placeScore[row + t] = bestScore;
+        placeOffset[row + t] = bestOffset;
+        placeKept[row + t] = bestKept;
+        if (bestScore > top) { top = bestScore; topCount = 1; topTarget = t; }
+        else if (bestScore == top) topCount++;
       }
-      if (best == null || bestScore <= own[i]) continue;
-      ReadAligner.Alignment a = bestKept != null ? ReadAligner.project(r, best, bestKept)
-          : ReadAligner.project(r, best, bestOffset);
+      if (top != Integer.MIN_VALUE && topCount == 1) support[topTarget]++;
+    }
+    for (int i = first; i < end; i++) {
+      int row = (i - first) * nt;
+      int best = -1;
+      for (int t = 0; t < nt; t++) {
+        int sc = placeScore[row + t];
+        if (sc == Integer.MIN_VALUE) continue;
+        if (best < 0 || sc > placeScore[row + best] || (sc == placeScore[row + best] && support[t] > support[best])) best = t;
+      }
+      if (best < 0 || placeScore[row + best] <= own[i]) continue;
+      SAMRecord r = reads.get(i);
+      ReadAligner.KeptSide kept = placeKept[row + best];
+      ReadAligner.Alignment a = kept != null ? ReadAligner.project(r, targets[best], kept)
+          : ReadAligner.project(r, targets[best], placeOffset[row + best]);
       // A placement that gives the read its alignment again changes nothing (a haplotype holding the
       // read's own indel scores it above its alignment, as a haplotype's indels cost nothing).
       if (a == null || (a.start() == r.getAlignmentStart() && a.cigar().equals(r.getCigar()))) continue;
