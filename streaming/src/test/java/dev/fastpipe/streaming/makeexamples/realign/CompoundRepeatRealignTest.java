@@ -2,7 +2,6 @@ package dev.fastpipe.streaming.makeexamples.realign;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.fastpipe.streaming.makeexamples.AlleleCounter;
 import dev.fastpipe.streaming.makeexamples.Candidate;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.testing.TestGenome;
@@ -67,13 +66,12 @@ class CompoundRepeatRealignTest {
     return out;
   }
 
+  /** The candidates of {@code reads} at the locus. */
   List<Candidate> candidates(List<SAMRecord> reads) {
-    ExampleSettings.Builder o = ExampleSettings.builder();
-    AlleleCounter c = new AlleleCounter(o.readFilters(), o.candidates());
-    c.reset(0, g.contig, 0, g.ref.length, g.ref, 0);
-    for (int i = 0; i < reads.size(); i++) c.add(reads.get(i), i);
     List<Candidate> out = new ArrayList<>();
-    for (Candidate x : c.candidates()) if (x.position >= LOCUS - 10 && x.position < LOCUS + REPEAT.length() + 10) out.add(x);
+    for (Candidate x : RealignerTest.candidates(g, ExampleSettings.builder(), reads)) {
+      if (x.position >= LOCUS - 10 && x.position < LOCUS + REPEAT.length() + 10) out.add(x);
+    }
     return out;
   }
 
