@@ -132,7 +132,7 @@ class GqCalibrationTest {
    * QUAL below 10, as a het, or as an indel it stays LowQual.
    */
   @Test
-  void aHomAltSnpWithNoReferenceReadPassesBelowTheGqThreshold(@TempDir Path dir) throws Exception {
+  void aSureSnpWhoseGenotypeIsATossOnAtMostOneReferenceReadIsWrittenHomAltAndPass(@TempDir Path dir) throws Exception {
     StringBuilder map = new StringBuilder();
     for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? 2 : raw);
     String type = "{\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}";
@@ -140,26 +140,39 @@ class GqCalibrationTest {
         "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": " + type + ", \"indel\": " + type + "}");
     GqCalibration c = GqCalibration.forModel(dir);
     GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c);
-    java.util.function.BiFunction<String, int[], GenotypeCall> homAlt = (alt, ad) -> combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of(alt), new int[] {0}, new float[] {0.001f, 0.49f, 0.509f}, 1, 4, ad)));
+    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, p, 1, 4, ad)));
+    float[] leansHomAlt = {0.001f, 0.49f, 0.509f};
+    float[] leansHet = {0.001f, 0.509f, 0.49f};
 
-    GenotypeCall noReference = homAlt.apply("G", new int[] {0, 4});
+    GenotypeCall noReference = site.apply(leansHomAlt, new int[] {0, 4});
     assertArrayEquals(new int[] {1, 1}, noReference.genotype());
     assertEquals(2, noReference.gq(), "raw GQ 3, calibrated 2: below the threshold");
     assertEquals(30.0, noReference.qual(), 1e-3);
     assertEquals(GenotypeCall.PASS, noReference.filter());
+    assertEquals(GenotypeCall.PASS, site.apply(leansHomAlt, new int[] {1, 8}).filter(), "one reference read");
 
-    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("G", new int[] {1, 4}).filter(), "a reference read");
-    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("AG", new int[] {0, 4}).filter(), "an indel");
-    assertEquals(GenotypeCall.LOW_QUAL, homAlt.apply("G", new int[0]).filter(), "no allele depths");
-    GenotypeCall het = combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.001f, 0.509f, 0.49f}, 1, 4, new int[] {0, 4})));
-    assertArrayEquals(new int[] {0, 1}, het.genotype());
-    assertEquals(GenotypeCall.LOW_QUAL, het.filter(), "called het");
-    GenotypeCall unsure = combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.15f, 0.40f, 0.45f}, 1, 4, new int[] {0, 4})));
-    assertArrayEquals(new int[] {1, 1}, unsure.genotype());
+    GenotypeCall het = site.apply(leansHet, new int[] {0, 4});
+    assertArrayEquals(new int[] {1, 1}, het.genotype(), "a toss the network calls het is written hom-alt");
+    assertEquals(2, het.gq(), "GQ of 1/1: raw phred(1 - 0.49) = 3, calibrated 2");
+    assertEquals(GenotypeCall.PASS, het.filter());
+    assertArrayEquals(new int[] {1, 1}, site.apply(leansHet, new int[] {1, 6}).genotype());
+
+    GenotypeCall twoReference = site.apply(leansHet, new int[] {2, 8});
+    assertArrayEquals(new int[] {0, 1}, twoReference.genotype());
+    assertEquals(GenotypeCall.LOW_QUAL, twoReference.filter(), "two reference reads");
+    assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[] {1, 1}).filter(), "as many reference reads as alt");
+    assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[0]).filter(), "no allele depths");
+    GenotypeCall indel = combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, leansHet, 1, 4, new int[] {0, 4})));
+    assertArrayEquals(new int[] {0, 1}, indel.genotype());
+    assertEquals(GenotypeCall.LOW_QUAL, indel.filter(), "an indel");
+    GenotypeCall unsure = site.apply(new float[] {0.15f, 0.40f, 0.45f}, new int[] {0, 4});
     assertEquals(8.2, unsure.qual(), 0.1);
     assertEquals(GenotypeCall.LOW_QUAL, unsure.filter(), "QUAL below 10");
+    GenotypeCall sureHet = site.apply(new float[] {0.001f, 0.9f, 0.099f}, new int[] {1, 6});
+    assertArrayEquals(new int[] {0, 1}, sureHet.genotype(), "a het above the GQ threshold stays het");
+    assertEquals(GenotypeCall.PASS, sureHet.filter());
   }
+
 }
