@@ -57,7 +57,8 @@ class ModelRecipeTest {
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind25.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind26.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "blind27.tsv"),
-      Path.of("..", "models", "fastpipe-v5", "recipe", "blind28.tsv"));
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind28.tsv"),
+      Path.of("..", "models", "fastpipe-v5", "recipe", "blind29.tsv"));
   static final long BAND_LO = 9_000_000;
   static final long BAND_HI = 12_000_000;
   /** sim30x_eval, and the blind seeds of v3 (301-307) and v4 (461-467), each with its reads' seeds (+1, +2). */
