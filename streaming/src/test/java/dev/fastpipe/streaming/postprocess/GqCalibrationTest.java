@@ -127,9 +127,11 @@ class GqCalibrationTest {
   }
 
   /**
-   * A hom-alt SNP whose genotype is a toss (raw GQ 3, calibrated 2, below the PASS threshold 3)
-   * is PASS when no read shows the reference and QUAL is 10 or more; with a reference read, with
-   * QUAL below 10, as a het, or as an indel it stays LowQual.
+   * A SNP whose genotype is a het/hom-alt toss (calibrated GQ 2, below the PASS threshold 3) is
+   * written 1/1 and PASS when at most one read shows the reference, more show the alt and QUAL is
+   * 10 or more, whichever of the two the network leans to; with two reference reads, as many
+   * reference as alt reads, no allele depths, QUAL below 10 or as an indel it stays as called and
+   * LowQual, and a het above the threshold stays het.
    */
   @Test
   void aSureSnpWhoseGenotypeIsATossOnAtMostOneReferenceReadIsWrittenHomAltAndPass(@TempDir Path dir) throws Exception {
@@ -174,5 +176,4 @@ class GqCalibrationTest {
     assertArrayEquals(new int[] {0, 1}, sureHet.genotype(), "a het above the GQ threshold stays het");
     assertEquals(GenotypeCall.PASS, sureHet.filter());
   }
-
 }
