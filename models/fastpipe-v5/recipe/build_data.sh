@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Samples for models/fastpipe-v5 (issue 22): every sample of a table (samples.tsv: training and
-# validation; blind.tsv: the blind matrix) simulated on the whole GRCh37 chromosome 20 of Debian's
+# validation; blind.tsv: the blind matrix; probe_*.tsv: held-out samples off the band, outside the
+# blind matrices' envelope) simulated on the whole GRCh37 chromosome 20 of Debian's
 # vt-examples (contig 20), in the table's slice, and aligned with bwa mem against the WHOLE
 # chromosome, so that repeats and segmental duplications give low-MAPQ alignments as in real data.
 # Each sample is also downsampled to the table's ladder of fractions (samtools view -s), so the
@@ -9,7 +10,8 @@
 # Per sample, under $T/NAME/: NAME.bam (+.bai), NAME.truth.vcf.gz (+.tbi), NAME.confident.bed, and
 # for each ladder fraction f: NAME_dF.bam (F = round(100 f)); $T/manifest-TABLE.tsv lists every BAM.
 # Training and validation BAMs carry v2's strand-specific low-quality errors (1,000 sites per Mb),
-# injected before downsampling; blind BAMs are left as aligned.
+# injected before downsampling; blind and probe BAMs are left as aligned. Only blind samples may lie
+# in the evaluation band.
 #
 # usage: build_data.sh TABLE.tsv                 every sample of the table (skips finished ones)
 #        build_data.sh TABLE.tsv sample NAME      one sample
@@ -18,7 +20,8 @@
 # Needs art_illumina, dwgsim, bwa, samtools, bgzip/tabix, python3 (stdlib only): Debian packages
 # vt-examples art-nextgen-simulation-tools dwgsim bwa samtools tabix; for the simulators no training
 # sample uses (blind18.tsv), wgsim (samtools' package; its qualities are one constant) and Mason 2
-# (seqan-apps' mason_simulator, its default Illumina error model; env MASON).
+# (seqan-apps' mason_simulator, its default Illumina error model; env MASON) and pIRS (Debian's
+# pirs: error profiles measured on real runs, GC bias; env PIRS_PROFILES).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 T=${T:-/work/v5data}
@@ -27,6 +30,7 @@ BWA_THREADS=${BWA_THREADS:-1}
 VT_REF=${VT_REF:-/usr/share/doc/vt/examples/ref/20.fa.gz}
 export BWA_INDEX=${BWA_INDEX:-$T/bwaidx/20.fa}
 MASON=${MASON:-/usr/lib/seqan/bin/mason_simulator}
+PIRS_PROFILES=${PIRS_PROFILES:-/usr/share/pirs/Base-Calling_Profiles}
 tools=$(cd "$here/../../../../shared/tools" 2>/dev/null && pwd || echo /work/shared/tools)
 v2=$(cd "$here/../../fastpipe-v2/recipe" && pwd)
 v3=$(cd "$here/../../fastpipe-v3/recipe" && pwd)
@@ -70,6 +74,21 @@ sample() {
       else
         art_reads "$name.hap$h.fa" $((seed + h)) "$prof" "$len" "$cov" "$fm" "$fs" "$q" "r$h." -na
       fi
+    elif [ "$sim" = pirs ]; then
+      # pIRS: substitution errors and qualities from a base-calling profile measured on real runs
+      # (PROFILE is its name under /usr/share/pirs/Base-Calling_Profiles, e.g. humNew.PE100: 2x100
+      # at most), indel errors from its phiX profile, and GC coverage bias, which no other
+      # simulator here models. One thread, so that the seed makes the reads. PROFILE/ALGO picks
+      # pIRS's substitution algorithm (default qtrans): the 1000 Genomes profiles (HG00513.PE76,
+      # HG00702.PE91) need dist, since with qtrans they give 9 % errors at Q32 (their own runs had
+      # 0.06-0.27 %).
+      local algo=qtrans
+      case $prof in */*) algo=${prof#*/} ;; esac
+      pirs simulate -l "$len" -x "$cov" -m "$fm" -v "$fs" -S $((seed + h)) -t 1 -q -A "$algo" \
+        -B "$PIRS_PROFILES/${prof%%/*}.matrix.gz" -o "r$h" "$name.hap$h.fa" >/dev/null 2>&1
+      sed "1~4s/^@/@hap$h./" "r${h}_${len}_${fm}_1.fq" > "r$h.1.fq"
+      sed "1~4s/^@/@hap$h./" "r${h}_${len}_${fm}_2.fq" > "r$h.2.fq"
+      rm -f "r${h}_${len}_${fm}"_[12].fq "r${h}_${len}_${fm}".*
     elif [ "$sim" = wgsim ] || [ "$sim" = mason ]; then
       # Read pairs for COV x of this haplotype; wgsim's -d is the outer distance (the fragment).
       local pairs; pairs=$(awk -v c="$cov" -v n="$(grep -v '>' "$name.hap$h.fa" | tr -d '\n' | wc -c)" -v l="$len" \
@@ -101,7 +120,7 @@ sample() {
   esac
   bwa mem -t "$BWA_THREADS" -R "@RG\tID:$name\tSM:$name\tPL:ILLUMINA" "$BWA_INDEX" R1.fq R2.fq 2>bwa.log \
     | samtools sort -o "$name.raw.bam" - 2>/dev/null
-  if [ "$role" = blind ]; then
+  if [ "$role" = blind ] || [ "$role" = probe ]; then
     mv "$name.raw.bam" "$name.bam"
   else
     local sites=$(( (end - start + 1) * STRAND_SITES_PER_MB / 1000000 ))

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * The shipped model's data recipe keeps training apart from evaluation (issue 22): no training or
  * validation sample lies in the evaluation band 20:9,000,000-12,000,000, every blind sample does,
  * and no seed a training or validation sample uses (its base seed and every seed derived from it,
- * as build_data.sh derives them) is an evaluation seed: sim30x_eval's 7, a blind sample's, or one
- * of the earlier models' blind seeds.
+ * as build_data.sh derives them) is an evaluation seed: sim30x_eval's 7, a blind sample's, a
+ * probe's, or one of the earlier models' blind seeds. Probes (held out off the band) lie on no
+ * training or validation slice and share no seed with an evaluation sample.
  */
 class ModelRecipeTest {
   /** The shipped model's samples. */
@@ -33,9 +34,16 @@ class ModelRecipeTest {
   /** Every blind matrix of the recipe (blind.tsv, blind2.tsv, ...), found there: a new one is checked without a line here. */
   static final List<Path> BLIND = blindTables();
 
+  /** Held-out probes off the band (probe_*.tsv: coverage, read lengths and simulators outside the blind matrices'). */
+  static final List<Path> PROBES = tables("probe_.*\\.tsv");
+
   static List<Path> blindTables() {
+    return tables("blind[0-9]*\\.tsv");
+  }
+
+  static List<Path> tables(String regex) {
     try (java.util.stream.Stream<Path> s = Files.list(SAMPLES.getParent())) {
-      return s.filter(p -> p.getFileName().toString().matches("blind[0-9]*\\.tsv")).sorted().toList();
+      return s.filter(p -> p.getFileName().toString().matches(regex)).sorted().toList();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -97,23 +105,29 @@ class ModelRecipeTest {
       assertFalse(rows.isEmpty(), table + " has no sample");
       fit.addAll(rows);
     }
-    for (Row r : fit) {
-      assertEquals("validation", r.role(), r.name());
-      assertFalse(r.inBand(), r.name() + " overlaps the evaluation band");
-      for (Row t : samples) {
-        assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
-      }
-      for (Row t : fit) {
-        if (t == r) continue;
-        assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
-      }
-    }
+    List<Row> offBandData = new ArrayList<>(samples);
+    offBandData.addAll(fit);
+    for (Row r : fit) assertOffBandOnItsOwnSlice(r, "validation", offBandData);
+    assertTrue(PROBES.size() >= 3, "probe tables found in the recipe: " + PROBES);
+    List<Row> probes = new ArrayList<>();
+    for (Path table : PROBES) probes.addAll(rows(table));
+    for (Row r : probes) assertOffBandOnItsOwnSlice(r, "probe", offBandData);
     assertTrue(BLIND.size() >= 29, "blind matrices found in the recipe: " + BLIND);
     for (Path table : BLIND) {
       for (Row r : rows(table)) {
         assertEquals("blind", r.role(), r.name());
         assertTrue(r.start() >= BAND_LO && r.end() <= BAND_HI, r.name() + " is not inside the evaluation band");
       }
+    }
+  }
+
+  /** {@code r} has the role, lies off the band and shares its slice with none of {@code others} (itself aside). */
+  static void assertOffBandOnItsOwnSlice(Row r, String role, List<Row> others) {
+    assertEquals(role, r.role(), r.name());
+    assertFalse(r.inBand(), r.name() + " overlaps the evaluation band");
+    for (Row t : others) {
+      if (t == r) continue;
+      assertTrue(r.end() < t.start() || r.start() > t.end(), r.name() + " overlaps " + t.name() + "'s slice");
     }
   }
 
@@ -125,6 +139,11 @@ class ModelRecipeTest {
       for (Row r : rows(table)) {
         assertTrue(blindSeeds.add(r.seed()), r.name() + ": blind seed " + r.seed() + " used twice");
         evaluation.addAll(r.seeds());
+      }
+    }
+    for (Path table : PROBES) {
+      for (Row r : rows(table)) {
+        for (long seed : r.seeds()) assertTrue(evaluation.add(seed), r.name() + " shares seed " + seed + " with an evaluation sample or another probe");
       }
     }
     Set<Long> used = new HashSet<>();
