@@ -18,6 +18,7 @@ man, sd = sys.argv[1], sys.argv[2]; covs = set(sys.argv[3:]) or None
 ref = os.path.join(os.environ.get("T", "/work/v5data"), "bwaidx", "20.fa")
 def rd(c): return subprocess.run(c, shell=True, capture_output=True, text=True).stdout
 def load(p, bed, passonly, minq=0):
+    if not os.path.exists(p): sys.exit(f"pass_odds.py: {p}: no such file (score the cell first)")
     d = {}
     flt = "-f PASS,." if passonly else ""
     for l in rd(f"bcftools view {flt} -T {bed} {p} 2>/dev/null | bcftools norm -a -m -any -f {ref} 2>/dev/null | bcftools view -H").splitlines():
