@@ -249,6 +249,8 @@ public final class AlleleCounter {
       int off = (int) (events[i] >>> (READ_BITS + ALLELE_BITS));
       int j = i;
       runs.clear();
+      boolean indelPasses = false;
+      int[] second = null; // the best indel allele short of the read count only
       while (j < nEvents && (int) (events[j] >>> (READ_BITS + ALLELE_BITS)) == off) {
         int allele = (int) ((events[j] >>> READ_BITS) & ALLELE_MASK);
         int k = j;
@@ -258,14 +260,36 @@ public final class AlleleCounter {
         boolean pass = allele < FIRST_INDEL
             ? count >= o.snpMinCount() && frac >= o.snpMinFraction()
             : count >= o.indelMinCount() && frac >= o.indelMinFraction();
-        if (pass) runs.add(new int[] {allele, j, k});
+        if (pass) {
+          runs.add(new int[] {allele, j, k});
+          indelPasses |= allele >= FIRST_INDEL;
+        } else if (allele >= FIRST_INDEL && frac >= o.indelMinFraction() && betterSecond(allele, count, second)) {
+          second = new int[] {allele, j, k};
+        }
         j = k;
       }
+      if (indelPasses && second != null) runs.add(second);
       int pos = start + off;
       if (!runs.isEmpty() && baseCode(refAt(pos)) >= 0) out.add(build(pos, off, runs));
       i = j;
     }
     return out;
+  }
+
+  /**
+   * A second indel allele at a site that already has an indel candidate needs the candidate
+   * fraction but not the read count: at 10x a 1/2 site in a repeat (an insertion and a deletion of
+   * the unit, or two lengths) often has one clean read of its second allele, the others carrying
+   * errors in their inserted bases, and without a candidate the site is written as one allele
+   * (bcftools, which takes indel candidates from one read, calls them). The fraction keeps it to low
+   * depth: one read of 17 or more is below 0.06. One such allele per site: the most reads, then the
+   * first by name (independent of read order).
+   */
+  private boolean betterSecond(int allele, int count, int[] second) {
+    if (second == null) return true;
+    int had = second[2] - second[1];
+    if (count != had) return count > had;
+    return indelNames.get(allele - FIRST_INDEL).compareTo(indelNames.get(second[0] - FIRST_INDEL)) < 0;
   }
 
   private Candidate build(int pos, int off, List<int[]> runs) {

@@ -122,6 +122,51 @@ class AlleleCounterTest {
     assertArrayEquals(new int[] {0, 1}, s.altSubsets()[2]);
   }
 
+  /** Reads at one site: {@code del} deleting AT after p, one per insertion given (after p), the rest reference. */
+  SAMRecord[] delAndInsertions(int n, int del, String... insertions) {
+    int p = 1000;
+    g.ref[p] = 'C';
+    g.ref[p + 1] = 'A';
+    g.ref[p + 2] = 'T';
+    SAMRecord[] reads = new SAMRecord[n];
+    for (int i = 0; i < n; i++) {
+      if (i < del) {
+        reads[i] = g.read(p - 50, "51M2D49M", g.refString(p - 50, p + 1) + g.refString(p + 3, p + 52));
+      } else if (i < del + insertions.length) {
+        String ins = insertions[i - del];
+        reads[i] = g.read(p - 50, "51M" + ins.length() + "I49M", g.refString(p - 50, p + 1) + ins + g.refString(p + 1, p + 50));
+      } else {
+        reads[i] = g.refRead(p - 50, 100);
+      }
+    }
+    return reads;
+  }
+
+  /**
+   * At a site that already has an indel candidate, a second indel allele needs the fraction (0.06)
+   * but not the two reads: a 1/2 site at 10x often has one clean read of its second allele.
+   */
+  @Test
+  void aSecondIndelAlleleAtAnIndelCandidateNeedsOneReadAndTheFraction() {
+    List<Candidate> c = count(900, 1100, delAndInsertions(10, 4, "TTG"));
+    assertEquals(1, c.size());
+    assertEquals("CAT", c.get(0).ref);
+    assertArrayEquals(new String[] {"C", "CTTGAT"}, c.get(0).alts, "the deletion, and the insertion of one read");
+    assertArrayEquals(new int[] {5, 4, 1}, c.get(0).alleleDepths);
+    // One read alone is no candidate.
+    assertTrue(count(900, 1100, delAndInsertions(10, 0, "TTG")).isEmpty());
+    // 1 of 20 reads is below the fraction: the deletion alone.
+    c = count(900, 1100, delAndInsertions(20, 8, "TTG"));
+    assertArrayEquals(new String[] {"C"}, c.get(0).alts);
+    assertArrayEquals(new int[] {11, 8}, c.get(0).alleleDepths);
+    // Two one-read insertions: one is added, the same whatever the read order (first by name: TAG).
+    SAMRecord[] two = delAndInsertions(10, 4, "TTG", "TAG");
+    c = count(900, 1100, two);
+    assertArrayEquals(new String[] {"C", "CTAGAT"}, c.get(0).alts);
+    java.util.Collections.reverse(java.util.Arrays.asList(two));
+    assertArrayEquals(new String[] {"C", "CTAGAT"}, count(900, 1100, two).get(0).alts);
+  }
+
   @Test
   void anInsertionCountsWhenItsBasesReachTheMinimumOnAverage() {
     int p = 1000;
