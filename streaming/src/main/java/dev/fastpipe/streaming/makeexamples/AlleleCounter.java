@@ -263,7 +263,8 @@ public final class AlleleCounter {
         if (pass) {
           runs.add(new int[] {allele, j, k});
           indelPasses |= allele >= FIRST_INDEL;
-        } else if (allele >= FIRST_INDEL && frac >= o.indelMinFraction() && betterSecond(allele, count, second)) {
+        } else if (allele >= FIRST_INDEL && count >= o.indelMinCount() - 1 && frac >= o.indelMinFraction()
+            && betterSecond(allele, count, second)) {
           second = new int[] {allele, j, k};
         }
         j = k;
@@ -278,12 +279,12 @@ public final class AlleleCounter {
 
   /**
    * A second indel allele at a site that already has an indel candidate needs the candidate
-   * fraction but not the read count: at 10x a 1/2 site in a repeat (an insertion and a deletion of
-   * the unit, or two lengths) often has one clean read of its second allele, the others carrying
-   * errors in their inserted bases, and without a candidate the site is written as one allele
-   * (bcftools, which takes indel candidates from one read, calls them). The fraction keeps it to low
-   * depth: one read of 17 or more is below 0.06. One such allele per site: the most reads, then the
-   * first by name (independent of read order).
+   * fraction and one read fewer than the count (one, by default): at 10x a 1/2 site in a repeat (an
+   * insertion and a deletion of the unit, or two lengths) often has one clean read of its second
+   * allele, the others carrying errors in their inserted bases, and without a candidate the site is
+   * written as one allele (bcftools, which takes indel candidates from one read, calls them). The
+   * fraction keeps it to low depth: one read of 17 or more is below 0.06. One such allele per site:
+   * the most reads, then the first by name (independent of read order).
    */
   private boolean betterSecond(int allele, int count, int[] second) {
     if (second == null) return true;

@@ -144,7 +144,7 @@ class AlleleCounterTest {
 
   /**
    * At a site that already has an indel candidate, a second indel allele needs the fraction (0.06)
-   * but not the two reads: a 1/2 site at 10x often has one clean read of its second allele.
+   * and one read fewer than the count: a 1/2 site at 10x often has one clean read of its second allele.
    */
   @Test
   void aSecondIndelAlleleAtAnIndelCandidateNeedsOneReadAndTheFraction() {
@@ -165,6 +165,10 @@ class AlleleCounterTest {
     assertArrayEquals(new String[] {"C", "CTAGAT"}, c.get(0).alts);
     java.util.Collections.reverse(java.util.Arrays.asList(two));
     assertArrayEquals(new String[] {"C", "CTAGAT"}, count(900, 1100, two).get(0).alts);
+    // It is one read fewer than --indel-min-count: with 3, one read is no second allele.
+    o.indelMinCount(3);
+    assertArrayEquals(new String[] {"C"}, count(900, 1100, delAndInsertions(10, 4, "TTG")).get(0).alts);
+    assertArrayEquals(new String[] {"C", "CTTGAT"}, count(900, 1100, delAndInsertions(10, 4, "TTG", "TTG")).get(0).alts);
   }
 
   @Test
