@@ -32,14 +32,10 @@ class ModelRecipeTest {
       Path.of("..", "models", "fastpipe-v5", "recipe", "validation2.tsv"),
       Path.of("..", "models", "fastpipe-v5", "recipe", "validation3.tsv"));
   /** Every blind matrix of the recipe (blind.tsv, blind2.tsv, ...), found there: a new one is checked without a line here. */
-  static final List<Path> BLIND = blindTables();
+  static final List<Path> BLIND = tables("blind[0-9]*\\.tsv");
 
   /** Held-out probes off the band (probe_*.tsv: coverage, read lengths and simulators outside the blind matrices'). */
   static final List<Path> PROBES = tables("probe_.*\\.tsv");
-
-  static List<Path> blindTables() {
-    return tables("blind[0-9]*\\.tsv");
-  }
 
   static List<Path> tables(String regex) {
     try (java.util.stream.Stream<Path> s = Files.list(SAMPLES.getParent())) {

@@ -274,7 +274,7 @@ public final class GenotypeCombiner {
       if (gq < minHomRefGq) gt = haploid ? new int[] {-1} : new int[] {-1, -1};
     } else {
       boolean snp = isSnp(ref, alts);
-      int calibrated = calibration.gq(snp, gq);
+      int calibrated = calibratedGq(snp, gq);
       if (calibrated < gq) { // the validation calls vouch for less than the model claims: its PLs shrink alike
         double f = calibrated / (double) gq;
         for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
@@ -283,8 +283,7 @@ public final class GenotypeCombiner {
       boolean pass = qual >= minQual && gq >= calibration.minPassGq(snp);
       if (!pass && qual >= minQual && homAltToss(snp, alts, gt, ad, qual)) {
         gt = new int[] {1, 1};
-        int raw = (int) Math.round(boundedPhred(probs[genotypeIndex(1, 1)]));
-        gq = Math.min(raw, calibration.gq(snp, raw));
+        gq = calibratedGq(snp, (int) Math.round(boundedPhred(probs[genotypeIndex(1, 1)])));
         pass = true;
       }
       filter = pass ? GenotypeCall.PASS : GenotypeCall.LOW_QUAL;
@@ -308,6 +307,11 @@ public final class GenotypeCombiner {
   static boolean homAltToss(boolean snp, List<String> alts, int[] gt, int[] ad, double qual) {
     return snp && alts.size() == 1 && gt.length == 2 && gt[1] == 1
         && ad.length >= 2 && ad[0] <= 1 && ad[1] > ad[0] && qual >= TOSS_MIN_QUAL;
+  }
+
+  /** A raw GQ as the model's calibration vouches for it, never above the model's own. */
+  private int calibratedGq(boolean snp, int raw) {
+    return Math.min(raw, calibration.gq(snp, raw));
   }
 
   /** {@link #homAltToss}'s QUAL floor. */
