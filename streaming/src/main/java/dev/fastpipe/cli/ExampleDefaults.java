@@ -22,6 +22,7 @@ final class ExampleDefaults implements CommandLine.IDefaultValueProvider {
       case "--snp-min-fraction" -> Double.toString(DEFAULTS.snpMinFraction());
       case "--indel-min-count" -> Integer.toString(DEFAULTS.indelMinCount());
       case "--indel-min-fraction" -> Double.toString(DEFAULTS.indelMinFraction());
+      case "--indel-shadow-ratio" -> Integer.toString(DEFAULTS.indelShadowRatio());
       case "--gvcf-gq-binsize" -> Integer.toString(DEFAULTS.gvcfGqBinSize());
       case "--realign-reads" -> Boolean.toString(DEFAULTS.realignReads());
       case "--shards" -> Integer.toString(DEFAULTS.shards());

@@ -81,6 +81,11 @@ public final class ExampleInputOptions {
   @Option(names = "--indel-min-fraction", description = "Candidate indel: fraction (default ${DEFAULT-VALUE}).")
   double indelMinFraction;
 
+  @Option(names = "--indel-shadow-ratio", paramLabel = "R",
+      description = "Candidate indel: not one when an indel of the same length change within 10 bp has R times its"
+          + " reads, as a repeat's misaligned copies of a real indel do (default ${DEFAULT-VALUE}; 0: off).")
+  int indelShadowRatio;
+
   @Option(names = "--gvcf-gq-binsize", paramLabel = "N",
       description = "gVCF: neighbouring positions share a reference block while their GQ stays in one bin of N"
           + " (DeepVariant's gvcf_gq_binsize; default ${DEFAULT-VALUE}; 1 = a block per GQ value).")
@@ -108,6 +113,7 @@ public final class ExampleInputOptions {
     return o.minMappingQuality(minMapq).minBaseQuality(minBaseQuality)
         .keepDuplicates(keepDuplicates).keepSecondary(keepSecondary).keepSupplementary(keepSupplementary)
         .snpMinCount(snpMinCount).snpMinFraction(snpMinFraction).indelMinCount(indelMinCount).indelMinFraction(indelMinFraction)
+        .indelShadowRatio(indelShadowRatio)
         .gvcfGqBinSize(gvcfGqBinSize).realignReads(realignReads)
         .haploidContigs(ploidy.haploidContigs).parBed(ploidy.parBed);
   }

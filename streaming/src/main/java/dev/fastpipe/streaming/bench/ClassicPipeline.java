@@ -33,7 +33,7 @@ final class ClassicPipeline {
 
   private static final Set<String> MAKE_EXAMPLES = Set.of("--ref", "--reads", "--bed", "--regions", "--exclude-contigs",
       "--sample", "--min-mapq", "--min-base-quality", "--snp-min-count", "--snp-min-fraction", "--indel-min-count",
-      "--indel-min-fraction", "--partition-size", "--channels", "--default-base-quality");
+      "--indel-min-fraction", "--indel-shadow-ratio", "--partition-size", "--channels", "--default-base-quality");
   private static final Set<String> MAKE_EXAMPLES_FLAGS = Set.of("--realign-reads", "--no-realign-reads", "--keep-duplicates",
       "--keep-secondary", "--keep-supplementary");
   private static final Set<String> CALL_VARIANTS = Set.of("--model", "--batch-size", "--intra-op-threads", "--inter-op-threads",

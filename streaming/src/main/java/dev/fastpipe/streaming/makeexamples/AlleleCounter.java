@@ -329,26 +329,16 @@ public final class AlleleCounter {
         }
       }
     }
-    // Canonical alt order (independent of read order): by the alt string.
-    Integer[] order = new Integer[n];
-    for (int a = 0; a < n; a++) order[a] = a;
-    Arrays.sort(order, (x, y) -> alts[x].compareTo(alts[y]));
-    String[] sAlts = new String[n];
-    String[] sMinRef = new String[n];
-    String[] sMinAlt = new String[n];
-    int[] ad = new int[n + 1];
+    int[] altDepths = new int[n];
     int[][] support = new int[n][];
-    ad[0] = refSupport[off];
     for (int a = 0; a < n; a++) {
-      int[] r = runs.get(order[a]);
-      sAlts[a] = alts[order[a]];
-      sMinRef[a] = minRef[order[a]];
-      sMinAlt[a] = minAlt[order[a]];
-      ad[a + 1] = r[2] - r[1];
+      int[] r = runs.get(a);
+      altDepths[a] = r[2] - r[1];
       support[a] = new int[r[2] - r[1]];
       for (int k = r[1]; k < r[2]; k++) support[a][k - r[1]] = (int) (events[k] & READ_MASK);
     }
-    return new Candidate(contigIndex, contig, pos, ref, sAlts, sMinRef, sMinAlt, ad, depth[off], support);
+    return Candidate.inCanonicalOrder(contigIndex, contig, pos, ref, alts, minRef, minAlt, refSupport[off], altDepths,
+        depth[off], support);
   }
 
   private String refString(int pos, int len) {

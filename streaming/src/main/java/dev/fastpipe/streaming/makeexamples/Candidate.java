@@ -1,5 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
+import java.util.Arrays;
+
 /**
  * A candidate site: all alt alleles seen at one position, sharing one ref allele (the longest
  * deleted span), as a VCF record would write them. Each alt also keeps its own minimal,
@@ -33,6 +35,34 @@ public final class Candidate {
     this.alleleDepths = alleleDepths;
     this.depth = depth;
     this.supportingReads = supportingReads;
+  }
+
+  /**
+   * A candidate whose alts (with their minimal forms, reads and supporting reads, index for index)
+   * are put in the canonical order, by the alt string, so that it does not depend on the order the
+   * reads came in.
+   */
+  static Candidate inCanonicalOrder(int contigIndex, String contig, int position, String ref, String[] alts,
+      String[] minimalRef, String[] minimalAlt, int refDepth, int[] altDepths, int depth, int[][] supportingReads) {
+    int n = alts.length;
+    Integer[] order = new Integer[n];
+    for (int a = 0; a < n; a++) order[a] = a;
+    Arrays.sort(order, (x, y) -> alts[x].compareTo(alts[y]));
+    String[] sAlts = new String[n];
+    String[] sMinRef = new String[n];
+    String[] sMinAlt = new String[n];
+    int[] ad = new int[n + 1];
+    int[][] support = new int[n][];
+    ad[0] = refDepth;
+    for (int k = 0; k < n; k++) {
+      int a = order[k];
+      sAlts[k] = alts[a];
+      sMinRef[k] = minimalRef[a];
+      sMinAlt[k] = minimalAlt[a];
+      ad[k + 1] = altDepths[a];
+      support[k] = supportingReads[a];
+    }
+    return new Candidate(contigIndex, contig, position, ref, sAlts, sMinRef, sMinAlt, ad, depth, support);
   }
 
   /**

@@ -72,6 +72,8 @@ public final class MakeExamples {
   private final AlleleCounter edgeCounter;
   private final long[] edgePartition = {-1, -1};
   private final int[][] edgePositions = {new int[0], new int[0]};
+  /** How far {@link ShadowAlleles} looks for a shadow's source: its reach, within the reads' pad. */
+  private final int shadowReach;
   private final SAMRecord[] rowReads;
   private final int[] rowSupport;
   private long sequence;
@@ -90,6 +92,7 @@ public final class MakeExamples {
     this.pad = halfWidth + PileupConstants.READ_OVERLAP_BUFFER_BP + 1;
     this.realigner = image.realignReads() ? new Realigner(Realigner.Limits.DEFAULT) : null;
     this.readPad = pad + (realigner == null ? 0 : Realigner.READ_MARGIN);
+    this.shadowReach = Math.min(ShadowAlleles.REACH, pad);
     ReadNormalizer normalizer = new ReadNormalizer((contig, start, end) -> in.bases(contig, start,
         Math.min(end, in.dictionary.getSequence(contig).getSequenceLength())), in.readsPath, o.readFilters().defaultBaseQuality());
     this.partitionReads = new PartitionReads(in, new ReadFilter(o.readFilters(), inputs.sample(), in.reads.getFileHeader()), normalizer, stats, pad, readPad);
@@ -222,8 +225,14 @@ public final class MakeExamples {
     spans.index(reads);
 
     List<Candidate> candidates = counter.candidates();
+    Candidate[] kept = ShadowAlleles.drop(candidates, shadowStrips(p, reads, candidates, ref, refStart, contigLength),
+        o.candidates().indelShadowRatio(), shadowReach);
+    List<Candidate> emitted = new ArrayList<>(kept.length);
     for (int ci = 0; ci < candidates.size(); ci++) {
-      Candidate c = candidates.get(ci);
+      Candidate c = kept[ci];
+      stats.shadowAlleles += candidates.get(ci).alts.length - (c == null ? 0 : c.alts.length);
+      if (c == null) continue;
+      emitted.add(c);
       stats.candidates++;
       stats.candidateAlleles += c.alts.length;
       if (candidatesVcf != null) candidatesVcf.write(c);
@@ -244,7 +253,7 @@ public final class MakeExamples {
       if (smallModel != null && summary != null && emitSmallCall(c, p, summary)) continue;
       emitExamples(c, p, reads, ref, refStart, labeler != null ? summary : null);
     }
-    if (referenceBlocks != null) referenceBlocks.emit(p, candidates, counter, ref, refStart, this::emitRefBlock);
+    if (referenceBlocks != null) referenceBlocks.emit(p, emitted, counter, ref, refStart, this::emitRefBlock);
 
     int at = out.claim(ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
     record.wrap(out.buffer(), at).origin(task, sequence++, p.index()).partitionDone(p.contigIndex(), p.end());
@@ -337,6 +346,35 @@ public final class MakeExamples {
     return d;
   }
 
+  /**
+   * The candidates of the strips within {@link #shadowReach} before and after {@code p}, counted from
+   * this partition's reads as its neighbours count them, for {@link ShadowAlleles}; counted only
+   * where a candidate of {@code p} with an indel allele lies that close to the edge.
+   */
+  private List<Candidate> shadowStrips(Partition p, List<SAMRecord> reads, List<Candidate> candidates, byte[] ref,
+      int refStart, int contigLength) {
+    if (o.candidates().indelShadowRatio() <= 0) return List.of();
+    List<Candidate> out = new ArrayList<>();
+    int before = Math.max(0, p.start() - shadowReach);
+    if (before < p.start() && ShadowAlleles.indelNear(candidates, p.start(), p.start() + shadowReach)) {
+      out.addAll(strip(p, reads, before, p.start(), ref, refStart));
+    }
+    int after = Math.min(contigLength, p.end() + shadowReach);
+    if (p.end() < after && ShadowAlleles.indelNear(candidates, p.end() - shadowReach, p.end())) {
+      out.addAll(strip(p, reads, p.end(), after, ref, refStart));
+    }
+    return out;
+  }
+
+  /** The candidates of [from, to), a strip beside {@code p}, from the reads of {@code p} that touch it. */
+  private List<Candidate> strip(Partition p, List<SAMRecord> reads, int from, int to, byte[] ref, int refStart) {
+    edgeCounter.reset(p.contigIndex(), p.contig(), from, to, ref, refStart);
+    for (int i = 0; i < reads.size(); i++) {
+      if (spans.touches(i, from, to)) edgeCounter.add(reads.get(i), i);
+    }
+    return edgeCounter.candidates();
+  }
+
   /** Distance from {@code pos} to the nearest candidate in the strip before (left) or after the partition; the cap if none. */
   private int edgeDistance(Partition p, List<SAMRecord> reads, int pos, boolean left, byte[] ref, int refStart) {
     int side = left ? 0 : 1;
@@ -347,11 +385,7 @@ public final class MakeExamples {
       int to = left ? p.start() : Math.min(contigLength, p.end() + CandidateFeatures.DISTANCE_CAP);
       edgePositions[side] = new int[0];
       if (from < to) {
-        edgeCounter.reset(p.contigIndex(), p.contig(), from, to, ref, refStart);
-        for (int i = 0; i < reads.size(); i++) {
-          if (spans.touches(i, from, to)) edgeCounter.add(reads.get(i), i);
-        }
-        edgePositions[side] = edgeCounter.candidates().stream().mapToInt(c -> c.position).toArray();
+        edgePositions[side] = strip(p, reads, from, to, ref, refStart).stream().mapToInt(c -> c.position).toArray();
       }
     }
     int d = CandidateFeatures.DISTANCE_CAP;

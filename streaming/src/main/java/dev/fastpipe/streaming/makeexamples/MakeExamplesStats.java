@@ -13,6 +13,8 @@ public final class MakeExamplesStats {
   public long candidates;
   /** Candidate alt alleles (one per candidates-VCF record). */
   public long candidateAlleles;
+  /** Indel alleles that were no candidate as alignment shadows of a stronger one ({@code ShadowAlleles}). */
+  public long shadowAlleles;
   public long examples;
   /** Bi-allelic candidates the small model called (SMALL_CALL records, no image). */
   public long smallCalls;
@@ -50,7 +52,7 @@ public final class MakeExamplesStats {
             + " edge_skipped=%d not_confident=%d bytes=%d seconds=%.2f examples/s=%.0f reads/s=%.0f",
         partitions, reads, readsFiltered, candidates, candidateAlleles, examples,
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
-        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "")
+        + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (shadowAlleles > 0 ? " shadow_alleles=" + shadowAlleles : "")
         + (readsWithoutQualities > 0 ? " reads_without_qualities=" + readsWithoutQualities : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
         + String.format(" realigned_windows=%d from_read_indels=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
             realignedWindows, realignedFromReadIndels, realignFallbackWindows, realignedReads, realignNanos / 1e9);

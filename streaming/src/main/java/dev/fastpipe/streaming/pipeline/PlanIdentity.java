@@ -67,6 +67,7 @@ public final class PlanIdentity {
       Map.entry("examples.candidates.snpMinFraction", "--snp-min-fraction"),
       Map.entry("examples.candidates.indelMinCount", "--indel-min-count"),
       Map.entry("examples.candidates.indelMinFraction", "--indel-min-fraction"),
+      Map.entry("examples.candidates.indelShadowRatio", "--indel-shadow-ratio"),
       Map.entry("examples.readFilters.defaultBaseQuality", "--default-base-quality"));
 
   /** Settings that do not change a record, each with the reason. */

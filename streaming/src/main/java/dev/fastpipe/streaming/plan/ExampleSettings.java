@@ -46,8 +46,14 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
   public record ReadFilters(int minMappingQuality, int minBaseQuality, boolean keepDuplicates, boolean keepSecondary,
       boolean keepSupplementary, boolean keepQcFail, int defaultBaseQuality) {}
 
-  /** What makes a candidate (DeepVariant's very sensitive caller): reads and fraction of them per allele type. */
-  public record CandidateThresholds(int snpMinCount, double snpMinFraction, int indelMinCount, double indelMinFraction) {}
+  /**
+   * What makes a candidate (DeepVariant's very sensitive caller): reads and fraction of them per
+   * allele type; and {@code indelShadowRatio}: an indel allele with that many times fewer reads than
+   * one of the same length change a few bases away is its alignment shadow, no candidate (0: off;
+   * see the make_examples package's {@code ShadowAlleles}).
+   */
+  public record CandidateThresholds(int snpMinCount, double snpMinFraction, int indelMinCount, double indelMinFraction,
+      int indelShadowRatio) {}
 
   /**
    * The pileup images: height x width x channels, the downsampling seed, and local haplotype
@@ -165,6 +171,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
     private double snpMinFraction = 0.12;
     private int indelMinCount = 2;
     private double indelMinFraction = 0.06;
+    private int indelShadowRatio = 3;
     private int height = ImageShape.DEFAULT_HEIGHT;
     private int width = ImageShape.DEFAULT_WIDTH;
     private int channels = 6;
@@ -201,6 +208,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
     public Builder snpMinFraction(double v) { snpMinFraction = v; return this; }
     public Builder indelMinCount(int v) { indelMinCount = v; return this; }
     public Builder indelMinFraction(double v) { indelMinFraction = v; return this; }
+    public Builder indelShadowRatio(int v) { indelShadowRatio = v; return this; }
     public Builder height(int v) { height = v; return this; }
     public Builder width(int v) { width = v; return this; }
     public Builder channels(int v) { channels = v; return this; }
@@ -222,6 +230,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
     public double snpMinFraction() { return snpMinFraction; }
     public int indelMinCount() { return indelMinCount; }
     public double indelMinFraction() { return indelMinFraction; }
+    public int indelShadowRatio() { return indelShadowRatio; }
     public int channels() { return channels; }
     public boolean realignReads() { return realignReads; }
     public int gvcfGqBinSize() { return gvcfGqBinSize; }
@@ -237,7 +246,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
 
     /** The candidate thresholds as set so far (unchecked: {@link #build} checks them). */
     public CandidateThresholds candidates() {
-      return new CandidateThresholds(snpMinCount, snpMinFraction, indelMinCount, indelMinFraction);
+      return new CandidateThresholds(snpMinCount, snpMinFraction, indelMinCount, indelMinFraction, indelShadowRatio);
     }
 
     /** The settings, every range checked once; throws InputException naming the option. */
@@ -266,6 +275,7 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
       OptionRange.fraction("--snp-min-fraction", snpMinFraction);
       OptionRange.atLeast("--indel-min-count", indelMinCount, 1);
       OptionRange.fraction("--indel-min-fraction", indelMinFraction);
+      OptionRange.atLeast("--indel-shadow-ratio", indelShadowRatio, 0);
       SampleNames.requireVcfName("--sample", sample);
       return new ExampleSettings(
           new Inputs(reference, reads, regions, regionsBed, excludeContigs, sample, truthVcf, confidentBed, smallModel,
