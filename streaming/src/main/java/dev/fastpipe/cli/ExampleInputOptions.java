@@ -82,8 +82,8 @@ public final class ExampleInputOptions {
   double indelMinFraction;
 
   @Option(names = "--indel-shadow-ratio", paramLabel = "R",
-      description = "Candidate indel: not one when an indel of the same length change within 10 bp has R times its"
-          + " reads, as a repeat's misaligned copies of a real indel do (default ${DEFAULT-VALUE}; 0: off).")
+      description = "Candidate indel: an allele is none when an indel of the same length change within 10 bp has R"
+          + " times its reads (a repeat's misaligned copies of a real indel; default ${DEFAULT-VALUE}; 0: off).")
   int indelShadowRatio;
 
   @Option(names = "--gvcf-gq-binsize", paramLabel = "N",

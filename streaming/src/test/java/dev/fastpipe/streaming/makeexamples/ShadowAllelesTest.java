@@ -60,11 +60,15 @@ class ShadowAllelesTest {
 
   /** Positions of the examples of {@code shards} tasks over partitions of {@code size}. */
   static Set<Integer> examplePositions(int shards, int size, int ratio, List<byte[]> all) {
+    return examplePositions(shards, size, ratio, false, all);
+  }
+
+  static Set<Integer> examplePositions(int shards, int size, int ratio, boolean realign, List<byte[]> all) {
     Set<Integer> out = new TreeSet<>();
     for (int t = 0; t < shards; t++) {
       CapturingProducer p = new CapturingProducer();
       MakeExamples.run(ExampleSettings.builder().reference(fasta).reads(bam).shards(shards).task(t).partitionSize(size)
-          .realignReads(false).indelShadowRatio(ratio).build(), p);
+          .realignReads(realign).indelShadowRatio(ratio).build(), p);
       for (byte[] b : MakeExamplesTest.examplesWithoutShardFields(p)) {
         ExampleRecord r = new ExampleRecord().wrap(new UnsafeBuffer(b), 0);
         out.add(r.position());
@@ -84,6 +88,13 @@ class ShadowAllelesTest {
       List<byte[]> other = new ArrayList<>();
       assertEquals(positions, examplePositions(sizes[0], sizes[1], 3, other), sizes[0] + " shards of " + sizes[1] + " bp");
       assertEquals(one.size(), other.size());
+    }
+    List<byte[]> realigned = new ArrayList<>();
+    Set<Integer> realignedPositions = examplePositions(1, 1000, 3, true, realigned);
+    for (int[] sizes : new int[][] {{1, 700}, {3, 333}}) {
+      List<byte[]> other = new ArrayList<>();
+      assertEquals(realignedPositions, examplePositions(sizes[0], sizes[1], 3, true, other), "realigned, " + sizes[1] + " bp");
+      assertEquals(realigned.size(), other.size());
     }
     Set<Integer> off = examplePositions(1, 1000, 0, new ArrayList<>());
     assertEquals(Set.of(SHADOWED[0][0], SHADOWED[0][1], SHADOWED[1][0], SHADOWED[1][1], PAIR[0], PAIR[1]), off,
