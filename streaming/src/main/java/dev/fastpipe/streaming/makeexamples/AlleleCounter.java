@@ -239,6 +239,9 @@ public final class AlleleCounter {
     events[nEvents++] = ((long) off << (READ_BITS + ALLELE_BITS)) | ((long) allele << READ_BITS) | readIndex;
   }
 
+  /** Indel alleles of the current position short of the read count only, {allele, from, to} ({@link #candidates}). */
+  private final List<int[]> seconds = new ArrayList<>();
+
   /** The candidate sites of this partition, in position order. */
   public List<Candidate> candidates() {
     Arrays.sort(events, 0, nEvents);
@@ -250,7 +253,7 @@ public final class AlleleCounter {
       int j = i;
       runs.clear();
       boolean indelPasses = false;
-      int[] second = null; // the best indel allele short of the read count only
+      seconds.clear(); // indel alleles short of the read count only
       while (j < nEvents && (int) (events[j] >>> (READ_BITS + ALLELE_BITS)) == off) {
         int allele = (int) ((events[j] >>> READ_BITS) & ALLELE_MASK);
         int k = j;
@@ -263,13 +266,13 @@ public final class AlleleCounter {
         if (pass) {
           runs.add(new int[] {allele, j, k});
           indelPasses |= allele >= FIRST_INDEL;
-        } else if (allele >= FIRST_INDEL && count >= o.indelMinCount() - 1 && frac >= o.indelMinFraction()
-            && betterSecond(allele, count, second)) {
-          second = new int[] {allele, j, k};
+        } else if (allele >= FIRST_INDEL && count >= o.indelMinCount() - 1 && frac >= o.indelMinFraction()) {
+          seconds.add(new int[] {allele, j, k});
         }
         j = k;
       }
-      if (indelPasses && second != null) runs.add(second);
+      int[] second = indelPasses ? second(runs) : null;
+      if (second != null) runs.add(second);
       int pos = start + off;
       if (!runs.isEmpty() && baseCode(refAt(pos)) >= 0) out.add(build(pos, off, runs));
       i = j;
@@ -283,14 +286,50 @@ public final class AlleleCounter {
    * insertion and a deletion of the unit, or two lengths) often has one clean read of its second
    * allele, the others carrying errors in their inserted bases, and without a candidate the site is
    * written as one allele (bcftools, which takes indel candidates from one read, calls them). The
-   * fraction keeps it to low depth: one read of 17 or more is below 0.06. One such allele per site:
-   * the most reads, then the first by name (independent of read order).
+   * fraction keeps it to low depth: one read of 17 or more is below 0.06. One such allele per site,
+   * of those that are no shadow of the site's passing indel alleles ({@link #shadowOfPassing}): the
+   * most reads, then the first by name (independent of read order).
    */
-  private boolean betterSecond(int allele, int count, int[] second) {
-    if (second == null) return true;
-    int had = second[2] - second[1];
-    if (count != had) return count > had;
-    return indelNames.get(allele - FIRST_INDEL).compareTo(indelNames.get(second[0] - FIRST_INDEL)) < 0;
+  private int[] second(List<int[]> passing) {
+    int[] best = null;
+    for (int[] r : seconds) {
+      if (shadowOfPassing(r, passing)) continue;
+      if (best == null) {
+        best = r;
+        continue;
+      }
+      int count = r[2] - r[1];
+      int had = best[2] - best[1];
+      if (count != had ? count > had
+          : indelNames.get(r[0] - FIRST_INDEL).compareTo(indelNames.get(best[0] - FIRST_INDEL)) < 0) {
+        best = r;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Whether the indel allele of run {@code r} is a shadow ({@link ShadowAlleles}) of a passing indel
+   * allele at its own site: the same length change on at least {@code --indel-shadow-ratio} times
+   * its reads. Such an allele would be dropped later; choosing it as the site's second allele would
+   * cost the site a real one (an error copy of a +6 insertion chosen by name over the one clean
+   * read of the site's +8).
+   */
+  private boolean shadowOfPassing(int[] r, List<int[]> passing) {
+    int ratio = o.indelShadowRatio();
+    if (ratio <= 0) return false;
+    int change = lengthChange(r[0]);
+    long needed = (long) ratio * (r[2] - r[1]);
+    for (int[] p : passing) {
+      if (p[0] >= FIRST_INDEL && lengthChange(p[0]) == change && p[2] - p[1] >= needed) return true;
+    }
+    return false;
+  }
+
+  /** Bases an indel allele adds (positive) or removes (negative). */
+  private int lengthChange(int allele) {
+    String name = indelNames.get(allele - FIRST_INDEL);
+    return name.charAt(0) == 'D' ? -Integer.parseInt(name.substring(1)) : name.length() - 1;
   }
 
   private Candidate build(int pos, int off, List<int[]> runs) {

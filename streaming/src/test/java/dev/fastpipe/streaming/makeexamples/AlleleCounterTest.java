@@ -171,6 +171,24 @@ class AlleleCounterTest {
     assertArrayEquals(new String[] {"C", "CTTGAT"}, count(900, 1100, delAndInsertions(10, 4, "TTG", "TTG")).get(0).alts);
   }
 
+  /**
+   * The one-read second allele is chosen among the alleles that are no shadow of the site's passing
+   * ones: a +4 insertion on 6 reads with a one-read error copy (GGAA, first by name) and one read of
+   * a +6 insertion gives the +6 (with the shadow rule off: the copy, as before).
+   */
+  @Test
+  void theSecondIndelAlleleIsNoShadowOfTheSitesOwn() {
+    SAMRecord[] reads = delAndInsertions(12, 0, "GGAG", "GGAG", "GGAG", "GGAG", "GGAG", "GGAG", "GGAA", "GGAGAG");
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CGGAG", "CGGAGAG"}, c.get(0).alts, "the +4 and the +6, not the +4's copy");
+    assertArrayEquals(new int[] {4, 6, 1}, c.get(0).alleleDepths);
+    o.indelShadowRatio(0);
+    assertArrayEquals(new String[] {"CGGAA", "CGGAG"}, count(900, 1100, reads).get(0).alts, "ratio 0: first by name");
+    o.indelShadowRatio(7); // 6 reads are not 7 times 1: the copy is no shadow
+    assertArrayEquals(new String[] {"CGGAA", "CGGAG"}, count(900, 1100, reads).get(0).alts);
+  }
+
   @Test
   void anInsertionCountsWhenItsBasesReachTheMinimumOnAverage() {
     int p = 1000;
