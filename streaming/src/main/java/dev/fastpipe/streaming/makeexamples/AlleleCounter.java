@@ -319,9 +319,10 @@ public final class AlleleCounter {
     int ratio = o.indelShadowRatio();
     if (ratio <= 0) return false;
     int change = lengthChange(r[0]);
-    long needed = (long) ratio * (r[2] - r[1]);
     for (int[] p : passing) {
-      if (p[0] >= FIRST_INDEL && lengthChange(p[0]) == change && p[2] - p[1] >= needed) return true;
+      if (p[0] >= FIRST_INDEL && lengthChange(p[0]) == change && ShadowAlleles.isShadow(r[2] - r[1], p[2] - p[1], ratio)) {
+        return true;
+      }
     }
     return false;
   }

@@ -57,14 +57,18 @@ final class ShadowAlleles {
     return false;
   }
 
+  /** The rule itself: an allele of {@code reads} reads is a shadow of one of the same length change with {@code sourceReads}. */
+  static boolean isShadow(int reads, int sourceReads, int ratio) {
+    return ratio > 0 && sourceReads >= (long) ratio * reads;
+  }
+
   /** Whether some other indel allele of {@code change} within {@code reach} has {@code ratio} times allele a's reads. */
   private static boolean hasSource(Candidate c, int a, int change, List<Candidate> near, int ratio, int reach) {
-    long needed = (long) ratio * c.alleleDepths[a + 1];
     for (Candidate d : near) {
       if (Math.abs(d.position - c.position) > reach) continue;
       for (int b = 0; b < d.alts.length; b++) {
         if (d == c && b == a) continue;
-        if (lengthChange(d, b) == change && d.alleleDepths[b + 1] >= needed) return true;
+        if (lengthChange(d, b) == change && isShadow(c.alleleDepths[a + 1], d.alleleDepths[b + 1], ratio)) return true;
       }
     }
     return false;
