@@ -186,6 +186,7 @@ public final class MakeExamples {
       stats.realignedWindows = realigner.windowsRealigned();
       stats.realignFallbackWindows = realigner.windowsFallenBack();
       stats.realignedFromReadIndels = realigner.windowsFromReadIndels();
+      stats.realignedWithReadIndel = realigner.windowsWithReadIndel();
       stats.realignedReads = realigner.readsRealigned();
       stats.realignNanos = realigner.nanos();
     }

@@ -27,6 +27,8 @@ public final class MakeExamplesStats {
   public long realignedWindows;
   /** Of {@link #realignedWindows}: those whose haplotypes are the reads' own indels (no assembled one). */
   public long realignedFromReadIndels;
+  /** Of {@link #realignedWindows}: assembled ones whose graph lost the reads' best-supported indel, offered beside its haplotypes. */
+  public long realignedWithReadIndel;
   /** Realignment windows over a cap (or without an acyclic graph nor an indel two reads show): their reads kept their alignments. */
   public long realignFallbackWindows;
   /** Reads given a new alignment by the realigner (counted by the partition of their start). */
@@ -54,7 +56,7 @@ public final class MakeExamplesStats {
         skippedAtContigEdge, skippedNotConfident, bytesWritten, seconds(), examples / s, reads / s)
         + (refBlocks > 0 ? " ref_blocks=" + refBlocks : "") + (shadowAlleles > 0 ? " shadow_alleles=" + shadowAlleles : "")
         + (readsWithoutQualities > 0 ? " reads_without_qualities=" + readsWithoutQualities : "") + (smallCalls > 0 ? " small_calls=" + smallCalls : "")
-        + String.format(" realigned_windows=%d from_read_indels=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
-            realignedWindows, realignedFromReadIndels, realignFallbackWindows, realignedReads, realignNanos / 1e9);
+        + String.format(" realigned_windows=%d from_read_indels=%d with_read_indel=%d realign_fallbacks=%d realigned_reads=%d realign_seconds=%.2f",
+            realignedWindows, realignedFromReadIndels, realignedWithReadIndel, realignFallbackWindows, realignedReads, realignNanos / 1e9);
   }
 }

@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -141,40 +143,144 @@ public final class HaplotypeAssembler {
     }
     if (indels.isEmpty()) return List.of();
     indels.sort(Comparator.comparingInt(ReadEvents.Event::support).reversed().thenComparing(ReadEvents.Event::key));
-    int n = re - rs;
-    byte[] refBases = new byte[n];
-    int[] refOf = new int[n];
-    for (int i = 0; i < n; i++) {
-      refBases[i] = WindowSelector.upper(ref[rs + i - refStart]);
-      refOf[i] = rs + i;
-    }
+    Haplotype reference = referenceOf(ref, refStart, rs, re);
     List<Haplotype> out = new ArrayList<>();
-    out.add(new Haplotype(refBases, refOf, rs, re));
+    out.add(reference);
     Set<String> seen = new HashSet<>();
     for (ReadEvents.Event e : indels) {
       if (out.size() > MAX_READ_INDELS) break;
-      int cut = e.pos() - rs;
-      boolean insertion = e.kind() == ReadEvents.Kind.INSERTION;
-      int m = insertion ? n + e.length() : n - e.length();
-      byte[] bases = new byte[m];
-      int[] of = new int[m];
-      System.arraycopy(refBases, 0, bases, 0, cut);
-      System.arraycopy(refOf, 0, of, 0, cut);
-      if (insertion) {
-        System.arraycopy(e.bases(), 0, bases, cut, e.length());
-        Arrays.fill(of, cut, cut + e.length(), -1);
-        System.arraycopy(refBases, cut, bases, cut + e.length(), n - cut);
-        System.arraycopy(refOf, cut, of, cut + e.length(), n - cut);
-      } else {
-        System.arraycopy(refBases, cut + e.length(), bases, cut, n - cut - e.length());
-        System.arraycopy(refOf, cut + e.length(), of, cut, n - cut - e.length());
-      }
-      if (!seen.add(new String(bases, StandardCharsets.ISO_8859_1))) continue; // one allele, written twice
-      out.add(new Haplotype(bases, leftAligned(bases, of, rs, re, ref, refStart), rs, re));
+      Haplotype h = withIndel(reference, e, ref, refStart);
+      if (!seen.add(new String(h.bases, StandardCharsets.ISO_8859_1))) continue; // one allele, written twice
+      out.add(h);
     }
     if (out.size() < 2) return List.of();
     out.subList(1, out.size()).sort((a, b) -> Arrays.compare(a.bases, b.bases));
     return out;
+  }
+
+  /** The reference itself as the haplotype of {@code [rs, re)}. */
+  static Haplotype referenceOf(byte[] ref, int refStart, int rs, int re) {
+    int n = re - rs;
+    byte[] bases = new byte[n];
+    int[] refOf = new int[n];
+    for (int i = 0; i < n; i++) {
+      bases[i] = WindowSelector.upper(ref[rs + i - refStart]);
+      refOf[i] = rs + i;
+    }
+    return new Haplotype(bases, refOf, rs, re);
+  }
+
+  /**
+   * The reference haplotype {@code reference} with the insertion or deletion {@code e} (strictly
+   * inside its region, as {@link ReadEvents#observed} gives them), left-aligned.
+   */
+  static Haplotype withIndel(Haplotype reference, ReadEvents.Event e, byte[] ref, int refStart) {
+    int rs = reference.regionStart;
+    int re = reference.regionEnd;
+    byte[] refBases = reference.bases;
+    int[] refOf = reference.refOf;
+    int n = refBases.length;
+    int cut = e.pos() - rs;
+    boolean insertion = e.kind() == ReadEvents.Kind.INSERTION;
+    int m = insertion ? n + e.length() : n - e.length();
+    byte[] bases = new byte[m];
+    int[] of = new int[m];
+    System.arraycopy(refBases, 0, bases, 0, cut);
+    System.arraycopy(refOf, 0, of, 0, cut);
+    if (insertion) {
+      System.arraycopy(e.bases(), 0, bases, cut, e.length());
+      Arrays.fill(of, cut, cut + e.length(), -1);
+      System.arraycopy(refBases, cut, bases, cut + e.length(), n - cut);
+      System.arraycopy(refOf, cut, of, cut + e.length(), n - cut);
+    } else {
+      System.arraycopy(refBases, cut + e.length(), bases, cut, n - cut - e.length());
+      System.arraycopy(refOf, cut + e.length(), of, cut, n - cut - e.length());
+    }
+    return new Haplotype(bases, leftAligned(bases, of, rs, re, ref, refStart), rs, re);
+  }
+
+  /**
+   * The assembled haplotypes {@code haps} (the reference first) of a window, with one more where the
+   * graph lost the reads' best-supported indel: the indel that the most {@code reads}' alignments
+   * show inside the haplotypes' region (at least {@link #MIN_EDGE_SUPPORT}), when no assembled
+   * haplotype carries it and more reads show it than any event an assembled haplotype carries
+   * (each event counted, left-aligned, as the reads' alignments show it). The graph makes a k-mer
+   * only of read bases of quality {@value #MIN_KMER_QUALITY} or more; where low-quality bases are
+   * frequent (old instruments' reads at their ends), no read may be clean over every k-mer of a
+   * well-supported allele's path, while one clean read of an error copy of it (the same deletion a
+   * base over, a base changed beside it) and the low-quality bases of two more that agree with it
+   * make the only path: every read was then placed on the copy. The added haplotype is the
+   * reference with that indel ({@link #withIndel}); the reads choose among all of them as among
+   * assembled ones. Otherwise {@code haps} itself.
+   */
+  static List<Haplotype> withReadsBestIndel(List<Haplotype> haps, List<SAMRecord> reads, byte[] ref, int refStart) {
+    if (haps.size() < 2) return haps;
+    // The region's reference (the graph's first haplotype may be a SNP's: isReference reads only the alignment).
+    Haplotype reference = referenceOf(ref, refStart, haps.get(0).regionStart, haps.get(0).regionEnd);
+    Map<String, Integer> support = new HashMap<>();
+    Haplotype best = null;
+    String bestKey = null;
+    int bestSupport = 0;
+    for (ReadEvents.Event e : ReadEvents.observed(reads, ref, refStart, reference.regionStart, reference.regionEnd,
+        MIN_EDGE_SUPPORT)) {
+      String key;
+      Haplotype h = null;
+      if (e.kind() == ReadEvents.Kind.SNP) {
+        key = e.key();
+      } else {
+        h = withIndel(reference, e, ref, refStart);
+        key = String.join(";", eventKeys(h, ref, refStart));
+      }
+      int n = support.merge(key, e.support(), Integer::sum);
+      if (h != null && (n > bestSupport || n == bestSupport && key.compareTo(bestKey) < 0)) {
+        best = h;
+        bestKey = key;
+        bestSupport = n;
+      }
+    }
+    if (best == null) return haps;
+    int strongest = 0;
+    for (Haplotype h : haps) {
+      if (Arrays.equals(h.bases, reference.bases)) continue;
+      if (Arrays.equals(h.bases, best.bases)) return haps;
+      List<String> keys = eventKeys(h, ref, refStart);
+      if (keys.contains(bestKey)) return haps;
+      for (String k : keys) strongest = Math.max(strongest, support.getOrDefault(k, 0));
+    }
+    if (bestSupport <= strongest) return haps;
+    List<Haplotype> out = new ArrayList<>(haps);
+    out.add(best);
+    out.subList(1, out.size()).sort((a, b) -> Arrays.compare(a.bases, b.bases));
+    return out;
+  }
+
+  /**
+   * The events of haplotype {@code h} against the reference, in {@link ReadEvents.Event#key()}'s
+   * form, by position: a base it changes, bases it inserts before a reference base, a run of
+   * reference bases it leaves out.
+   */
+  static List<String> eventKeys(Haplotype h, byte[] ref, int refStart) {
+    List<String> keys = new ArrayList<>();
+    int prev = h.regionStart - 1;
+    int j = 0;
+    while (j < h.bases.length) {
+      if (h.refOf[j] < 0) {
+        int from = j;
+        while (j < h.bases.length && h.refOf[j] < 0) j++;
+        int before = j < h.bases.length ? h.refOf[j] : h.regionEnd;
+        byte[] ins = Arrays.copyOfRange(h.bases, from, j);
+        keys.add(new ReadEvents.Event(ReadEvents.Kind.INSERTION, before, ins, ins.length, 0).key());
+        continue;
+      }
+      int p = h.refOf[j];
+      if (p > prev + 1) keys.add(new ReadEvents.Event(ReadEvents.Kind.DELETION, prev + 1, new byte[0], p - prev - 1, 0).key());
+      if (h.bases[j] != base(ref, refStart, p)) {
+        keys.add(new ReadEvents.Event(ReadEvents.Kind.SNP, p, new byte[] {h.bases[j]}, 1, 0).key());
+      }
+      prev = p;
+      j++;
+    }
+    return keys;
   }
 
   /**

@@ -82,6 +82,7 @@ public final class Realigner {
   private long windowsRealigned;
   private long windowsFallenBack;
   private long windowsFromReadIndels;
+  private long windowsWithReadIndel;
   private long readsRealigned;
   private long nanos;
 
@@ -98,6 +99,11 @@ public final class Realigner {
   public long windowsFallenBack() { return windowsFallenBack; }
   /** Of {@link #windowsRealigned}: those whose haplotypes are the reads' own indels ({@link HaplotypeAssembler#readIndels}). */
   public long windowsFromReadIndels() { return windowsFromReadIndels; }
+  /**
+   * Of {@link #windowsRealigned}: assembled windows whose graph lost the reads' best-supported indel,
+   * offered beside the assembled haplotypes ({@link HaplotypeAssembler#withReadsBestIndel}).
+   */
+  public long windowsWithReadIndel() { return windowsWithReadIndel; }
   /** Reads given a new alignment. */
   public long readsRealigned() { return readsRealigned; }
   /** Time spent in {@link #realign}. */
@@ -203,6 +209,11 @@ public final class Realigner {
             continue;
           }
           if (counts) windowsFromReadIndels++;
+        }
+        if (!fromReadIndels) {
+          List<Haplotype> kept = HaplotypeAssembler.withReadsBestIndel(haplotypes, windowReads, ref, refStart);
+          if (kept != haplotypes && counts) windowsWithReadIndel++;
+          haplotypes = kept;
         }
         if (counts) windowsRealigned++;
         align(reads, rFirst, rEnd, haplotypes, ref, refStart, fromReadIndels);
