@@ -9,7 +9,8 @@ import java.util.List;
  * Local haplotype realignment of one partition's reads, as DeepVariant's realigner does it: windows
  * where reads disagree with the reference ({@link WindowSelector}), candidate haplotypes there from
  * a de Bruijn graph ({@link HaplotypeAssembler}; where it gives none but the reference, the reads'
- * own indels, {@link HaplotypeAssembler#readIndels}), each read placed on its best haplotype and
+ * own indels, {@link HaplotypeAssembler#readIndels}; where it lost the indel most reads show, that
+ * one as well, {@link HaplotypeAssembler#withReadsBestIndel}), each read placed on its best haplotype and
  * projected back onto the reference ({@link ReadAligner}). A read whose best placement scores above
  * its alignment and changes it gets a realigned copy ({@link SAMRecord#clone()} with a new start and
  * CIGAR) in the partition's list; the original, shared with other partitions, is never changed.
