@@ -376,6 +376,59 @@ public final class ReadAligner {
     return t.refOf[offset + first];
   }
 
+  /**
+   * True when {@code after}'s alignment is {@code before}'s with some of its soft-clipped end bases
+   * aligned (the first or last M longer by as many bases, the start earlier by the leading ones) and
+   * nothing else changed.
+   */
+  static boolean onlyUnclipped(SAMRecord before, SAMRecord after) {
+    List<CigarElement> a = core(before.getCigar().getCigarElements());
+    List<CigarElement> b = core(after.getCigar().getCigarElements());
+    if (a.size() != b.size() || a.isEmpty()) return false;
+    int headA = clip(before.getCigar().getCigarElements(), true);
+    int headB = clip(after.getCigar().getCigarElements(), true);
+    int tailA = clip(before.getCigar().getCigarElements(), false);
+    int tailB = clip(after.getCigar().getCigarElements(), false);
+    int head = headA - headB;
+    int tail = tailA - tailB;
+    if (head < 0 || tail < 0 || head + tail == 0) return false;
+    if (after.getAlignmentStart() != before.getAlignmentStart() - head) return false;
+    int last = a.size() - 1;
+    for (int k = 0; k <= last; k++) {
+      CigarElement x = a.get(k);
+      CigarElement y = b.get(k);
+      if (x.getOperator() != y.getOperator()) return false;
+      int grown = (k == 0 ? head : 0) + (k == last ? tail : 0);
+      if (grown > 0 && !isM(x.getOperator())) return false;
+      if (y.getLength() != x.getLength() + grown) return false;
+    }
+    return true;
+  }
+
+  /** The operations between the clips (hard and soft) at both ends. */
+  private static List<CigarElement> core(List<CigarElement> ops) {
+    int from = 0;
+    int to = ops.size();
+    while (from < to && isClip(ops.get(from).getOperator())) from++;
+    while (to > from && isClip(ops.get(to - 1).getOperator())) to--;
+    return ops.subList(from, to);
+  }
+
+  private static boolean isClip(CigarOperator o) {
+    return o == CigarOperator.S || o == CigarOperator.H;
+  }
+
+  /** The soft-clipped bases at the read's start ({@code head}) or end. */
+  private static int clip(List<CigarElement> ops, boolean head) {
+    int n = 0;
+    for (int k = 0; k < ops.size(); k++) {
+      CigarElement e = ops.get(head ? k : ops.size() - 1 - k);
+      if (e.getOperator() == CigarOperator.S) n += e.getLength();
+      else if (e.getOperator() != CigarOperator.H) break;
+    }
+    return n;
+  }
+
   /** Adjacent operations of one kind joined. */
   private static List<CigarElement> merged(List<CigarElement> ops) {
     List<CigarElement> out = new ArrayList<>(ops.size());

@@ -18,7 +18,8 @@ import java.util.List;
  * the ones before left it: a read with an indel from each of two windows a read length apart (each
  * assembled without the other's) takes both. A placement may keep the read's alignment on the far
  * side of an indel or a clipped end outside the window ({@link ReadAligner.KeptSide}); a read an
- * earlier window moved is placed only so, which keeps that window's work. A placement that gives the
+ * earlier window moved is placed only so, which keeps that window's work (a window that only unclipped
+ * the read's ends did no such work: the read stays free). A placement that gives the
  * read its alignment back changes nothing, though it scores above it (a haplotype's own indels cost
  * nothing).
  *
@@ -75,6 +76,11 @@ public final class Realigner {
   private int[] windowBase = new int[256];
   /** Per partition read: whether a window has given it a new alignment. */
   private boolean[] moved = new boolean[256];
+  /**
+   * Per partition read: whether a window has changed more than its clipped ends (an indel, a
+   * mismatch's place): the windows after it then only keep a side of it.
+   */
+  private boolean[] bound = new boolean[256];
   // Per read and haplotype of the window being aligned: the best placement's score, offset and kept side.
   private int[] placeScore = new int[0];
   private int[] placeOffset = new int[0];
@@ -128,6 +134,7 @@ public final class Realigner {
         int c = Math.max(n, moved.length * 2);
         own = new int[c];
         moved = new boolean[c];
+        bound = new boolean[c];
       }
       if (uStart.length < n) {
         int c = Math.max(n, uStart.length * 2);
@@ -172,6 +179,7 @@ public final class Realigner {
       }
       Arrays.fill(own, 0, n, Integer.MIN_VALUE);
       Arrays.fill(moved, 0, n, false);
+      Arrays.fill(bound, 0, n, false);
       int widest = HaplotypeAssembler.widest();
       for (WindowSelector.Window w : windows) {
         boolean counts = w.first() >= ownStart && w.first() < ownEnd;
@@ -295,8 +303,9 @@ public final class Realigner {
         int bestScore = Integer.MIN_VALUE;
         int bestOffset = 0;
         ReadAligner.KeptSide bestKept = null;
-        // A read an earlier window moved keeps that window's work: only kept-side placements.
-        if (!moved[i]) {
+        // A read an earlier window moved keeps that window's work: only kept-side placements (unless
+        // that window only unclipped it: no work of its own to keep).
+        if (!bound[i]) {
           int o1 = ReadAligner.startOffset(r, target);
           int s1 = ReadAligner.ungappedScore(r, target, o1);
           if (s1 > bestScore) { bestScore = s1; bestOffset = o1; bestKept = null; }
@@ -347,6 +356,9 @@ public final class Realigner {
       reads.set(i, copy);
       own[i] = ReadAligner.score(copy, ref, refStart);
       moved[i] = true;
+      // A window that only turned clipped bases into aligned ones (a SNP's window placing a clipped
+      // end without a gap over an indel 60 bases on) leaves the read free for the windows after.
+      bound[i] = bound[i] || !ReadAligner.onlyUnclipped(r, copy);
     }
   }
 }
