@@ -169,13 +169,16 @@ manifest() {
   echo "$out"
 }
 
-if [ "${2:-}" = sample ]; then sample "$3"; exit; fi
-[ $# -eq 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME]"
-mkdir -p "$T"
-if [ ! -f "$BWA_INDEX.bwt" ]; then
+bwa_index() { # the whole chromosome's index, built once (a sample alone needs it too)
+  [ -f "$BWA_INDEX.bwt" ] && return
   mkdir -p "$(dirname "$BWA_INDEX")"; zcat "$VT_REF" > "$BWA_INDEX"; samtools faidx "$BWA_INDEX"
   bwa index "$BWA_INDEX" >/dev/null 2>&1
-fi
+}
+
+if [ "${2:-}" = sample ]; then bwa_index; sample "$3"; exit; fi
+[ $# -eq 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME]"
+mkdir -p "$T"
+bwa_index
 t0=$SECONDS
 rows | cut -f1 | xargs -P "$JOBS" -I{} bash "$0" "$TABLE" sample {}
 manifest
