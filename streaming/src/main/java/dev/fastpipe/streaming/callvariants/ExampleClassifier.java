@@ -6,6 +6,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
+import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
@@ -133,9 +134,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     int slot = indel ? addIndelExample(buffer, span) : batch.add(buffer, record.imageOffset(), record.imageLength());
     float[] gl = null;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
+      int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
+      if (mates != null) mateOf = mates;
       gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          artifactRate, baseErrors);
+          artifactRate, baseErrors, mates);
     } else if (indel) {
+      // an indel's reads stay independent: PCR stutter puts one error in both mates of a fragment,
+      // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref, alts[0], span, artifactRate, indelErrors);
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
@@ -146,6 +151,9 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
     if (batch.isFull()) flush();
   }
+
+  /** Per read row of the current SNP example, its mate's row or -1 (reused). */
+  private int[] mateOf;
 
   /** A bi-allelic indel example's image without the rows that cannot tell its alleles apart. */
   private UnsafeBuffer compacted;

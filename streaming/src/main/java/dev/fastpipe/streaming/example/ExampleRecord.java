@@ -72,6 +72,38 @@ public final class ExampleRecord {
     return at;
   }
 
+  /** EXAMPLE: how many fragments have both reads among the image's rows (see {@link #mateRow}). */
+  public int matePairCount() {
+    return kind() == KIND_EXAMPLE ? buffer.getShort(offset + MATE_PAIRS_OFFSET, LITTLE_ENDIAN) & 0xFFFF : 0;
+  }
+
+  /** EXAMPLE: the read row (0 = the first below the reference rows) of mate {@code side} (0 or 1) of pair {@code k}. */
+  public int mateRow(int k, int side) {
+    return buffer.getByte(floatsAt() + 4 * floatCount() + 2 * k + side) & 0xFF;
+  }
+
+  /**
+   * EXAMPLE: per read row (0 = the first below the reference rows), the row of its mate, or -1;
+   * into {@code into} when it has at least {@code rows} entries, else a new array; null when the
+   * record has no mate pairs.
+   */
+  public int[] mateOfRows(int rows, int[] into) {
+    int n = matePairCount();
+    if (n == 0) return null;
+    int[] mate = into != null && into.length >= rows ? into : new int[rows];
+    java.util.Arrays.fill(mate, 0, rows, -1);
+    int at = floatsAt() + 4 * floatCount();
+    for (int k = 0; k < n; k++) {
+      int a = buffer.getByte(at + 2 * k) & 0xFF;
+      int b = buffer.getByte(at + 2 * k + 1) & 0xFF;
+      if (a < rows && b < rows) {
+        mate[a] = b;
+        mate[b] = a;
+      }
+    }
+    return mate;
+  }
+
   /** The record's floats, copied into {@code into} (length >= {@link #floatCount()}); returns {@code into}. */
   public float[] floats(float[] into) {
     int at = floatsAt();

@@ -37,7 +37,7 @@ package dev.fastpipe.streaming.example;
  *  +---------------+---------------+---------------+---------------+
  *  | Channels (u8) | Alt count (u8)| Subset n (u8) | Floats n (u8) | 52
  *  +---------------+---------------+---------------+---------------+
- *  | Subset[0] (i8)| Subset[1] (i8)|           reserved            | 56
+ *  | Subset[0] (i8)| Subset[1] (i8)|   Mate pairs n (uint16)       | 56
  *  +---------------+---------------+-------------------------------+
  *  |          Image offset (from the record start, 8-aligned)      | 60
  *  +---------------------------------------------------------------+
@@ -49,6 +49,8 @@ package dev.fastpipe.streaming.example;
  *  +---------------------------------------------------------------+
  *  |  Floats: float32 x (Floats n), unaligned                     ...|
  *  +---------------------------------------------------------------+
+ *  |  Mate pairs: 2 x uint8 (read rows) x (Mate pairs n)          ...|
+ *  +---------------------------------------------------------------+
  *  |  zero padding to an 8-byte boundary                          ...|
  *  +---------------------------------------------------------------+
  *  |  Image: height x width x channels uint8, row-major HWC       ...|
@@ -59,6 +61,12 @@ package dev.fastpipe.streaming.example;
  * ({@code makeexamples.CandidateFeatures}, in its order) when make_examples labels examples for
  * training, so that the small model trains on the same examples as the CNN; otherwise Floats n
  * is 0 and the section is empty.
+ *
+ * <p>The mate pairs of an EXAMPLE are the read rows (0 = the first row below the reference rows)
+ * that hold the two reads of one fragment, a pair per fragment with both reads in the image: reads
+ * of one fragment are not independent where they overlap (an error in one mate is no evidence of a
+ * het when the other shows the reference), and the image cannot show which rows they are. Rows
+ * above 254 are not paired. A record with none has Mate pairs n = 0 and no section.
  *
  * <p>A SMALL_CALL record (kind 4) is a bi-allelic candidate that make_examples' small model
  * called itself: the EXAMPLE layout with label -1, one example at the site, alt subset {0},
@@ -142,6 +150,7 @@ public final class ExampleRecordDescriptor {
   public static final int SUBSET_COUNT_OFFSET = 54;
   public static final int FLOAT_COUNT_OFFSET = 55;
   public static final int SUBSET_OFFSET = 56;
+  public static final int MATE_PAIRS_OFFSET = 58;
   public static final int IMAGE_OFFSET_OFFSET = 60;
   /** Where the variable-length section (allele depths, alleles) starts. */
   public static final int HEADER_LENGTH = 64;
@@ -181,7 +190,12 @@ public final class ExampleRecordDescriptor {
 
   /** Offset of the image from the record start, for these alleles and {@code floats} floats. */
   public static int imageOffset(String ref, String[] alts, int floats) {
-    return align(floatsOffset(ref, alts) + 4 * floats);
+    return imageOffset(ref, alts, floats, 0);
+  }
+
+  /** Offset of the image from the record start, for these alleles, {@code floats} floats and {@code matePairs} mate pairs. */
+  public static int imageOffset(String ref, String[] alts, int floats, int matePairs) {
+    return align(floatsOffset(ref, alts) + 4 * floats + 2 * matePairs);
   }
 
   /** Total length of an EXAMPLE record with these alleles and image shape, without floats. */
@@ -191,8 +205,16 @@ public final class ExampleRecordDescriptor {
 
   /** Total length of an EXAMPLE record with these alleles, {@code floats} floats and image shape. */
   public static int encodedLength(String ref, String[] alts, int floats, int height, int width, int channels) {
-    return imageOffset(ref, alts, floats) + height * width * channels;
+    return encodedLength(ref, alts, floats, 0, height, width, channels);
   }
+
+  /** Total length of an EXAMPLE record with these alleles, {@code floats} floats, {@code matePairs} mate pairs and image shape. */
+  public static int encodedLength(String ref, String[] alts, int floats, int matePairs, int height, int width, int channels) {
+    return imageOffset(ref, alts, floats, matePairs) + height * width * channels;
+  }
+
+  /** The most mate pairs a record holds: rows 0..254 paired. */
+  public static final int MAX_MATE_ROW = 254;
 
   /** Total length of a SMALL_CALL record with these alleles. */
   public static int smallCallLength(String ref, String[] alts) {

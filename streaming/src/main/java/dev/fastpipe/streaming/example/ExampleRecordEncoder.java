@@ -16,6 +16,7 @@ import org.agrona.MutableDirectBuffer;
  * int imageAt = encoder.wrap(buffer, at).origin(shard, sequence, partition)
  *     .example(contigIndex, position, label).site(examplesAtSite, depth)
  *     .alleles(ref, alts, alleleDepths).altSubset(subset).floats(features) // floats: optional
+ *     .matePairs(rows, pairs) // optional, after the floats
  *     .image(height, width, channels); // then write the image's bytes at imageAt
  * encoder.wrap(buffer, at).origin(...).smallCall(contigIndex, position, depth)
  *     .alleles(ref, alts, alleleDepths).probabilities(p);
@@ -28,7 +29,7 @@ import org.agrona.MutableDirectBuffer;
  * record is an {@link IllegalStateException} at the call that notices it. Single-threaded.
  */
 public final class ExampleRecordEncoder {
-  private static final int ORIGIN = 1, SITE = 2, ALLELES = 4, SUBSET = 8, FLOATS = 16, QUALITY = 32;
+  private static final int ORIGIN = 1, SITE = 2, ALLELES = 4, SUBSET = 8, FLOATS = 16, QUALITY = 32, MATES = 64;
 
   private MutableDirectBuffer buffer;
   private int offset;
@@ -36,6 +37,7 @@ public final class ExampleRecordEncoder {
   private int parts; // the parts of the current record written so far
   private int altCount;
   private int floatCount;
+  private int matePairs;
   private int limit; // absolute offset just past the variable section written so far
 
   /** Starts a record at {@code offset} of {@code buffer} (8-byte aligned, room for its length). */
@@ -45,6 +47,7 @@ public final class ExampleRecordEncoder {
     this.kind = 0;
     this.parts = 0;
     this.floatCount = 0;
+    this.matePairs = 0;
     return this;
   }
 
@@ -130,6 +133,26 @@ public final class ExampleRecordEncoder {
   public ExampleRecordEncoder floats(float[] floats) {
     expect(KIND_EXAMPLE, "floats");
     putFloats(floats);
+    return this;
+  }
+
+  /**
+   * EXAMPLE: the read rows of {@code pairs} fragments with both reads in the image,
+   * {@code rows[2k]} and {@code rows[2k + 1]} (each 0..{@value ExampleRecordDescriptor#MAX_MATE_ROW}),
+   * after the floats (none put: none).
+   */
+  public ExampleRecordEncoder matePairs(int[] rows, int pairs) {
+    expect(KIND_EXAMPLE, "matePairs");
+    if ((parts & MATES) != 0) throw new IllegalStateException("mate pairs put twice");
+    if ((parts & FLOATS) == 0) putFloats(null);
+    if (pairs < 0 || pairs > 0xFFFF || 2 * pairs > rows.length) throw new IllegalArgumentException("mate pairs: " + pairs);
+    for (int i = 0; i < 2 * pairs; i++) {
+      if (rows[i] < 0 || rows[i] > MAX_MATE_ROW) throw new IllegalArgumentException("mate row out of range: " + rows[i]);
+      buffer.putByte(limit + i, (byte) rows[i]);
+    }
+    limit += 2 * pairs;
+    matePairs = pairs;
+    parts |= MATES;
     return this;
   }
 
@@ -237,12 +260,12 @@ public final class ExampleRecordEncoder {
     buffer.putByte(offset + SUBSET_COUNT_OFFSET, (byte) count);
     buffer.putByte(offset + SUBSET_OFFSET, (byte) first);
     buffer.putByte(offset + SUBSET_OFFSET + 1, (byte) second);
-    buffer.putShort(offset + SUBSET_OFFSET + 2, (short) 0);
   }
 
   private void putFloats(float[] floats) {
     if ((parts & ALLELES) == 0) throw new IllegalStateException("floats before the alleles");
     if ((parts & FLOATS) != 0) throw new IllegalStateException("floats put twice");
+    if ((parts & MATES) != 0) throw new IllegalStateException("floats after the mate pairs");
     int n = floats == null ? 0 : floats.length;
     if (n > MAX_FLOATS) throw new IllegalArgumentException("too many floats: " + n);
     for (int i = 0; i < n; i++) buffer.putFloat(limit + 4 * i, floats[i], LITTLE_ENDIAN);
@@ -259,6 +282,7 @@ public final class ExampleRecordEncoder {
     buffer.putShort(offset + WIDTH_OFFSET, (short) width, LITTLE_ENDIAN);
     buffer.putByte(offset + CHANNELS_OFFSET, (byte) channels);
     buffer.putByte(offset + FLOAT_COUNT_OFFSET, (byte) floatCount);
+    buffer.putShort(offset + MATE_PAIRS_OFFSET, (short) matePairs, LITTLE_ENDIAN);
     buffer.putInt(offset + IMAGE_OFFSET_OFFSET, imageRel, LITTLE_ENDIAN);
     for (int at = limit; at < offset + imageRel; at++) buffer.putByte(at, (byte) 0);
     return offset + imageRel;

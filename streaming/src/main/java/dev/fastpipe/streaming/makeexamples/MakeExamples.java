@@ -75,6 +75,9 @@ public final class MakeExamples {
   /** How far {@link ShadowAlleles} looks for a shadow's source: its reach, within the reads' pad. */
   private final int shadowReach;
   private final SAMRecord[] rowReads;
+  /** The current candidate's mate pairs ({@link MatePairs}): rows {@code [2k]} and {@code [2k + 1]}. */
+  private final int[] mateRows;
+  private final java.util.HashMap<String, Integer> firstRowOfName = new java.util.HashMap<>();
   private final int[] rowSupport;
   private long sequence;
 
@@ -104,6 +107,7 @@ public final class MakeExamples {
         : null;
     rowReads = new SAMRecord[image.height()];
     rowSupport = new int[image.height()];
+    mateRows = new int[image.height()];
     this.rows = new PileupRows(spans, o.readFilters().minBaseQuality(), encoder.maxReadRows(), image.downsampleSeed());
     this.smallModel = inputs.smallModel() == null || labeler != null ? null
         : SmallModel.load(inputs.smallModel(), CandidateFeatures.NAMES);
@@ -300,6 +304,9 @@ public final class MakeExamples {
       for (int r : c.supportingReads[a]) readAlt[r] = a + 1;
     }
     int[][] subsets = c.altSubsets();
+    int drawn = Math.min(n, encoder.maxReadRows());
+    for (int i = 0; i < drawn; i++) rowReads[i] = reads.get(rowIndex[i]);
+    int pairs = matePairs(drawn);
     for (int[] subset : subsets) {
       for (int i = 0; i < n; i++) {
         int alt = readAlt[rowIndex[i]] - 1;
@@ -307,8 +314,8 @@ public final class MakeExamples {
         rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
       }
       int label = labeler == null ? -1 : labeler.label(c, subset);
-      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, o.image().height(), o.image().width(),
-          encoder.channels());
+      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, pairs,
+          o.image().height(), o.image().width(), encoder.channels());
       if (len > out.maxRecordLength()) {
         throw new IllegalStateException(c + ": example of " + len + " bytes exceeds the transport's "
             + out.maxRecordLength() + "-byte records");
@@ -316,7 +323,7 @@ public final class MakeExamples {
       int at = out.claim(len);
       int imageAt = record.wrap(out.buffer(), at).origin(task, sequence++, p.index())
           .example(c.contigIndex, c.position, label).site(subsets.length, c.depth)
-          .alleles(c.ref, c.alts, c.alleleDepths).altSubset(subset).floats(summary)
+          .alleles(c.ref, c.alts, c.alleleDepths).altSubset(subset).floats(summary).matePairs(mateRows, pairs)
           .image(o.image().height(), o.image().width(), encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();
@@ -328,6 +335,29 @@ public final class MakeExamples {
       for (int r : c.supportingReads[a]) readAlt[r] = 0;
     }
     Arrays.fill(rowReads, null);
+  }
+
+  /**
+   * Puts into {@link #mateRows} the rows of {@code rowReads[0, rows)} that hold the two reads of one
+   * fragment (paired reads of one name, first and second of pair; rows past
+   * {@link ExampleRecordDescriptor#MAX_MATE_ROW} aside) and returns how many pairs.
+   */
+  private int matePairs(int rows) {
+    firstRowOfName.clear();
+    int pairs = 0;
+    for (int i = 0; i < rows && i <= ExampleRecordDescriptor.MAX_MATE_ROW; i++) {
+      SAMRecord r = rowReads[i];
+      if (!r.getReadPairedFlag() || r.getMateUnmappedFlag()) continue;
+      Integer first = firstRowOfName.putIfAbsent(r.getReadName(), i);
+      if (first == null) continue;
+      SAMRecord mate = rowReads[first];
+      if (mate.getFirstOfPairFlag() == r.getFirstOfPairFlag()) continue; // a supplementary or duplicate name
+      mateRows[2 * pairs] = first;
+      mateRows[2 * pairs + 1] = i;
+      pairs++;
+      firstRowOfName.remove(r.getReadName());
+    }
+    return pairs;
   }
 
   /**

@@ -21,7 +21,11 @@ import org.agrona.DirectBuffer;
  *   ref read:  L(0/0) *= 1 - e    L(0/1) *= (1 - e)/2 + e/6      L(1/1) *= e/3
  * </pre>
  *
- * except that hom-ref also explains a strand artifact, the systematic error of real Illumina data
+ * except that the two reads of one fragment ({@link #snp}'s {@code mateOf}: overlapping mates) are
+ * one haplotype's, so het counts the fragment as the reference's or the alt's, half and half
+ * ({@link ReadEvidence#addPair}): one mate's alt against the other's reference is an error, not a
+ * het (bcftools and GATK count such a pair once too), while an indel's reads stay independent (PCR
+ * stutter puts the same error in both mates); and except that hom-ref also explains a strand artifact, the systematic error of real Illumina data
  * (and of the training data's injected errors) where one strand's reads carry the same wrong base:
  * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * L_other strand(0/0) for each strand s with alt
  * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a the sample's strand
@@ -87,12 +91,24 @@ public final class PileupLikelihood {
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors) {
+    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, null);
+  }
+
+  /**
+   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate)}, the two reads of a
+   * fragment counted as one fragment ({@link ReadEvidence#addPair}) where both are informative:
+   * {@code mateOf[r]} is the read row (0 = the first below the reference rows) of row r's mate, or
+   * -1; null: every read on its own.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate, BaseErrorRate baseErrors, int[] mateOf) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
     ReadEvidence reads = new ReadEvidence(4);
+    Fragments fragments = mateOf == null ? null : new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -105,9 +121,53 @@ public final class PileupLikelihood {
       if (!alt && !ref) continue;
       if (ref && ownIndelNearCentre(buffer, offset + r * rowLength, width, channels, anchors)) continue;
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      reads.add(alt, readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
+      double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
+      if (fragments == null) reads.add(alt, e, reverse(buffer, at));
+      else fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
     }
+    if (fragments != null) fragments.addTo(reads);
     return reads.likelihoods(artifactRate);
+  }
+
+  /**
+   * The informative reads of an example, held until all are seen so that the two reads of one
+   * fragment go to {@link ReadEvidence#addPair} together and every other read to {@link ReadEvidence#add}.
+   */
+  static final class Fragments {
+    private final int[] mateOf;
+    private final boolean[] informative;
+    private final boolean[] alt;
+    private final boolean[] reverse;
+    private final double[] error;
+
+    /** {@code rows} read rows; {@code mateOf[r]}: row r's mate's row or -1 (rows past its length: -1). */
+    Fragments(int rows, int[] mateOf) {
+      this.mateOf = mateOf;
+      informative = new boolean[rows];
+      alt = new boolean[rows];
+      reverse = new boolean[rows];
+      error = new double[rows];
+    }
+
+    void add(int row, boolean showsAlt, double e, boolean onReverse) {
+      informative[row] = true;
+      alt[row] = showsAlt;
+      error[row] = e;
+      reverse[row] = onReverse;
+    }
+
+    void addTo(ReadEvidence reads) {
+      for (int r = 0; r < informative.length; r++) {
+        if (!informative[r]) continue;
+        int m = r < mateOf.length ? mateOf[r] : -1;
+        if (m > r && m < informative.length && informative[m]) {
+          reads.addPair(alt[r], error[r], reverse[r], alt[m], error[m], reverse[m]);
+          informative[m] = false; // counted with r
+        } else {
+          reads.add(alt[r], error[r], reverse[r]);
+        }
+      }
+    }
   }
 
   /** Bases a read must reach past an indel's repeat tract to tell the alleles apart. */
@@ -645,10 +705,32 @@ public final class PileupLikelihood {
 
     /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
     public void add(boolean alt, double e, boolean reverse) {
+      het += Math.log10((1 - e) / 2 + e / wrongWays / 2);
+      addHomozygous(alt, e, reverse);
+    }
+
+    /**
+     * The two reads of one fragment, each as {@link #add} takes a read. Both come from one
+     * haplotype, so under het the fragment is the reference's or the alt's, half and half:
+     * L(0/1) *= (P(a|ref) P(b|ref) + P(a|alt) P(b|alt)) / 2, where reads taken apart would give
+     * (P(a|ref) + P(a|alt)) / 2 * (P(b|ref) + P(b|alt)) / 2. One mate's alt against the other's
+     * reference is then what an error in either would make under hom-ref, no evidence of a het;
+     * two mates that agree count as one fragment, not two. Hom-ref and hom-alt are unchanged
+     * (each read errs on its own).
+     */
+    public void addPair(boolean altA, double eA, boolean reverseA, boolean altB, double eB, boolean reverseB) {
+      double wrongA = eA / wrongWays, wrongB = eB / wrongWays;
+      double refA = altA ? wrongA : 1 - eA, altHapA = altA ? 1 - eA : wrongA;
+      double refB = altB ? wrongB : 1 - eB, altHapB = altB ? 1 - eB : wrongB;
+      het += Math.log10((refA * refB + altHapA * altHapB) / 2);
+      addHomozygous(altA, eA, reverseA);
+      addHomozygous(altB, eB, reverseB);
+    }
+
+    private void addHomozygous(boolean alt, double e, boolean reverse) {
       int s = reverse ? 1 : 0;
       double wrong = Math.log10(e / wrongWays);
       double right = Math.log10(1 - e);
-      het += Math.log10((1 - e) / 2 + e / wrongWays / 2);
       if (alt) {
         alts[s]++;
         homRef[s] += wrong;

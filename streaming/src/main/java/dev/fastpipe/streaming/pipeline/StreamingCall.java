@@ -426,7 +426,8 @@ public final class StreamingCall {
 
   /** The transport for the plan's shards; for shm, first removes rings of crashed runs. */
   private static ExampleTransport openTransport(CallRequest s, RunPlan plan) {
-    int maxRecord = plan.settings().shape().bytes() + ALLELE_BYTES_ALLOWANCE;
+    // the image, its rows' mate pairs (2 bytes a pair, at most a pair per two rows) and the alleles
+    int maxRecord = plan.settings().shape().bytes() + plan.settings().shape().height() + ALLELE_BYTES_ALLOWANCE;
     String runId = TransportConfig.uniqueRunId("call");
     TransportConfig cfg = TransportConfig.of(plan.shards(), maxRecord).withRunId(runId).withRingBytes(s.transport().ringBytes());
     try {

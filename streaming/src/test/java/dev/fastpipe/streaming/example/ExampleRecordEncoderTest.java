@@ -292,4 +292,63 @@ class ExampleRecordEncoderTest {
         "an example's part in a block");
     assertThrows(IllegalStateException.class, () -> e.wrap(b, 0).partitionDone(0, 1), "no origin");
   }
+  @Test
+  void matePairsFollowTheFloatsAndReadBackAsEachRowsMate() {
+    dirty();
+    float[] floats = {1.5f, -2f};
+    int[] rows = {0, 7, 3, 254, 99, 99};
+    int img = e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).floats(floats)
+        .matePairs(rows, 2).image(4, 3, 6);
+    int len = image(img, 4 * 3 * 6);
+    assertEquals(ExampleRecordDescriptor.encodedLength("A", new String[] {"C"}, 2, 2, 4, 3, 6), len);
+    r.wrap(b, AT);
+    assertEquals(len, r.length());
+    assertEquals(img, r.imageOffset());
+    assertEquals(0, (r.imageOffset()) % ExampleRecordDescriptor.ALIGNMENT);
+    assertEquals(2, r.matePairCount(), "the third pair in the array is not the record's");
+    assertEquals(7, r.mateRow(0, 1));
+    assertEquals(254, r.mateRow(1, 1));
+    assertArrayEquals(floats, r.floats(new float[2]));
+    int[] mate = r.mateOfRows(255, null);
+    assertEquals(7, mate[0]);
+    assertEquals(0, mate[7]);
+    assertEquals(254, mate[3]);
+    assertEquals(3, mate[254]);
+    assertEquals(-1, mate[1]);
+    assertEquals(-1, mate[99]);
+    int[] fewer = r.mateOfRows(200, new int[300]);
+    assertEquals(-1, fewer[3], "a pair with a row past the image's rows is left out");
+    assertEquals(7, fewer[0]);
+    assertEquals(1, r.pixel(0, 0, 0), "the image is where the record says");
+  }
+
+  @Test
+  void aRecordWithoutMatePairsHasNone() {
+    dirty();
+    int img = e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).matePairs(new int[0], 0)
+        .image(2, 3, 6);
+    image(img, 36);
+    r.wrap(b, AT);
+    assertEquals(0, r.matePairCount());
+    assertNull(r.mateOfRows(2, null));
+    assertEquals(0, r.floatCount());
+    dirty();
+    img = e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).image(2, 3, 6);
+    image(img, 36);
+    assertEquals(0, r.wrap(b, AT).matePairCount(), "a record that never put mate pairs, in a dirty buffer");
+  }
+
+  @Test
+  void matePairsOutOfOrderOrOutOfRangeAreRefused() {
+    e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).matePairs(new int[] {1, 2}, 1);
+    assertThrows(IllegalStateException.class, () -> e.floats(new float[] {1f}));
+    assertThrows(IllegalStateException.class, () -> e.matePairs(new int[] {1, 2}, 1));
+    e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0});
+    assertThrows(IllegalArgumentException.class, () -> e.matePairs(new int[] {1, 255}, 1));
+  }
 }

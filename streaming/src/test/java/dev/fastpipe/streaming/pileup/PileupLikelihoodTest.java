@@ -127,6 +127,63 @@ class PileupLikelihoodTest {
     assertEquals(-4.43, gl[0], 0.01, "2 alt reads at Q37, one a strand, make 0/1 about 10^4.4 times likelier than 0/0");
   }
 
+  /** Rows {@code a[k]} and {@code b[k]} (read rows, 0 = the first) are the two mates of fragment k; every other row -1. */
+  int[] mates(int[] a, int[] b) {
+    int[] mate = new int[reads.size()];
+    Arrays.fill(mate, -1);
+    for (int k = 0; k < a.length; k++) {
+      mate[a[k]] = b[k];
+      mate[b[k]] = a[k];
+    }
+    return mate;
+  }
+
+  @Test
+  void twoAltReadsWhoseMatesShowTheReferenceAreNoEvidenceOfAHet() {
+    twoAltReadsOfThirteen(); // rows 11 (reverse) and 12 (forward): mates of rows 0 (forward) and 1 (reverse)
+    int[] mate = mates(new int[] {0, 1}, new int[] {11, 12});
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mate);
+    double e = err(37, 60);
+    double l00 = homRefOfTwoInThirteen(e); // hom-ref: each read errs on its own, as without mates
+    // het: nine reads apart, and two fragments each the reference's (its alt mate erred) or the alt's (its ref mate erred)
+    double l01 = 9 * log10Half(e) + 2 * Math.log10(((1 - e) * (e / 3) + (e / 3) * (1 - e)) / 2);
+    double l11 = 2 * Math.log10(1 - e) + 11 * Math.log10(e / 3);
+    double max = Math.max(l00, Math.max(l01, l11));
+    assertEquals(0, gl[0], 1e-6, "hom-ref is the likeliest");
+    assertEquals(l01 - max, gl[1], 1e-4);
+    assertEquals(l11 - max, gl[2], 1e-4);
+    assertTrue(gl[1] < -2.5, "one mate's alt against the other's reference is an error, not a het: " + gl[1]);
+    float[] apart = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), null);
+    assertEquals(0, apart[1], 1e-6, "the same reads taken apart favour a het");
+  }
+
+  @Test
+  void twoMatesThatBothShowTheAltAreOneFragment() {
+    twoAltReadsOfThirteen(); // rows 11 and 12, one fragment
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mates(new int[] {11}, new int[] {12}));
+    double e = err(37, 60);
+    double l00 = homRefOfTwoInThirteen(e);
+    double l01 = 11 * log10Half(e) + Math.log10(((e / 3) * (e / 3) + (1 - e) * (1 - e)) / 2);
+    double l11 = 2 * Math.log10(1 - e) + 11 * Math.log10(e / 3);
+    double max = Math.max(l00, Math.max(l01, l11));
+    assertEquals(0, gl[1], 1e-6, "a fragment with the alt in both reads is still a het");
+    assertEquals(l00 - max, gl[0], 1e-4);
+    assertEquals(l11 - max, gl[2], 1e-4);
+    float[] apart = likelihoods();
+    assertTrue(gl[0] < apart[0], "one fragment's two agreeing reads still outweigh hom-ref's errors: " + gl[0] + " vs " + apart[0]);
+  }
+
+  @Test
+  void aMateWithoutABaseAtTheSiteLeavesItsPartnerOnItsOwn() {
+    twoAltReadsOfThirteen();
+    read('N', 37, 60); // row 13: no A, C, G or T at the site, so it counts for nothing
+    int[] mate = mates(new int[] {12}, new int[] {13});
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mate);
+    reads.remove(13);
+    support.remove(13);
+    assertArrayEquals(likelihoods(), gl, 1e-6f);
+  }
+
   @Test
   void aReadsMappingErrorAddsToItsBaseError() {
     for (int i = 0; i < 5; i++) read((char) g.ref[SITE], 37, 60);
