@@ -15,6 +15,7 @@
 #
 # usage: build_data.sh TABLE.tsv                 every sample of the table (skips finished ones)
 #        build_data.sh TABLE.tsv sample NAME      one sample
+#        build_data.sh TABLE.tsv manifest         only $T/manifest-TABLE.tsv, of the samples built
 # env:   T (output, default /work/v5data), JOBS (samples at once, default 2), BWA_THREADS (default 1),
 #        VT_REF (default /usr/share/doc/vt/examples/ref/20.fa.gz), BWA_INDEX (default $T/bwaidx/20.fa)
 # Needs art_illumina, dwgsim, bwa, samtools, bgzip/tabix, python3 (stdlib only): Debian packages
@@ -152,6 +153,7 @@ manifest() {
   printf 'name\tparent\trole\tprofile\tread_length\tcoverage\tartifact\tbam\ttruth\tbed\n' > "$m"
   local name role start end sim prof len cov fm fs q art seed ladder
   while IFS=$'\t' read -r name role start end sim prof len cov fm fs q art seed ladder; do
+    [ "${BUILT_ONLY:-0}" = 1 ] && [ ! -f "$T/$name/done" ] && continue
     local p="$sim:$prof"; [ "$sim" = dwgsim ] && p="dwgsim:$q"; [ "$sim" = wgsim ] && p="wgsim:$q"
     local d=$T/$name
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$name" "$role" "$p" "$len" \
@@ -176,6 +178,7 @@ bwa_index() { # the whole chromosome's index, built once (a sample alone needs i
 }
 
 if [ "${2:-}" = sample ]; then bwa_index; sample "$3"; exit; fi
+if [ "${2:-}" = manifest ]; then BUILT_ONLY=1 manifest; exit; fi
 [ $# -eq 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME]"
 mkdir -p "$T"
 bwa_index
