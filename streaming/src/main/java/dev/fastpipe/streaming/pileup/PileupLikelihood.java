@@ -235,7 +235,8 @@ public final class PileupLikelihood {
       int at = row + centre * channels;
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
       boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
-      if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)) continue;
+      if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)
+          && !endsShowingTheReference(buffer, offset, row, width, channels, ref, alt, to)) continue;
       // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
       boolean slipped = showsAlt || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
       double e = slipped ? referenceReadError : readError;
@@ -465,7 +466,7 @@ public final class PileupLikelihood {
    * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
    * {@link #indelRowEvidence} read it.
    */
-  public record IndelSpan(TandemRepeat.Repeat after, int to) {}
+  public record IndelSpan(TandemRepeat.Repeat after, int to, String ref, String alt) {}
 
   /**
    * The example's {@link IndelSpan}; null when it has none: not an indel (the alleles are as long),
@@ -476,7 +477,7 @@ public final class PileupLikelihood {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
     TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
     int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
-    return to < 0 ? null : new IndelSpan(after, to);
+    return to < 0 ? null : new IndelSpan(after, to, ref, alt);
   }
 
   /**
@@ -547,7 +548,8 @@ public final class PileupLikelihood {
       int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
       boolean showsAlt = (buffer.getByte(row + centre * channels + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
       says[r] = showsAlt ? ALT
-          : drawnThroughout(buffer, row, channels, centre - 1, to) ? REFERENCE
+          : drawnThroughout(buffer, row, channels, centre - 1, to)
+              || endsShowingTheReference(buffer, offset, row, width, channels, span.ref(), span.alt(), to) ? REFERENCE
           : indelAnchorIn(buffer, row, channels, centre - 1, to) ? OTHER : NEITHER;
     }
     return says;
@@ -606,6 +608,38 @@ public final class PileupLikelihood {
       if ((buffer.getByte(at) & 0xFF) == 0 && (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0) return true;
     }
     return false;
+  }
+
+  /**
+   * True when the read in {@code row} stops (it ends, or its bases are clipped) within the
+   * {@value #INDEL_FLANK} columns before and at {@code to} (the last column a reference read must reach:
+   * {@link #lastColumnToReach}), drawn without a gap from the column before the anchor to there,
+   * and shows the reference base at each of those flank columns it reaches, one at least where the
+   * haplotype with {@code alt}, laid over the read from its left part, has another base. A read of
+   * that haplotype would show that base (an aligner leaves it as a mismatch or clips it, and a
+   * clipped base is not drawn), so the read is the reference's but for a base error: a het
+   * insertion in a 26-base GA tract on 15x reads, whose one reference-haplotype read ended a base
+   * past the tract, came out 1/1 without it.
+   */
+  static boolean endsShowingTheReference(DirectBuffer buffer, int offset, int row, int width, int channels, String ref,
+      String alt, int to) {
+    int centre = (width - 1) / 2;
+    int first = to - INDEL_FLANK + 1; // the first column past the repeat, the deleted bases and the alike bases
+    if (first <= centre || !drawnThroughout(buffer, row, channels, centre - 1, first)) return false;
+    boolean toldApart = false;
+    for (int c = first; c <= to; c++) {
+      int at = row + c * channels;
+      int base = buffer.getByte(at) & 0xFF;
+      if (base == 0) {
+        if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0) return false; // an indel of its own, not its end
+        break;
+      }
+      int refColour = buffer.getByte(offset + c * channels) & 0xFF;
+      if (base != refColour) return false;
+      int altColour = haplotypeColour(buffer, offset, width, channels, ref, alt, c);
+      if (altColour > 0 && altColour != refColour) toldApart = true;
+    }
+    return toldApart;
   }
 
   /** True when every column in [from, to] of the row has a base drawn (no gap, no indel anchor). */

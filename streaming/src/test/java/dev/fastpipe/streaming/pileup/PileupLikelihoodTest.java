@@ -417,7 +417,7 @@ class PileupLikelihoodTest {
     insertionRead(false);
     referenceRead(SITE + 5 - 100, true); // ends inside the T run
     referenceRead(SITE - 40, false); // to SITE + 59: past the run and the flank
-    referenceRead(SITE + 11 - 100, true); // ends at SITE + 10: past the run, one base short of the flank
+    referenceRead(SITE + 11 - 100, true); // ends at SITE + 10, short of the flank, but shows C at SITE + 9, where the insertion's haplotype has a T
     referenceRead(SITE + 12 - 100, false); // ends at SITE + 11: the run, then the three bases of the flank
     insertionRead(2, true, 2); // another allele: two more T
     SAMRecord elsewhere = g.read(SITE - 50, "55M2I45M", g.refString(SITE - 50, SITE + 5) + "TT" + g.refString(SITE + 5, SITE + 50));
@@ -428,9 +428,43 @@ class PileupLikelihoodTest {
     assertEquals(H - PileupConstants.REFERENCE_ROWS, says.length);
     byte alt = PileupLikelihood.ALT, ref = PileupLikelihood.REFERENCE, neither = PileupLikelihood.NEITHER;
     byte other = PileupLikelihood.OTHER;
-    assertArrayEquals(new byte[] {alt, neither, ref, neither, ref, other, other}, Arrays.copyOf(says, 7), Arrays.toString(says));
+    assertArrayEquals(new byte[] {alt, neither, ref, ref, ref, other, other}, Arrays.copyOf(says, 7), Arrays.toString(says));
     for (int r = 7; r < says.length; r++) assertEquals(neither, says[r], "an empty row tells nothing: row " + r);
     assertNull(PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, "A", "C"), "a SNP has no such rows");
+  }
+
+  /** A read over [SITE + end - 99, SITE + end], reference bases but for {@code base} at SITE + {@code at}. */
+  void readEndingAt(int end, int at, char base) {
+    String seq = TestGenome.mutate(g.refString(SITE + end - 99, SITE + end + 1), at - end + 99, base);
+    reads.add(g.read(SITE + end - 99, "100M", seq));
+    support.add(0);
+  }
+
+  @Test
+  void aReadEndingJustPastTheRepeatTellsTheAllelesApartOnlyByAReferenceBaseWhereTheAltDiffers() {
+    tRunAfterTheSite(); // G, eight T, C at SITE + 9; the insertion's haplotype reads nine T, then C at SITE + 10
+    readEndingAt(10, 9, 'C'); // the reference's C at SITE + 9: the reference haplotype's read
+    readEndingAt(10, 9, 'T'); // the insertion's haplotype laid over without its gap (an aligner's mismatch)
+    readEndingAt(9, 9, 'C'); // ends at SITE + 9 with the reference's C
+    readEndingAt(8, 8, 'T'); // ends inside the run: either allele's
+    String ref = String.valueOf((char) g.ref[SITE]);
+    byte[] says = PileupLikelihood.indelRowEvidence(encoded(), 8, H, W, 6, ref, ref + "T");
+    byte r = PileupLikelihood.REFERENCE, neither = PileupLikelihood.NEITHER;
+    assertArrayEquals(new byte[] {r, neither, r, neither}, Arrays.copyOf(says, 4), Arrays.toString(says));
+  }
+
+  @Test
+  void aHetInsertionWhoseOnlyReferenceReadEndsJustPastTheRunIsAHet() {
+    tRunAfterTheSite();
+    for (int i = 0; i < 3; i++) insertionRead(i % 2 == 1);
+    for (int i = 0; i < 4; i++) referenceRead(SITE + 5 - 100, i % 2 == 1); // end inside the run: say nothing
+    float[] withoutIt = indelLikelihoods();
+    assertEquals(0, withoutIt[2], 1e-6, "three alt reads and nothing else: hom-alt " + Arrays.toString(withoutIt));
+    readEndingAt(10, 9, 'C'); // the one read of the reference haplotype, a base past the run
+    float[] gl = indelLikelihoods();
+    double e = IndelErrorRate.FLOOR + 1e-6 - IndelErrorRate.FLOOR * 1e-6;
+    assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
+    assertEquals(3 * Math.log10(1 - e) + Math.log10(e) - 4 * Math.log10(0.5), gl[2], 1e-4, "hom-alt: its one reference read an error");
   }
 
   @Test
