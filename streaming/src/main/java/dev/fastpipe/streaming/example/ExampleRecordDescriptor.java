@@ -213,7 +213,7 @@ public final class ExampleRecordDescriptor {
     return imageOffset(ref, alts, floats, matePairs) + height * width * channels;
   }
 
-  /** The most mate pairs a record holds: rows 0..254 paired. */
+  /** The highest read row a mate pair may name (a row is one byte); rows past it are not paired. */
   public static final int MAX_MATE_ROW = 254;
 
   /** Total length of a SMALL_CALL record with these alleles. */

@@ -75,7 +75,7 @@ public final class MakeExamples {
   /** How far {@link ShadowAlleles} looks for a shadow's source: its reach, within the reads' pad. */
   private final int shadowReach;
   private final SAMRecord[] rowReads;
-  /** The current candidate's mate pairs ({@link MatePairs}): rows {@code [2k]} and {@code [2k + 1]}. */
+  /** The current candidate's mate pairs ({@link #matePairs}): rows {@code [2k]} and {@code [2k + 1]}. */
   private final int[] mateRows;
   private final java.util.HashMap<String, Integer> firstRowOfName = new java.util.HashMap<>();
   private final int[] rowSupport;
@@ -304,13 +304,11 @@ public final class MakeExamples {
       for (int r : c.supportingReads[a]) readAlt[r] = a + 1;
     }
     int[][] subsets = c.altSubsets();
-    int drawn = Math.min(n, encoder.maxReadRows());
-    for (int i = 0; i < drawn; i++) rowReads[i] = reads.get(rowIndex[i]);
-    int pairs = matePairs(drawn);
+    for (int i = 0; i < n; i++) rowReads[i] = reads.get(rowIndex[i]);
+    int pairs = matePairs(n);
     for (int[] subset : subsets) {
       for (int i = 0; i < n; i++) {
         int alt = readAlt[rowIndex[i]] - 1;
-        rowReads[i] = reads.get(rowIndex[i]);
         rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
       }
       int label = labeler == null ? -1 : labeler.label(c, subset);

@@ -25,7 +25,8 @@ import org.agrona.DirectBuffer;
  * one haplotype's, so het counts the fragment as the reference's or the alt's, half and half
  * ({@link ReadEvidence#addPair}): one mate's alt against the other's reference is an error, not a
  * het (bcftools and GATK count such a pair once too), while an indel's reads stay independent (PCR
- * stutter puts the same error in both mates); and except that hom-ref also explains a strand artifact, the systematic error of real Illumina data
+ * stutter puts the same error in both mates); and except that hom-ref also explains a strand
+ * artifact, the systematic error of real Illumina data
  * (and of the training data's injected errors) where one strand's reads carry the same wrong base:
  * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * L_other strand(0/0) for each strand s with alt
  * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a the sample's strand
