@@ -41,7 +41,7 @@ STRAND_SITES_PER_MB=1000
 STUTTER_RATE=0.15
 
 die() { echo "build_data.sh: $*" >&2; exit 1; }
-[ $# -ge 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME]"
+[ $# -ge 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME | manifest]"
 TABLE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -f "$TABLE" ] || die "$1: no such table"
 rows() { grep -v '^#' "$TABLE" | grep -v '^[[:space:]]*$'; }
@@ -179,7 +179,7 @@ bwa_index() { # the whole chromosome's index, built once (a sample alone needs i
 
 if [ "${2:-}" = sample ]; then bwa_index; sample "$3"; exit; fi
 if [ "${2:-}" = manifest ]; then BUILT_ONLY=1 manifest; exit; fi
-[ $# -eq 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME]"
+[ $# -eq 1 ] || die "usage: build_data.sh TABLE.tsv [sample NAME | manifest]"
 mkdir -p "$T"
 bwa_index
 t0=$SECONDS
