@@ -47,6 +47,12 @@ public final class AlleleCounter {
   private final List<String> indelNames = new ArrayList<>();
   private byte[] scratch = new byte[256];
   private byte[] refCodes = new byte[0];
+  /**
+   * Per insertion event whose inserted bases include some below {@link #FOLD_QUALITY} (key
+   * {@code offset << READ_BITS | read}): a bit per base of the left-aligned inserted sequence, set
+   * where the read's base is that unsure ({@link #foldUnsureInsertions}).
+   */
+  private final Map<Long, Long> unsureBases = new HashMap<>();
 
   public AlleleCounter(ExampleSettings.ReadFilters filters, ExampleSettings.CandidateThresholds thresholds) {
     this.minBaseQuality = filters.minBaseQuality();
@@ -74,6 +80,7 @@ public final class AlleleCounter {
     nEvents = 0;
     indelIds.clear();
     indelNames.clear();
+    unsureBases.clear();
   }
 
   private static final byte[] CODES = new byte[256];
@@ -209,19 +216,99 @@ public final class AlleleCounter {
     if (!PileupImageEncoder.insertionQualityOk(quals, readPos, len, minBaseQuality)) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
+    long unsure = 0;
     for (int i = 0; i < len; i++) {
       byte b = bases[readPos + i];
       scratch[i] = b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
+      if (i < Long.SIZE && (readPos + i >= quals.length || quals[readPos + i] < FOLD_QUALITY)) unsure |= 1L << i;
     }
-    // Left-align: rotate while the anchor base equals the last inserted base.
+    if (len > Long.SIZE) unsure = 0; // too long to fold: counted as read
+    // Left-align: rotate while the anchor base equals the last inserted base (the unsure bits with it).
     int a = anchor;
     while (a > refStart && refAt(a) == scratch[len - 1] && refAt(a) != 'N') {
       System.arraycopy(scratch, 0, scratch, 1, len - 1);
       scratch[0] = refAt(a);
+      unsure = len == Long.SIZE ? Long.rotateLeft(unsure, 1) : ((unsure << 1) | (unsure >>> (len - 1))) & ((1L << len) - 1);
       a--;
     }
     if (a < start || a >= end) return;
+    if (unsure != 0) unsureBases.put(((long) (a - start) << READ_BITS) | readIndex, unsure);
     addEvent(a - start, internIndel("I" + new String(scratch, 0, len, java.nio.charset.StandardCharsets.US_ASCII)), readIndex);
+  }
+
+  /**
+   * Inserted bases below this quality (1 % error or more) may be a sequencing error of the read's
+   * insertion: {@link #foldUnsureInsertions}.
+   */
+  static final int FOLD_QUALITY = 20;
+
+  /**
+   * Folds, at the position whose events are {@code [from, to)}, each insertion read whose inserted
+   * sequence differs from another insertion allele of the same length there only at its own bases
+   * below {@link #FOLD_QUALITY} into that allele, when that allele has a read with no such base (a
+   * clean read) and has more reads than any other allele that so matches, its own included (its own
+   * counts where another of its reads is clean; a tie keeps the read where it is). Two reads
+   * of a het's +CA at 10x, one reading CG with its G at Q9 (2x250 reads err most near their ends),
+   * were two alleles of one read each and no candidate; bcftools, which groups an indel's reads by
+   * length, called it. Reads whose unsure bases agree with no clean allele keep their own. Events
+   * stay sorted.
+   */
+  private void foldUnsureInsertions(int from, int to) {
+    if (unsureBases.isEmpty()) return;
+    int off = (int) (events[from] >>> (READ_BITS + ALLELE_BITS));
+    long positionKey = (long) off << READ_BITS;
+    int[] targets = null;
+    for (int e = from; e < to; e++) {
+      int allele = (int) ((events[e] >>> READ_BITS) & ALLELE_MASK);
+      if (allele < FIRST_INDEL) continue;
+      Long unsure = unsureBases.get(positionKey | (events[e] & READ_MASK));
+      if (unsure == null) continue;
+      String name = indelNames.get(allele - FIRST_INDEL);
+      int target = -1;
+      int targetReads = 0;
+      boolean tie = false;
+      for (int r = from; r < to; ) { // each allele of the position, its own included: a run of events
+        int other = (int) ((events[r] >>> READ_BITS) & ALLELE_MASK);
+        int k = r;
+        boolean clean = false;
+        while (k < to && (int) ((events[k] >>> READ_BITS) & ALLELE_MASK) == other) {
+          clean |= !unsureBases.containsKey(positionKey | (events[k] & READ_MASK));
+          k++;
+        }
+        if (other >= FIRST_INDEL && clean && (other == allele || agreesOutside(name, indelNames.get(other - FIRST_INDEL), unsure))) {
+          if (k - r > targetReads) {
+            target = other;
+            targetReads = k - r;
+            tie = false;
+          } else if (k - r == targetReads) {
+            tie = true;
+          }
+        }
+        r = k;
+      }
+      if (target >= 0 && target != allele && !tie) {
+        if (targets == null) {
+          targets = new int[to - from];
+          Arrays.fill(targets, -1);
+        }
+        targets[e - from] = target;
+      }
+    }
+    if (targets == null) return;
+    for (int e = from; e < to; e++) {
+      if (targets[e - from] >= 0) events[e] = (events[e] & ~(ALLELE_MASK << READ_BITS)) | ((long) targets[e - from] << READ_BITS);
+    }
+    Arrays.sort(events, from, to);
+  }
+
+  /** Whether insertion names {@code a} and {@code b} ("I" + bases) have one length and the same bases outside {@code a}'s unsure ones. */
+  static boolean agreesOutside(String a, String b, long unsure) {
+    if (a.length() != b.length() || a.charAt(0) != 'I' || b.charAt(0) != 'I') return false;
+    for (int i = 1; i < a.length(); i++) {
+      boolean isUnsure = i - 1 < Long.SIZE && (unsure >>> (i - 1) & 1) != 0;
+      if (!isUnsure && a.charAt(i) != b.charAt(i)) return false;
+    }
+    return true;
   }
 
   private int internIndel(String name) {
@@ -250,6 +337,9 @@ public final class AlleleCounter {
     List<int[]> runs = new ArrayList<>(); // {allele, from, to} of passing alleles at one position
     while (i < nEvents) {
       int off = (int) (events[i] >>> (READ_BITS + ALLELE_BITS));
+      int positionEnd = i;
+      while (positionEnd < nEvents && (int) (events[positionEnd] >>> (READ_BITS + ALLELE_BITS)) == off) positionEnd++;
+      foldUnsureInsertions(i, positionEnd);
       int j = i;
       runs.clear();
       boolean indelPasses = false;

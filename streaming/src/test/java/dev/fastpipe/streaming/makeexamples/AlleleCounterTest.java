@@ -189,6 +189,74 @@ class AlleleCounterTest {
     assertArrayEquals(new String[] {"CGGAA", "CGGAG"}, count(900, 1100, reads).get(0).alts);
   }
 
+  /**
+   * An insertion read whose inserted bases differ from another insertion allele of the same length
+   * only where its own bases are below Q20 counts for that allele when it has a clean read: a het's
+   * +TA at 10x read once as TA and once as TG with the G at Q9 is one allele of two reads.
+   */
+  @Test
+  void anInsertionReadsUnsureBaseFoldsIntoTheCleanAlleleItOtherwiseMatches() {
+    SAMRecord[] reads = delAndInsertions(8, 0, "TA", "TG");
+    assertTrue(count(900, 1100, reads).isEmpty(), "TG at Q30: two alleles of one read each");
+    reads[1].getBaseQualities()[52] = 9; // the G
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CTA"}, c.get(0).alts);
+    assertArrayEquals(new int[] {6, 2}, c.get(0).alleleDepths);
+    assertArrayEquals(new int[] {0, 1}, c.get(0).supportingReads[0], "both reads support it");
+    // Its unsure base must be the one that differs: an unsure T (the bases agree there) folds nothing.
+    reads = delAndInsertions(8, 0, "TA", "TG");
+    reads[1].getBaseQualities()[51] = 9;
+    assertTrue(count(900, 1100, reads).isEmpty());
+    // Two unsure reads, no clean one: nothing to fold into.
+    reads = delAndInsertions(8, 0, "TA", "TG");
+    reads[0].getBaseQualities()[52] = 9;
+    reads[1].getBaseQualities()[52] = 9;
+    assertTrue(count(900, 1100, reads).isEmpty());
+  }
+
+  /** The unsure read stays with its own allele where that has a clean read and more reads; a tie keeps it too. */
+  @Test
+  void anUnsureInsertionReadStaysWithItsOwnAlleleWhenThatIsTheBetterSupported() {
+    SAMRecord[] reads = delAndInsertions(12, 0, "TG", "TG", "TG", "TA");
+    reads[0].getBaseQualities()[52] = 9;
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CTG"}, c.get(0).alts, "TA's one read is no second allele beside a 3-read +TG");
+    assertArrayEquals(new int[] {8, 3}, c.get(0).alleleDepths, "the unsure TG read stays: 3 TG reads");
+    // Two TG reads (one unsure) and two clean TA reads: a tie, and the unsure read stays.
+    reads = delAndInsertions(12, 0, "TG", "TG", "TA", "TA");
+    reads[0].getBaseQualities()[52] = 9;
+    c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CTA", "CTG"}, c.get(0).alts);
+    assertArrayEquals(new int[] {8, 2, 2}, c.get(0).alleleDepths);
+  }
+
+  /**
+   * Left-aligning an insertion rotates its bases, and the unsure mark rotates with them: GC after a
+   * C (its G at Q9) is CG after the base before, where a clean read's CT sits; the unsure base is then
+   * the second, and the read folds into CT.
+   */
+  @Test
+  void theUnsureMarkFollowsTheBasesWhenTheInsertionIsLeftAligned() {
+    int p = 1000;
+    g.ref[p - 1] = 'A';
+    g.ref[p] = 'C';
+    g.ref[p + 1] = 'A';
+    SAMRecord[] reads = new SAMRecord[8];
+    for (int i = 0; i < 8; i++) reads[i] = g.refRead(p - 50, 100);
+    reads[0] = g.read(p - 50, "50M2I50M", g.refString(p - 50, p) + "CT" + g.refString(p, p + 50)); // CT after p - 1
+    reads[1] = g.read(p - 50, "51M2I49M", g.refString(p - 50, p + 1) + "GC" + g.refString(p + 1, p + 50)); // GC after p
+    assertTrue(count(900, 1100, reads).isEmpty(), "CT and CG: two alleles");
+    reads[1].getBaseQualities()[51] = 9; // the G, first inserted, second once left-aligned
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertEquals(p - 1, c.get(0).position);
+    assertArrayEquals(new String[] {"ACT"}, c.get(0).alts);
+    assertArrayEquals(new int[] {7, 2}, c.get(0).alleleDepths, "the GC read shows the reference at p - 1");
+  }
+
   @Test
   void anInsertionCountsWhenItsBasesReachTheMinimumOnAverage() {
     int p = 1000;
