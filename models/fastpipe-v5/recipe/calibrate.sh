@@ -12,7 +12,8 @@
 # the shipped v5: snp=0.5:pileup,indel=0.5:pileup), which calibrate stores beside the GQ map, since
 # the map is fitted on calls made with it.
 # Run from the repository root.  env: T (default /work/v5data), MODEL (default $T/fastpipe-v5), COUNTS,
-#   MANIFESTS (default: the three manifests above), STUTTER (default 0)
+#   MANIFESTS (default: the three manifests above), STUTTER (default 0), CALLS (where the validation
+#   calls go; default $T/calibration-calls: fits of several COUNTS side by side each need their own)
 set -euo pipefail
 T=${T:-/work/v5data}
 MODEL=${MODEL:-$T/fastpipe-v5}
@@ -21,7 +22,7 @@ R=$T/bwaidx/20.fa
 MANIFESTS=${MANIFESTS:-$T/manifest-samples.tsv $T/manifest-indel_fit.tsv $T/manifest-validation2.tsv $T/manifest-validation3.tsv}
 STUTTER=${STUTTER:-0}
 for m in $MANIFESTS; do [ -f "$m" ] || { echo "calibrate.sh: $m missing: run build_data.sh on its table first" >&2; exit 2; }; done
-out=$T/calibration-calls
+out=${CALLS:-$T/calibration-calls}
 mkdir -p "$out"
 pairs=$out/pairs.tsv
 : > "$pairs.tmp"
