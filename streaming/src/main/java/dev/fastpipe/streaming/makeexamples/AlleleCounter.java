@@ -17,7 +17,8 @@ import java.util.Map;
  * average) and deletions (anchor quality >= min) at their anchor (the
  * reference base before them, which then counts for the indel, not the ref). Indels are
  * left-aligned against the reference before they are counted, so a candidate compares with a
- * normalised truth. S, H, N and P count nothing. The hot loop works on primitive arrays that live
+ * normalised truth; an insertion read whose bases differ from a clean allele of the same length
+ * only where they are below Q20 counts for that allele ({@link #foldUnsureInsertions}). S, H, N and P count nothing. The hot loop works on primitive arrays that live
  * as long as the counter: non-reference observations are packed into one {@code long} each
  * ({@code position | allele | read}) and sorted once to find candidates; only an indel allele's
  * name is a String (interned per partition).
