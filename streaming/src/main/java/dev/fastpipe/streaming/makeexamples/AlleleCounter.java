@@ -18,10 +18,11 @@ import java.util.Map;
  * reference base before them, which then counts for the indel, not the ref). Indels are
  * left-aligned against the reference before they are counted, so a candidate compares with a
  * normalised truth; an insertion read whose bases differ from a clean allele of the same length
- * only where they are below Q20 counts for that allele ({@link #foldUnsureInsertions}). S, H, N and P count nothing. The hot loop works on primitive arrays that live
- * as long as the counter: non-reference observations are packed into one {@code long} each
- * ({@code position | allele | read}) and sorted once to find candidates; only an indel allele's
- * name is a String (interned per partition).
+ * only where they are below Q20 counts for that allele ({@link #foldUnsureInsertions}). S, H, N
+ * and P count nothing. The hot loop works on primitive arrays that live as long as the counter:
+ * non-reference observations are packed into one {@code long} each ({@code position | allele |
+ * read}) and sorted once to find candidates; only an indel allele's name is a String (interned per
+ * partition).
  */
 public final class AlleleCounter {
   private static final int READ_BITS = 20;
@@ -233,7 +234,7 @@ public final class AlleleCounter {
       a--;
     }
     if (a < start || a >= end) return;
-    if (unsure != 0) unsureBases.put(((long) (a - start) << READ_BITS) | readIndex, unsure);
+    if (unsure != 0) unsureBases.put(unsureKey(a - start, readIndex), unsure);
     addEvent(a - start, internIndel("I" + new String(scratch, 0, len, java.nio.charset.StandardCharsets.US_ASCII)), readIndex);
   }
 
@@ -255,25 +256,23 @@ public final class AlleleCounter {
    * stay sorted.
    */
   private void foldUnsureInsertions(int from, int to) {
-    if (unsureBases.isEmpty()) return;
-    int off = (int) (events[from] >>> (READ_BITS + ALLELE_BITS));
-    long positionKey = (long) off << READ_BITS;
+    int off = offsetOf(events[from]);
     int[] targets = null;
     for (int e = from; e < to; e++) {
-      int allele = (int) ((events[e] >>> READ_BITS) & ALLELE_MASK);
+      int allele = alleleOf(events[e]);
       if (allele < FIRST_INDEL) continue;
-      Long unsure = unsureBases.get(positionKey | (events[e] & READ_MASK));
+      Long unsure = unsureBases.get(unsureKey(off, readOf(events[e])));
       if (unsure == null) continue;
       String name = indelNames.get(allele - FIRST_INDEL);
       int target = -1;
       int targetReads = 0;
       boolean tie = false;
       for (int r = from; r < to; ) { // each allele of the position, its own included: a run of events
-        int other = (int) ((events[r] >>> READ_BITS) & ALLELE_MASK);
+        int other = alleleOf(events[r]);
         int k = r;
         boolean clean = false;
-        while (k < to && (int) ((events[k] >>> READ_BITS) & ALLELE_MASK) == other) {
-          clean |= !unsureBases.containsKey(positionKey | (events[k] & READ_MASK));
+        while (k < to && alleleOf(events[k]) == other) {
+          clean |= !unsureBases.containsKey(unsureKey(off, readOf(events[k])));
           k++;
         }
         if (other >= FIRST_INDEL && clean && (other == allele || agreesOutside(name, indelNames.get(other - FIRST_INDEL), unsure))) {
@@ -327,6 +326,24 @@ public final class AlleleCounter {
     events[nEvents++] = ((long) off << (READ_BITS + ALLELE_BITS)) | ((long) allele << READ_BITS) | readIndex;
   }
 
+  /** An event's partition offset, allele and read, as {@link #addEvent} packed them. */
+  private static int offsetOf(long event) {
+    return (int) (event >>> (READ_BITS + ALLELE_BITS));
+  }
+
+  private static int alleleOf(long event) {
+    return (int) ((event >>> READ_BITS) & ALLELE_MASK);
+  }
+
+  private static int readOf(long event) {
+    return (int) (event & READ_MASK);
+  }
+
+  /** {@link #unsureBases}' key of a read's insertion at a partition offset. */
+  private static long unsureKey(int off, int readIndex) {
+    return ((long) off << READ_BITS) | readIndex;
+  }
+
   /** Indel alleles of the current position short of the read count only, {allele, from, to} ({@link #candidates}). */
   private final List<int[]> seconds = new ArrayList<>();
 
@@ -337,16 +354,18 @@ public final class AlleleCounter {
     int i = 0;
     List<int[]> runs = new ArrayList<>(); // {allele, from, to} of passing alleles at one position
     while (i < nEvents) {
-      int off = (int) (events[i] >>> (READ_BITS + ALLELE_BITS));
-      int positionEnd = i;
-      while (positionEnd < nEvents && (int) (events[positionEnd] >>> (READ_BITS + ALLELE_BITS)) == off) positionEnd++;
-      foldUnsureInsertions(i, positionEnd);
+      int off = offsetOf(events[i]);
+      if (!unsureBases.isEmpty()) { // a partition without unsure insertions skips the position's extra pass
+        int positionEnd = i;
+        while (positionEnd < nEvents && offsetOf(events[positionEnd]) == off) positionEnd++;
+        foldUnsureInsertions(i, positionEnd);
+      }
       int j = i;
       runs.clear();
       boolean indelPasses = false;
       seconds.clear(); // indel alleles short of the read count only
-      while (j < nEvents && (int) (events[j] >>> (READ_BITS + ALLELE_BITS)) == off) {
-        int allele = (int) ((events[j] >>> READ_BITS) & ALLELE_MASK);
+      while (j < nEvents && offsetOf(events[j]) == off) {
+        int allele = alleleOf(events[j]);
         int k = j;
         while (k < nEvents && (events[k] >>> READ_BITS) == (events[j] >>> READ_BITS)) k++;
         int count = k - j;
@@ -466,7 +485,7 @@ public final class AlleleCounter {
       int[] r = runs.get(a);
       altDepths[a] = r[2] - r[1];
       support[a] = new int[r[2] - r[1]];
-      for (int k = r[1]; k < r[2]; k++) support[a][k - r[1]] = (int) (events[k] & READ_MASK);
+      for (int k = r[1]; k < r[2]; k++) support[a][k - r[1]] = readOf(events[k]);
     }
     return Candidate.inCanonicalOrder(contigIndex, contig, pos, ref, alts, minRef, minAlt, refSupport[off], altDepths,
         depth[off], support);
