@@ -304,7 +304,7 @@ public final class ReadErrorSample {
       double factor = bases.bases() == 0 ? PileupLikelihood.errorFactor(mismatches, promised) : 1.0;
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());
       for (int[] e : evidence) {
-        PileupLikelihood.ReadEvidence site = new PileupLikelihood.ReadEvidence(4);
+        PileupLikelihood.ReadEvidence site = new PileupLikelihood.ReadEvidence(4, bases.meanError());
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;

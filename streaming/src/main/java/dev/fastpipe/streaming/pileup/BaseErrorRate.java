@@ -22,10 +22,12 @@ public final class BaseErrorRate {
 
   private final double[] rate;
   private final long bases;
+  private final double meanError;
 
-  private BaseErrorRate(double[] rate, long bases) {
+  private BaseErrorRate(double[] rate, long bases, double meanError) {
     this.rate = rate;
     this.bases = bases;
+    this.meanError = meanError;
   }
 
   /** Every quality at its promise: nothing measured (one shared, immutable instance). */
@@ -36,7 +38,7 @@ public final class BaseErrorRate {
   private static BaseErrorRate promisedRates() {
     double[] r = new double[QUALITIES];
     for (int q = 0; q < QUALITIES; q++) r[q] = PileupLikelihood.promisedError(q);
-    return new BaseErrorRate(r, 0);
+    return new BaseErrorRate(r, 0, Double.NaN);
   }
 
   /**
@@ -49,13 +51,15 @@ public final class BaseErrorRate {
     }
     double[] r = new double[QUALITIES];
     long total = 0;
+    double wrong = 0;
     for (int q = 0; q < QUALITIES; q++) {
       double promise = PileupLikelihood.promisedError(q);
       r[q] = Math.min(PileupLikelihood.MAX_ERROR,
           Math.max(promise, (mismatches[q] + PRIOR_BASES * promise) / (bases[q] + PRIOR_BASES)));
       total += bases[q];
+      wrong += bases[q] * r[q];
     }
-    return new BaseErrorRate(r, total);
+    return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total);
   }
 
   /** Counts per quality of {@link #measure}: cap + 1. */
@@ -66,6 +70,16 @@ public final class BaseErrorRate {
   /** The error rate of a base of quality {@code q} (capped at the image's cap). */
   public double at(int q) {
     return rate[Math.max(0, Math.min(q, QUALITIES - 1))];
+  }
+
+  /**
+   * The share of the measured bases that are wrong, whatever their quality, each quality's bases at
+   * its rate ({@link #at}; NaN when nothing was measured): a wrong base's quality is q with odds
+   * {@code at(q) / meanError()} against any base's. Taken from the rates, not the raw mismatches, so
+   * that the odds stay 1 where every base has one quality, even one that never erred.
+   */
+  public double meanError() {
+    return meanError;
   }
 
   /** Bases measured (0: the qualities' promises). */

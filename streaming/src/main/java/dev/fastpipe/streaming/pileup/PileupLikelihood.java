@@ -28,12 +28,15 @@ import org.agrona.DirectBuffer;
  * stutter puts the same error in both mates); and except that hom-ref also explains a strand
  * artifact, the systematic error of real Illumina data
  * (and of the training data's injected errors) where one strand's reads carry the same wrong base:
- * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * L_other strand(0/0) for each strand s with alt
- * reads, with B the Beta integral (the artifact's fraction is unknown) and p_a the sample's strand
- * artifact rate (relative to hom-ref), which {@link StrandArtifactRate} measures on the run's own
- * reads: data with many artifacts (real reads) make alt reads on one strand only, against a clean
- * other strand, errors until there are many; data with none (most simulators) leave them to the
- * plain model, as bcftools does. A het shows its alt on both strands.
+ * L(0/0) += p_a/2 * B(alts_s + 1, refs_s + 1) * prod(e_i / mean e) * L_other strand(0/0) for each
+ * strand s with alt reads, with B the Beta integral (the artifact's fraction is unknown), the
+ * product over that strand's alt reads of their error e_i against the sample's share of wrong bases
+ * ({@link BaseErrorRate#meanError}: an artifact's bases are wrong bases, and carry the qualities
+ * wrong bases carry, so four Q37 alt reads weigh against it and five Q10 ones for it) and p_a the
+ * sample's strand artifact rate (relative to hom-ref), which {@link StrandArtifactRate} measures on
+ * the run's own reads with the same terms: data with many artifacts (real reads) make alt reads on
+ * one strand only, against a clean other strand, errors until there are many; data with none (most
+ * simulators) leave them to the plain model, as bcftools does. A het shows its alt on both strands.
  *
  * Rows with no base at the centre (a deletion, an indel anchor, a read that ends before it), rows
  * whose base is neither the reference nor the alt, the image's reference rows, and reads that show the
@@ -108,7 +111,7 @@ public final class PileupLikelihood {
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
-    ReadEvidence reads = new ReadEvidence(4);
+    ReadEvidence reads = new ReadEvidence(4, baseErrors.meanError());
     Fragments fragments = mateOf == null ? null : new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
@@ -730,12 +733,26 @@ public final class PileupLikelihood {
     private final int[] alts = new int[2]; // per strand: forward, reverse
     private final int[] refs = new int[2];
     private final double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
+    /** log10 of each strand's alt reads' odds of their qualities on wrong bases against any base's. */
+    private final double[] artifactQualities = new double[2];
+    private final double meanError;
     private double het;
     private double homAlt;
 
     /** {@code alleles}: 4 at a SNP (a wrong base is one of three), 2 at an indel. */
     public ReadEvidence(int alleles) {
+      this(alleles, Double.NaN);
+    }
+
+    /**
+     * As {@link #ReadEvidence(int)}; with {@code meanError} (the sample's share of wrong bases,
+     * {@link BaseErrorRate#meanError}) the strand artifact's alt reads, wrong bases all, carry the
+     * qualities wrong bases carry: each read of error e is e / meanError times as likely under it
+     * as its quality alone says (NaN: qualities left out).
+     */
+    public ReadEvidence(int alleles, double meanError) {
       this.wrongWays = alleles - 1;
+      this.meanError = meanError;
     }
 
     /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
@@ -770,6 +787,7 @@ public final class PileupLikelihood {
         alts[s]++;
         homRef[s] += wrong;
         homAlt += right;
+        if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);
       } else {
         refs[s]++;
         homRef[s] += right;
@@ -807,12 +825,13 @@ public final class PileupLikelihood {
     /**
      * log10 of 10^{@code l} plus, for each strand with alt reads, 10^{@code log10PerStrand} times that
      * strand's artifact likelihood: one strand's reads show the alt at a fraction of their own
-     * (uniform: the Beta integral of the counts), the other strand's reads are hom-ref.
+     * (uniform: the Beta integral of the counts) with the qualities of wrong bases (the alt reads'
+     * odds, when the sample's mean error is known), the other strand's reads are hom-ref.
      */
     private double withArtifact(double l, double log10PerStrand) {
       for (int s = 0; s < 2; s++) {
         if (alts[s] == 0) continue;
-        l = log10Sum(l, log10PerStrand + log10Beta(alts[s], refs[s]) + homRef[1 - s]);
+        l = log10Sum(l, log10PerStrand + log10Beta(alts[s], refs[s]) + artifactQualities[s] + homRef[1 - s]);
       }
       return l;
     }

@@ -46,4 +46,18 @@ class BaseErrorRateTest {
   void oneCountPerQualityIsRequired() {
     assertThrows(IllegalArgumentException.class, () -> BaseErrorRate.measure(new long[3], new long[3]));
   }
+
+  @Test
+  void theMeanErrorIsTheShareOfTheMeasuredBasesThatAreWrongAtTheirQualitiesRates() {
+    long[] bases = counts(30, 1_000_000);
+    long[] wrong = counts(30, 1_000);
+    bases[10] = 100_000;
+    wrong[10] = 10_000;
+    BaseErrorRate r = BaseErrorRate.measure(bases, wrong);
+    assertEquals((1_000_000 * r.at(30) + 100_000 * r.at(10)) / 1_100_000, r.meanError(), 1e-12);
+    assertEquals(0.01, r.meanError(), 1e-4, "11,000 of 1.1 million bases wrong");
+    BaseErrorRate flawless = BaseErrorRate.measure(counts(30, 1_000_000), counts(30, 0));
+    assertEquals(flawless.at(30), flawless.meanError(), 1e-15, "one quality that never erred: a wrong base has it, odds 1");
+    assertTrue(Double.isNaN(BaseErrorRate.promised().meanError()), "nothing measured: no mean");
+  }
 }

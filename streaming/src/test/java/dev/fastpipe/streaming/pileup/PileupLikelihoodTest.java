@@ -756,4 +756,74 @@ class PileupLikelihoodTest {
     assertEquals(max, l[4], 1e-12, "1/2 is the likeliest");
     for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-3, "genotype " + k + ": " + Arrays.toString(gl));
   }
+
+  /**
+   * A sample whose bases keep their qualities' promise at Q10, Q35 and Q37, and whose Q2 bases
+   * (63 % wrong) make about one base in 260 wrong overall: the mean error a wrong base's quality is
+   * weighed against.
+   */
+  static BaseErrorRate honestSampleWithPoorTails() {
+    long[] bases = new long[BaseErrorRate.qualities()];
+    long[] wrong = new long[BaseErrorRate.qualities()];
+    for (int q : new int[] {10, 35, 37}) {
+      bases[q] = q == 10 ? 1_000_000 : 100_000_000;
+      wrong[q] = Math.round(bases[q] * Math.pow(10, -q / 10.0));
+    }
+    bases[2] = 1_000_000;
+    wrong[2] = 630_000;
+    return BaseErrorRate.measure(bases, wrong);
+  }
+
+  /**
+   * log10 L(0/0) as {@link #homRef} but each strand's artifact also weighed by its alt reads' odds of
+   * their qualities on wrong bases: {@code altOdds[s]}, the sum of log10(e / meanError) over them.
+   */
+  static double homRef(double[] strandHomRef, int[] alts, int[] refs, double rate, double[] altOdds) {
+    double l = Math.pow(10, strandHomRef[0] + strandHomRef[1]);
+    for (int s = 0; s < 2; s++) {
+      if (alts[s] == 0) continue;
+      double beta = factorial(alts[s]) * factorial(refs[s]) / factorial(alts[s] + refs[s] + 1);
+      l += rate / 2 * beta * Math.pow(10, altOdds[s] + strandHomRef[1 - s]);
+    }
+    return Math.log10(l);
+  }
+
+  @Test
+  void anArtifactsWrongBasesCarryTheQualitiesWrongBasesCarry() {
+    // blind42's missed MiSeq het: 4 of 14 forward reads show the alt at Q37, 1 of 15 reverse at Q10.
+    for (int i = 0; i < 14; i++) read(i < 4 ? alt : (char) g.ref[SITE], 37, 60, false);
+    for (int i = 0; i < 15; i++) read(i < 1 ? alt : (char) g.ref[SITE], i < 1 ? 10 : 37, 60, true);
+    BaseErrorRate sample = honestSampleWithPoorTails();
+    double mean = sample.meanError();
+    assertEquals((100_000 + 630_000 + 31_623 + 19_953) / 202_000_000.0, mean, 1e-5);
+    rate = 1e-5;
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, sample);
+    double e37 = err(37, 60);
+    double e10 = err(10, 60);
+    assertEquals(Math.pow(10, -3.7), sample.at(37), 1e-8, "Q37 keeps its promise");
+    double fwd = 4 * Math.log10(e37 / 3) + 10 * Math.log10(1 - e37);
+    double rev = Math.log10(e10 / 3) + 14 * Math.log10(1 - e37);
+    double l01 = 28 * log10Half(e37) + log10Half(e10);
+    double[] odds = {4 * Math.log10(e37 / mean), Math.log10(e10 / mean)};
+    double l00 = homRef(new double[] {fwd, rev}, new int[] {4, 1}, new int[] {10, 14}, rate, odds);
+    assertEquals(l01 - l00, gl[1] - gl[0], 1e-3);
+    // Without the qualities' odds the forward strand's four reads are an artifact about as well as a het.
+    double blind = homRef(new double[] {fwd, rev}, new int[] {4, 1}, new int[] {10, 14}, rate);
+    assertTrue(l01 - blind + Math.log10(1.1e-3) < 1, "posterior odds of a het without them: 10^" + (l01 - blind - 2.96));
+    assertTrue(gl[1] - gl[0] + Math.log10(1.1e-3) > 4, "with them, a het at odds of 10^4 or more: " + Arrays.toString(gl));
+  }
+
+  @Test
+  void lowQualityAltReadsOnOneStrandAreLikelierAnArtifactThanTheirCountsSay() {
+    // An injected strand error: 5 of 13 forward reads show the alt at Q10, no reverse read does.
+    for (int i = 0; i < 13; i++) read(i < 5 ? alt : (char) g.ref[SITE], i < 5 ? 10 : 37, 60, false);
+    for (int i = 0; i < 13; i++) read((char) g.ref[SITE], 37, 60, true);
+    BaseErrorRate sample = honestSampleWithPoorTails();
+    float[] weighed = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, sample);
+    float[] counted = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
+    double odds = 5 * Math.log10(err(10, 60) / sample.meanError());
+    assertTrue(odds > 5, "five Q10 reads, each a wrong base ten or more times likelier than any base: 10^" + odds);
+    assertTrue(weighed[0] - weighed[1] > counted[0] - counted[1] + 4,
+        "hom-ref gains on het: " + Arrays.toString(weighed) + " against " + Arrays.toString(counted));
+  }
 }
