@@ -10,7 +10,11 @@ import htsjdk.variant.utils.SAMSequenceDictionaryExtractor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -206,5 +210,64 @@ public final class ReferenceIndex {
           + String.join(",", readsDict.getSequences().stream().limit(3).map(SAMSequenceRecord::getSequenceName).toList())
           + "...; reference: " + refDict.getSequence(0).getSequenceName() + "...)");
     }
+  }
+
+  /** Bases read at a time when the reference's checksum of a contig is computed. */
+  private static final int MD5_WINDOW = 1 << 20;
+
+  /**
+   * Where the reads' header gives the checksum of one of {@code contigs} (its @SQ M5), the
+   * reference's bases of that contig have the same: a contig of the same name and length but other
+   * bases (another build, a masked copy) would be called silently wrong. The reference's checksum
+   * comes from its sequence dictionary when that has one (M5 of its @SQ), else from {@code bases},
+   * uppercased as the SAM spec defines M5. Only the contigs to be called are read, and only when the
+   * reads give checksums: reads without M5 tags cost nothing.
+   */
+  public static void requireSameBases(Path reads, SAMSequenceDictionary readsDict, Path reference,
+      ReferenceSequenceFile bases, Collection<String> contigs) {
+    SAMSequenceDictionary dict = null;
+    boolean dictRead = false;
+    for (String contig : contigs) {
+      SAMSequenceRecord r = readsDict.getSequence(contig);
+      String expected = r == null ? null : r.getMd5();
+      if (expected == null || expected.isBlank()) continue;
+      if (!dictRead) {
+        Path dictPath = sequenceDictionary(reference);
+        dict = dictPath == null ? null : readDict(dictPath);
+        dictRead = true;
+      }
+      String fromDict = dict == null || dict.getSequence(contig) == null ? null : dict.getSequence(contig).getMd5();
+      String actual = fromDict != null ? fromDict : md5(reference, bases, contig, r.getSequenceLength());
+      if (!actual.trim().equalsIgnoreCase(expected.trim())) {
+        throw new InputException(reads + " and " + reference + " disagree: contig " + contig
+            + " has the same length but other bases (M5 " + expected.trim() + " in the reads' header, "
+            + actual.trim().toLowerCase() + (fromDict != null ? " in the reference's .dict" : " of the reference's bases")
+            + "); call the reads against the reference they were aligned to");
+      }
+    }
+  }
+
+  /** The M5 of {@code contig} ({@code length} bases): the MD5 of its uppercased bases, in lowercase hex. */
+  static String md5(Path reference, ReferenceSequenceFile bases, String contig, long length) {
+    MessageDigest md5;
+    try {
+      md5 = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    for (long from = 1; from <= length; from += MD5_WINDOW) {
+      long to = Math.min(length, from + MD5_WINDOW - 1);
+      byte[] b;
+      try {
+        b = bases.getSubsequenceAt(contig, from, to).getBases();
+      } catch (RuntimeException e) {
+        throw InputException.reading(reference, "cannot read " + contig + ":" + from + "-" + to, e);
+      }
+      for (int i = 0; i < b.length; i++) {
+        if (b[i] >= 'a' && b[i] <= 'z') b[i] = (byte) (b[i] - 32);
+      }
+      md5.update(b);
+    }
+    return HexFormat.of().formatHex(md5.digest());
   }
 }

@@ -23,7 +23,8 @@ import java.util.Set;
 /**
  * Opens the reference (indexed FASTA, plain or bgzipped with .fai and .gzi) and the reads (BAM,
  * or CRAM decoded against the reference) and checks that they agree: every contig both name must
- * have the same length, and they must share at least one contig.
+ * have the same length, and they must share at least one contig; where the reads' header gives a
+ * called contig's checksum (@SQ M5), the reference's bases must have it ({@link #requireSameBases}).
  *
  * <p>Opened by whoever plans a run ({@link #InputFiles}), every file is also checked against its
  * index: the reads are a complete BAM or CRAM sorted by coordinate whose index
@@ -111,6 +112,19 @@ public final class InputFiles implements AutoCloseable {
     Set<String> contigs = new LinkedHashSet<>();
     for (Region r : regions) if (contigs.size() < MAX_PROBED_CONTIGS) contigs.add(r.contig());
     for (String c : contigs) readsIndex.probe(reads, reads.getFileHeader().getSequenceIndex(c), referencePath);
+  }
+
+  /**
+   * The reference's bases of the {@code regions}' contigs are those the reads were aligned to, where
+   * the reads' header gives their checksums ({@link ReferenceIndex#requireSameBases}); a shard's
+   * files were checked when its plan was made. A CRAM is left out: its decoder checks every slice
+   * against the reference's checksum ({@link #probeReadsIndex} names the mismatch), and its header
+   * always has them, so the check would read every called contig of every CRAM run.
+   */
+  public void requireSameBases(List<Region> regions) {
+    if (readsIndex == null || FileFormat.readsFormat(readsPath)) return;
+    ReferenceIndex.requireSameBases(readsPath, reads.getFileHeader().getSequenceDictionary(), referencePath, reference,
+        regions.stream().map(Region::contig).distinct().toList());
   }
 
   /** A place in {@code regions} where the reads' index says reads start (chr:start-end), or null. */

@@ -156,6 +156,7 @@ public final class RunPlan {
     ExampleSettings settings = PlanText.withAbsolutePaths(request) // a worker may run elsewhere
         .withSharding(new ExampleSettings.Sharding(shards, 0, size));
     in.probeReadsIndex(regions);
+    in.requireSameBases(regions);
     return new RunPlan(settings, names, contig, start, end, shard, in.alignedReadsOn(regions),
         in.readsWithin(regions), in.readsOnWholeContigs(regions), sample);
   }

@@ -65,6 +65,7 @@ public final class ScatterPlan {
           throw new InputException(differentContigs(s, contigs, first, firstContigs));
         }
         in.probeReadsIndex(regions);
+        in.requireSameBases(regions);
         ReadsIndex index = in.readsIndex;
         SAMSequenceDictionary dict = in.dictionary;
         planner.addBytes((contig, start, end) ->

@@ -135,6 +135,51 @@ class InputFilesTest {
     assertTrue(m.startsWith(cram + " was not encoded against " + other + ": The MD5 for the reference failed"), m);
   }
 
+  /** The reads, their header's @SQ giving {@code m5} as the contig's checksum. */
+  static Path withM5(String name, String m5) {
+    SAMFileHeader h = g.header.clone();
+    h.getSequence(0).setMd5(m5);
+    Path to = dir.resolve(name);
+    try (var w = new SAMFileWriterFactory().setCreateIndex(true).makeBAMWriter(h, true, to)) {
+      g.reads.stream().sorted(Comparator.comparingInt(SAMRecord::getAlignmentStart)).forEach(w::addAlignment);
+    }
+    return to;
+  }
+
+  static String plan(Path reference, Path reads) {
+    try (InputFiles in = new InputFiles(reference, reads)) {
+      return RunPlan.forTasks(options(reads), in).partitions() + " partitions";
+    }
+  }
+
+  /** Same contig name and length but other bases: caught by the reads' M5, from the bases or the .dict. */
+  @Test
+  void aReferenceWithOtherBasesThanTheReadsChecksumIsNamed() throws Exception {
+    String m5 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(g.ref));
+    Path reads = withM5("m5.bam", m5);
+    assertTrue(plan(fasta, reads).endsWith("partitions"));
+    Path maskedDir = Files.createDirectories(dir.resolve("masked")); // soft-masked: M5 is of uppercased bases
+    Path masked = maskedDir.resolve("chrT.fa");
+    Files.writeString(masked, Files.readString(fasta).toLowerCase().replace(">chrt", ">chrT"));
+    Files.copy(Path.of(fasta + ".fai"), Path.of(masked + ".fai"));
+    assertTrue(plan(masked, reads).endsWith("partitions"));
+
+    Path otherDir = Files.createDirectories(dir.resolve("otherbases"));
+    Path other = new TestGenome("chrT", 12_000, 99).writeFasta(otherDir);
+    String m = assertThrows(InputException.class, () -> plan(other, reads)).getMessage();
+    assertTrue(m.matches("\\Q" + reads + " and " + other + " disagree: contig chrT has the same length but other bases (M5 "
+        + m5 + " in the reads' header, \\E[0-9a-f]{32} of the reference's bases\\); call the reads against the reference"
+        + " they were aligned to"), m);
+
+    Path dict = otherDir.resolve("chrT.dict"); // a checksum in the .dict is taken without reading the bases
+    Files.writeString(dict, "@HD\tVN:1.6\n@SQ\tSN:chrT\tLN:12000\tM5:" + m5 + "\n");
+    assertTrue(plan(other, reads).endsWith("partitions"));
+    Files.writeString(dict, "@HD\tVN:1.6\n@SQ\tSN:chrT\tLN:12000\tM5:0123456789abcdef0123456789abcdef\n");
+    assertEquals(reads + " and " + other + " disagree: contig chrT has the same length but other bases (M5 " + m5
+        + " in the reads' header, 0123456789abcdef0123456789abcdef in the reference's .dict); call the reads against the"
+        + " reference they were aligned to", assertThrows(InputException.class, () -> plan(other, reads)).getMessage());
+  }
+
   /** Damage in the middle of the reads that htsjdk reports is named with the file and its root cause. */
   @Test
   void damageFoundWhileReadingIsNamedWithItsCause() throws IOException {
