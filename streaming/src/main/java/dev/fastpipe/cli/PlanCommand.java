@@ -84,11 +84,14 @@ public final class PlanCommand implements Callable<Integer> {
         : List.of(new SampleSheet.Sample(input.one.sample, input.one.reads.toAbsolutePath(), 0));
     RunFiles.Builder files = RunFiles.builder().reference("--ref", ref).input("--samples", input.samples).input("--bed", bed);
     for (SampleSheet.Sample sm : samples) files.reads("--reads", sm.reads());
+    files.check();
+    // planning reads and writes nothing; it checks --chunks against the regions before one chunk's
+    // file is declared (a count far beyond them would otherwise declare as many files first)
+    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, bed, ContigExclusion.of(excludeContigs), chunks);
     if (!check) {
       for (int k = 1; k <= chunks; k++) files.plannedOutput("--output-dir", outputDir.resolve(ScatterPlan.fileName(k, chunks)));
+      files.check();
     }
-    files.check();
-    ScatterPlan.Result plan = ScatterPlan.plan(ref, samples, bed, ContigExclusion.of(excludeContigs), chunks);
     PrintWriter err = spec.commandLine().getErr();
     for (String w : plan.warnings()) err.println("fastpipe plan: warning: " + w);
     err.flush();

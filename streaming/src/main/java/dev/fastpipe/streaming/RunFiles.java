@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
@@ -189,6 +191,7 @@ public final class RunFiles {
       guarded.addAll(kept);
       List<Identity> inIds = guarded.stream().map(Identity::of).toList();
       List<Identity> outIds = allOutputs.stream().map(Identity::of).toList();
+      Map<Object, Declared> seen = new HashMap<>(); // by identity: a plan may declare thousands of outputs
       for (int i = 0; i < outIds.size(); i++) {
         Declared o = allOutputs.get(i);
         for (int j = 0; j < inIds.size(); j++) {
@@ -199,12 +202,10 @@ public final class RunFiles {
                 + in.path() + "; an output must not overwrite an input");
           }
         }
-        for (int j = 0; j < i; j++) {
-          if (outIds.get(i).same(outIds.get(j))) {
-            Declared other = allOutputs.get(j);
-            throw new InputException(o.option() + " " + o.path() + ": is the same file as " + other.option() + " "
-                + other.path() + "; every output needs a file of its own");
-          }
+        Declared other = seen.putIfAbsent(outIds.get(i).file(), o);
+        if (other != null) {
+          throw new InputException(o.option() + " " + o.path() + ": is the same file as " + other.option() + " "
+              + other.path() + "; every output needs a file of its own");
         }
       }
       for (Declared d : replacedDirs) {
@@ -263,6 +264,14 @@ public final class RunFiles {
     boolean same(Identity o) {
       if (key != null && o.key != null) return key.equals(o.key);
       return name.equals(o.name);
+    }
+
+    /**
+     * What {@link #same} compares, as one value to hash: two paths of one file are either both there
+     * (their file key) or both not yet (their name).
+     */
+    Object file() {
+      return key != null ? key : name;
     }
   }
 

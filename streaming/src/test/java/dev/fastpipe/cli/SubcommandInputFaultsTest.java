@@ -146,6 +146,9 @@ class SubcommandInputFaultsTest {
             unknownBed + ":1: contig chrX is not in the reference"),
         Arguments.of(List.of("plan", "--ref", r, "--reads", garbage, "--chunks", "2", "--output-dir", out.resolve("p")),
             garbage + ": not a BAM or CRAM file"),
+        // far more chunks than the regions hold: refused before as many chunk files are declared
+        Arguments.of(List.of("plan", "--ref", r, "--reads", b, "--chunks", "100000", "--output-dir", out.resolve("p")),
+            "--chunks 100000: the regions (12000 bp in 1 interval) can be cut into at most"),
         // make-examples
         Arguments.of(List.of("make-examples", "--ref", otherNames, "--reads", b, "--output", out.resolve("e.tfrecord.gz")),
             b + " and " + otherNames + " share no contig name"),
