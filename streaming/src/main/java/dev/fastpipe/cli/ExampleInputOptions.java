@@ -52,7 +52,7 @@ public final class ExampleInputOptions {
   int minMapq;
 
   @Option(names = "--min-base-quality", description = "Minimum base quality of a base that counts for a candidate allele (an"
-      + " insertion: its inserted bases on average) (default ${DEFAULT-VALUE}).")
+      + " insertion: its inserted bases on average), 0-93 (default ${DEFAULT-VALUE}).")
   int minBaseQuality;
 
   @Option(names = "--default-base-quality", paramLabel = "Q",
@@ -108,7 +108,8 @@ public final class ExampleInputOptions {
     o.reference(ref).reads(reads).regions(regions).regionsBed(bed).excludeContigs(excludeContigs).sample(sample);
     if (partitionSize != null) o.partitionSize(partitionSize);
     if (defaultBaseQuality != null) {
-      o.defaultBaseQuality((int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93));
+      o.defaultBaseQuality((int) dev.fastpipe.streaming.OptionRange.between("--default-base-quality", defaultBaseQuality, 0,
+          ExampleSettings.ReadFilters.MAX_BASE_QUALITY));
     }
     return o.minMappingQuality(minMapq).minBaseQuality(minBaseQuality)
         .keepDuplicates(keepDuplicates).keepSecondary(keepSecondary).keepSupplementary(keepSupplementary)

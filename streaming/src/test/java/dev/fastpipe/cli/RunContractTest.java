@@ -208,6 +208,8 @@ class RunContractTest {
     for (String[] c : cases) {
       refused(call(out, c[0], c[1]), inputFiles(), List.of(out), c[0] + " " + c[1]);
     }
+    // qualities top out at 93 (SAM's '~'): a higher minimum would silently drop every base
+    refused(call(out, "--min-base-quality", "94"), inputFiles(), List.of(out), "--min-base-quality 94: must be between 0 and 93");
     refused(call(out, "--ring-size", "17179869185G"), inputFiles(), List.of(out), "--ring-size 17179869185G");
     refused(call(out, "--sample", "S\t1"), inputFiles(), List.of(out), "--sample \"S\\t1\"", "control character");
     refused(call(out, "--sample", "S\n1"), inputFiles(), List.of(out), "--sample \"S\\n1\"");

@@ -44,7 +44,10 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
    * (the make_examples read normalizer).
    */
   public record ReadFilters(int minMappingQuality, int minBaseQuality, boolean keepDuplicates, boolean keepSecondary,
-      boolean keepSupplementary, boolean keepQcFail, int defaultBaseQuality) {}
+      boolean keepSupplementary, boolean keepQcFail, int defaultBaseQuality) {
+    /** The highest base quality a read can hold: SAM's QUAL is Phred+33 in printable ASCII, '~' = 93. */
+    public static final int MAX_BASE_QUALITY = 93;
+  }
 
   /**
    * What makes a candidate (DeepVariant's very sensitive caller): reads and fraction of them per
@@ -269,8 +272,10 @@ public record ExampleSettings(Inputs inputs, ReadFilters readFilters, CandidateT
       if (width % 2 != 1 || width < 3) throw new InputException("width must be odd");
       if (height <= Image.REFERENCE_ROWS) throw new InputException("height too small");
       OptionRange.between("--min-mapq", minMappingQuality, 0, 255);
-      OptionRange.between("--min-base-quality", minBaseQuality, 0, 255);
-      if (defaultBaseQuality != -1) OptionRange.between("--default-base-quality", defaultBaseQuality, 0, 93);
+      OptionRange.between("--min-base-quality", minBaseQuality, 0, ReadFilters.MAX_BASE_QUALITY);
+      if (defaultBaseQuality != -1) {
+        OptionRange.between("--default-base-quality", defaultBaseQuality, 0, ReadFilters.MAX_BASE_QUALITY);
+      }
       OptionRange.atLeast("--snp-min-count", snpMinCount, 1);
       OptionRange.fraction("--snp-min-fraction", snpMinFraction);
       OptionRange.atLeast("--indel-min-count", indelMinCount, 1);
