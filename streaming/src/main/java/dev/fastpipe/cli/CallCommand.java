@@ -216,11 +216,11 @@ public final class CallCommand implements Callable<Integer> {
     ReferenceIndex.dictionary(input.ref); // a missing reference or .fai is named before the outputs are checked
     s.minQual(minQual).progress(!noProgress).commandLine(CommandText.of(spec)).shardTimeout(shardTimeout)
         .maxBatchWait(maxBatchWait);
-    // A journal keeps complete BGZF blocks: plain (.vcf) and standard-output runs have none.
-    boolean bgzf = VcfCallWriter.Form.of(output) == VcfCallWriter.Form.BGZF
-        && (gvcf == null || VcfCallWriter.Form.of(gvcf) == VcfCallWriter.Form.BGZF);
+    // A journal keeps complete BGZF blocks: plain (.vcf) and standard-output runs have none. A gVCF
+    // is always bgzipped (CallRequest checks its name, VcfCallWriter.checkGvcfName).
+    boolean bgzf = VcfCallWriter.Form.of(output) == VcfCallWriter.Form.BGZF;
     if (resume && !bgzf) {
-      throw new InputException("--resume " + output + ": only a .vcf.gz output (and a .g.vcf.gz gVCF) keeps a resume journal");
+      throw new InputException("--resume " + output + ": only a .vcf.gz output keeps a resume journal");
     }
     return s.journal(!noJournal && bgzf).resume(resume).journalInterval(journalInterval);
   }

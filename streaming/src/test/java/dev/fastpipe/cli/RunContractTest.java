@@ -145,6 +145,17 @@ class RunContractTest {
     Files.delete(partial);
   }
 
+  /** A --gvcf name that is no gVCF's is named as --gvcf's, with what it needs (not --output's .vcf or -). */
+  @Test
+  void callRefusesAGvcfNameThatIsNotBgzipped() throws Exception {
+    Path out = dir.resolve("gvcfname.vcf.gz");
+    for (String name : List.of("g.txt", "g.g.vcf")) {
+      Path g = dir.resolve(name);
+      refused(call(out, "--gvcf", g.toString()), inputFiles(), List.of(out, g),
+          "--gvcf " + g + ": must end with .vcf.gz: the gVCF is written bgzipped with a .tbi index");
+    }
+  }
+
   @Test
   void callRefusesTwoOutputsThatAreOneFile() throws Exception {
     Path out = dir.resolve("two.vcf.gz");

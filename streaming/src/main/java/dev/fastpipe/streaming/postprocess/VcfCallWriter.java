@@ -556,7 +556,10 @@ public final class VcfCallWriter implements AutoCloseable, GvcfAssembler.Sink {
    * {@link InputException} naming it.
    */
   public static void checkGvcfName(Path gvcf) {
-    if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) throw new InputException(gvcf + ": --gvcf must end with .g.vcf.gz");
+    if (!gvcf.getFileName().toString().endsWith(".vcf.gz")) {
+      throw new InputException("--gvcf " + gvcf + ": must end with .vcf.gz: the gVCF is written bgzipped with a .tbi index"
+          + " (name it like OUT.g.vcf.gz)");
+    }
   }
 
   /**

@@ -35,6 +35,18 @@ class VcfCallWriterTest {
         new SAMSequenceRecord("chrEmpty", 10)));
   }
 
+  /** A gVCF is bgzipped and indexed: any .vcf.gz name is one (OUT.g.vcf.gz by custom), nothing else. */
+  @Test
+  void aGvcfNameMustEndWithVcfGzAndTheMessageSaysSo() {
+    VcfCallWriter.checkGvcfName(Path.of("out/x.g.vcf.gz"));
+    VcfCallWriter.checkGvcfName(Path.of("out/x.vcf.gz"));
+    for (String bad : List.of("out/g.txt", "out/g.vcf", "-")) {
+      assertEquals("--gvcf " + bad + ": must end with .vcf.gz: the gVCF is written bgzipped with a .tbi index"
+          + " (name it like OUT.g.vcf.gz)",
+          assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfCallWriter.checkGvcfName(Path.of(bad))).getMessage());
+    }
+  }
+
   @Test
   void writesAnIndexedSortedVcfThatHtsjdkReadsBack(@TempDir Path tmp) throws Exception {
     Path out = tmp.resolve("calls.vcf.gz");
