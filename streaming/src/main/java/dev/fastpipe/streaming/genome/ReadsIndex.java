@@ -336,6 +336,21 @@ public final class ReadsIndex {
     return true;
   }
 
+  /**
+   * Why the index says no read is aligned on any contig, or null when it counts aligned reads or
+   * cannot tell (CRAM): it places no read at all ({@link #placesNoReads}), or its statistics (a BAM's
+   * pseudo-bins) count every read it places as flagged unmapped (placed beside an unmapped mate).
+   */
+  public String whyNoAlignedReads() {
+    if (placesNoReads()) return "places none on any contig";
+    long placedReads = 0;
+    for (int ref = 0; ref < aligned.length; ref++) {
+      if (aligned[ref] != 0) return null; // aligned reads here, or not counted
+      placedReads += placed[ref];
+    }
+    return "places " + placedReads + " on contigs, every one flagged unmapped";
+  }
+
   /** Aligned reads on contig {@code ref} (the header's index) per the index; -1 when it does not say. */
   public long alignedOn(int ref) {
     return aligned[ref];

@@ -87,9 +87,10 @@ public final class InputFiles implements AutoCloseable {
     }
     if (check) {
       this.readsIndex = ReadsIndex.read(readsPath, header);
-      if (readsIndex.placesNoReads()) {
-        throw new InputException(readsPath + ": no aligned reads (its index " + readsIndex.path.getFileName()
-            + " places none on any contig)");
+      String noneAligned = readsIndex.whyNoAlignedReads();
+      if (noneAligned != null) {
+        throw new InputException(readsPath + ": no aligned reads (its index " + readsIndex.path.getFileName() + " "
+            + noneAligned + ")");
       }
       if (readsIndex.olderThanReads()) {
         warnings.add(readsIndex.path + " is older than " + readsPath + ": if the reads changed after indexing,"

@@ -107,6 +107,19 @@ class InputFilesTest {
     assertEquals(reads + ": no aligned reads (its index noreads.bai places none on any contig)", fault(reads));
   }
 
+  /** Reads placed on a contig (beside their mates) but every one flagged unmapped: nothing to call, as with none. */
+  @Test
+  void aBamWhoseReadsAreAllFlaggedUnmappedIsNamed() {
+    TestGenome placed = TestGenome.tiled("chrT", 12_000, 3, 0, 40);
+    for (SAMRecord r : placed.reads) {
+      r.setReadUnmappedFlag(true);
+      r.setMappingQuality(0);
+    }
+    Path reads = placed.writeBam(dir, "unmapped.bam");
+    assertEquals(reads + ": no aligned reads (its index unmapped.bai places " + placed.reads.size()
+        + " on contigs, every one flagged unmapped)", fault(reads));
+  }
+
   @Test
   void anIndexOlderThanItsReadsIsAWarning() throws IOException {
     Path reads = copy("stale.bam");
