@@ -98,12 +98,23 @@ public final class CallsetStats {
     CallsetStats s = new CallsetStats();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(vcf), 1 << 16);
         InputStream in = IOUtil.isGZIPInputStream(raw) ? new GZIPInputStream(raw, 1 << 16) : raw) {
-      LineIterator lines = new LineIteratorImpl(new SynchronousLineReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+      long[] lineNumber = {0};
+      LineIterator lines = new LineIteratorImpl(new SynchronousLineReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+        @Override
+        public String next() {
+          lineNumber[0]++;
+          return super.next();
+        }
+      };
       VCFCodec codec = new VCFCodec();
       codec.readActualHeader(lines);
       while (lines.hasNext()) {
         String line = lines.next();
-        if (!line.isEmpty()) s.add(codec.decode(line));
+        if (line.isEmpty()) continue;
+        String[] f = line.split("\t", 11);
+        String gt = VcfComparison.firstSampleGt(f); // checked here: htsjdk drops a cut one, and names no line
+        if (gt != null && f.length > 4) VcfComparison.parseGenotype(vcf, lineNumber[0], gt, VcfComparison.alleleCount(f[4]));
+        s.add(codec.decode(line));
       }
     } catch (IOException | RuntimeException e) {
       throw InputException.reading(vcf, "cannot read the VCF", e);

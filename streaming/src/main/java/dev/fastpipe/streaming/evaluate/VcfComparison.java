@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.evaluate;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.Plural;
 import dev.fastpipe.streaming.genome.BedFile;
 import dev.fastpipe.streaming.genome.BedInterval;
 import dev.fastpipe.streaming.genome.FileFormat;
@@ -291,13 +292,13 @@ public final class VcfComparison {
         throw new InputException(vcf + ": line " + n + ": " + f.length + " tab-separated columns, a VCF record has at least 8");
       }
       if (!f[6].equals("PASS") && !f[6].equals(".")) return;
-      String gt = "0/1";
+      String gt = firstSampleGt(f);
+      if (gt == null) gt = "0/1";
       int gq = -1;
       int depth = -1;
       if (f.length >= 10) {
         List<String> format = Arrays.asList(f[8].split(":"));
         String[] sample = f[9].split(":", -1);
-        if (format.contains("GT")) gt = formatValue(format, sample, "GT", ".");
         gq = wholeNumber(formatValue(format, sample, "GQ", "."));
         depth = wholeNumber(formatValue(format, sample, "DP", "."));
       }
@@ -313,7 +314,7 @@ public final class VcfComparison {
       List<String> alleles = new ArrayList<>();
       alleles.add(f[3].toUpperCase(Locale.ROOT));
       if (!f[4].equals(".")) for (String a : f[4].split(",")) alleles.add(a.toUpperCase(Locale.ROOT));
-      int[] gtAlleles = parseGenotype(gt);
+      int[] gtAlleles = parseGenotype(vcf, n, gt, alleles.size());
       for (Normalised rec : atomiseAndSplit(f[0], pos - 1, alleles, gtAlleles)) {
         recs.add(new Loaded(realign(ref, vcf, rec), gq, depth));
       }
@@ -361,16 +362,44 @@ public final class VcfComparison {
     }
   }
 
-  /** Allele indexes of a GT string; missing alleles are -1. */
-  static int[] parseGenotype(String gt) {
-    String[] parts = gt.split("[/|]");
+  /** The first sample's GT in the fields {@code f} of a record, or null when the record has none. */
+  static String firstSampleGt(String[] f) {
+    if (f.length < 10) return null;
+    List<String> format = Arrays.asList(f[8].split(":"));
+    return format.contains("GT") ? formatValue(format, f[9].split(":", -1), "GT", ".") : null;
+  }
+
+  /** REF and the ALTs of a record whose ALT column is {@code alt}. */
+  static int alleleCount(String alt) {
+    return alt.equals(".") ? 1 : 1 + alt.split(",", -1).length;
+  }
+
+  /**
+   * The allele indexes of GT {@code gt} of a record of {@code alleles} alleles (REF and the ALTs),
+   * missing ones ('.') -1. A GT cut short ("0/", "/1") or naming an allele the record lacks is an
+   * error naming {@code vcf}, line {@code n} and the GT: the record would otherwise be dropped or
+   * miscounted without a word.
+   */
+  static int[] parseGenotype(Path vcf, long n, String gt, int alleles) {
+    String[] parts = gt.split("[/|]", -1);
     int[] out = new int[parts.length];
     for (int i = 0; i < parts.length; i++) {
-      try {
-        out[i] = parts[i].equals(".") ? -1 : Integer.parseInt(parts[i]);
-      } catch (NumberFormatException e) {
+      String why = null;
+      if (parts[i].equals(".")) {
         out[i] = -1;
+      } else if (parts[i].isEmpty()) {
+        why = "is cut short (an empty allele)";
+      } else {
+        try {
+          out[i] = Integer.parseInt(parts[i]);
+          if (out[i] < 0 || out[i] >= alleles) {
+            why = "names allele " + out[i] + ", but the record has " + Plural.of(alleles - 1, "ALT allele");
+          }
+        } catch (NumberFormatException e) {
+          why = "has allele '" + parts[i] + "', neither an allele number nor '.'";
+        }
       }
+      if (why != null) throw new InputException(vcf + ": line " + n + ": GT '" + gt + "' " + why);
     }
     return out;
   }

@@ -1,8 +1,10 @@
 package dev.fastpipe.streaming.evaluate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fastpipe.streaming.InputException;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,6 +62,17 @@ public class CallsetStatsTest {
     assertEquals(6, s.qual().total());
     String text = s.text(vcf);
     assertTrue(text.contains("Ts/Tv 2.000 (2 / 1), het/hom-alt 2.000 (4 / 2)"), text);
+  }
+
+  /** A GT cut short or naming an allele beyond the ALTs is named with its line, not dropped from the figures. */
+  @Test
+  void aBrokenGenotypeIsAnErrorNamingItsLine(@TempDir Path dir) throws Exception {
+    Path cut = Files.writeString(dir.resolve("cut.vcf"), VCF.replace("0/1:45:30:0.5", "0/:45:30:0.5"));
+    assertEquals(cut + ": line 11: GT '0/' is cut short (an empty allele)",
+        assertThrows(InputException.class, () -> CallsetStats.of(cut)).getMessage());
+    Path beyond = Files.writeString(dir.resolve("beyond.vcf"), VCF.replace("0/1:35:20:0.45", "0/5:35:20:0.45"));
+    assertEquals(beyond + ": line 13: GT '0/5' names allele 5, but the record has 1 ALT allele",
+        assertThrows(InputException.class, () -> CallsetStats.of(beyond)).getMessage());
   }
 
   @Test

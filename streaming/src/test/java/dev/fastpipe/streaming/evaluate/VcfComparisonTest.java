@@ -152,10 +152,26 @@ class VcfComparisonTest {
 
   @Test
   void parsesGenotypes() {
-    assertEquals(List.of(0, 1), box(VcfComparison.parseGenotype("0/1")));
-    assertEquals(List.of(1, 2), box(VcfComparison.parseGenotype("1|2")));
-    assertEquals(List.of(-1, -1), box(VcfComparison.parseGenotype("./.")));
-    assertEquals(List.of(1), box(VcfComparison.parseGenotype("1")));
+    Path v = Path.of("c.vcf");
+    assertEquals(List.of(0, 1), box(VcfComparison.parseGenotype(v, 1, "0/1", 2)));
+    assertEquals(List.of(1, 2), box(VcfComparison.parseGenotype(v, 1, "1|2", 3)));
+    assertEquals(List.of(-1, -1), box(VcfComparison.parseGenotype(v, 1, "./.", 2)));
+    assertEquals(List.of(1), box(VcfComparison.parseGenotype(v, 1, "1", 2)));
+    assertEquals(List.of(-1), box(VcfComparison.parseGenotype(v, 1, ".", 1)));
+  }
+
+  /** A calls record whose GT is cut short or names an allele beyond the ALTs is an error naming the line, not skipped. */
+  @Test
+  void aBrokenGenotypeIsAnErrorNamingTheFileLineAndGt() throws IOException {
+    Path cut = vcf("cutgt.vcf", "3 T C PASS 0/1", "10 A G PASS 0/");
+    var e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfComparison.compare(ref, truth(), cut, null, false));
+    assertEquals(cut + ": line 6: GT '0/' is cut short (an empty allele)", e.getMessage());
+    Path beyond = vcf("gt05.vcf", "3 T C PASS 0/5");
+    e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfComparison.compare(ref, truth(), beyond, null, false));
+    assertEquals(beyond + ": line 5: GT '0/5' names allele 5, but the record has 1 ALT allele", e.getMessage());
+    Path word = vcf("word.vcf", "3 T C,G PASS 1/x");
+    e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> VcfComparison.compare(ref, truth(), word, null, false));
+    assertEquals(word + ": line 5: GT '1/x' has allele 'x', neither an allele number nor '.'", e.getMessage());
   }
 
   private static List<Integer> box(int[] a) {
