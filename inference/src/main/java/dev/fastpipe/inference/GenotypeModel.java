@@ -229,6 +229,19 @@ public final class GenotypeModel implements AutoCloseable {
   public static final int CHUNK_IMAGES = 64;
 
   /**
+   * The most images a run's batch may hold ({@code --batch-size}): a batch keeps its images in
+   * native tensors, one batch per consumer, and 4096 of the largest input (7 channels of float32)
+   * take 2.4 GiB ({@link #largestBatchBytes}); a larger number only moves the failure into
+   * TensorFlow's allocator.
+   */
+  public static final int MAX_BATCH_SIZE = 4096;
+
+  /** The bytes of a batch of {@code images} of the largest input this class loads: 7 channels of float32. */
+  public static long largestBatchBytes(int images) {
+    return (long) images * HEIGHT * WIDTH * 7 * Float.BYTES;
+  }
+
+  /**
    * A batch of up to {@code capacity} images for {@link #predict}, held in chunks of
    * {@link #CHUNK_IMAGES}: the model sees one input shape whatever {@code capacity} is.
    */

@@ -69,7 +69,14 @@ public final class ImageBatch implements AutoCloseable {
 
   private Tensor allocate(int n) {
     Shape shape = Shape.of(n, height, width, channels);
-    return floatInput ? TFloat32.tensorOf(shape) : TUint8.tensorOf(shape);
+    try {
+      return floatInput ? TFloat32.tensorOf(shape) : TUint8.tensorOf(shape);
+    } catch (RuntimeException | OutOfMemoryError e) { // out of memory: a tensor without data, or no tensor
+      long bytes = (long) capacity * imageBytes * (floatInput ? Float.BYTES : 1);
+      throw new BatchAllocationException(String.format(java.util.Locale.ROOT,
+          "cannot allocate a batch of %d images of %dx%dx%d %s (%.1f GiB): TensorFlow's allocator is out of memory",
+          capacity, height, width, channels, floatInput ? "float32" : "uint8", bytes / (double) (1L << 30)), e);
+    }
   }
 
   /** Creates a batch for uint8 (false) or float32 (true) inputs of {@code shape} images. */

@@ -21,7 +21,8 @@ public final class ModelOptions {
   Path model;
 
   @Option(names = "--batch-size", paramLabel = "B", defaultValue = "" + DEFAULT_BATCH_SIZE,
-      description = "Examples classified together (default: ${DEFAULT-VALUE}), in TensorFlow calls of "
+      description = "Examples classified together (default: ${DEFAULT-VALUE}, at most " + GenotypeModel.MAX_BATCH_SIZE
+          + "), in TensorFlow calls of "
           + GenotypeModel.CHUNK_IMAGES + " images each: a multiple of " + GenotypeModel.CHUNK_IMAGES
           + " pads nothing but partial batches.")
   int batchSize;
@@ -75,7 +76,7 @@ public final class ModelOptions {
   }
 
   public int batchSize() {
-    return (int) OptionRange.atLeast("--batch-size", batchSize, 1);
+    return dev.fastpipe.streaming.pipeline.CallRequest.checkedBatchSize(batchSize);
   }
 
   /** The image channels the model takes, read from its saved_model.pb (loading it only if that fails). */

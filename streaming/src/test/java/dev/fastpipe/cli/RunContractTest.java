@@ -219,6 +219,9 @@ class RunContractTest {
     for (String[] c : cases) {
       refused(call(out, c[0], c[1]), inputFiles(), List.of(out), c[0] + " " + c[1]);
     }
+    // a batch's images are held in memory: TensorFlow's allocator would fail on a huge one
+    refused(call(out, "--batch-size", "100000000"), inputFiles(), List.of(out), "--batch-size 100000000: must be 4096 or less"
+        + " (a batch holds its images in memory: 4096 images of 100x221x7 float32 take 2.4 GiB, per consumer)");
     // qualities top out at 93 (SAM's '~'): a higher minimum would silently drop every base
     refused(call(out, "--min-base-quality", "94"), inputFiles(), List.of(out), "--min-base-quality 94: must be between 0 and 93");
     refused(call(out, "--ring-size", "17179869185G"), inputFiles(), List.of(out), "--ring-size 17179869185G");

@@ -1,9 +1,11 @@
 package dev.fastpipe.streaming.callvariants;
 
+import dev.fastpipe.inference.BatchAllocationException;
 import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.inference.ImageBatch;
 import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
+import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.PileupConstants;
@@ -84,7 +86,11 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     this.indelErrors = errors.indels();
     this.baseErrors = errors.bases();
     this.modelInput = ImageShape.deepVariant(model.channels());
-    this.batch = model.newBatch(batchSize);
+    try {
+      this.batch = model.newBatch(batchSize);
+    } catch (BatchAllocationException e) {
+      throw new InputException("--batch-size " + batchSize + ": " + e.getMessage() + "; use a smaller --batch-size", e);
+    }
     this.sink = sink;
     this.partitions = partitions;
     this.headers = new Header[batchSize];

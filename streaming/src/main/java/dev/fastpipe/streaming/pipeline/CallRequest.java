@@ -1,5 +1,6 @@
 package dev.fastpipe.streaming.pipeline;
 
+import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.shm.TransportConfig;
 import dev.fastpipe.shm.TransportOptions;
 import dev.fastpipe.streaming.InputException;
@@ -15,6 +16,7 @@ import dev.fastpipe.streaming.postprocess.VcfProvenance;
 import dev.fastpipe.streaming.report.RunSampler;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * What {@link StreamingCall} is asked to run: immutable, made by {@link Builder#build}, which holds
@@ -33,6 +35,21 @@ public record CallRequest(ExampleSettings examples, Outputs outputs, Transport t
   public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofMillis(200);
   /** {@code --journal-interval}'s default. */
   public static final Duration DEFAULT_JOURNAL_INTERVAL = Duration.ofSeconds(2);
+
+  /**
+   * {@code --batch-size}, checked: 1 to {@link GenotypeModel#MAX_BATCH_SIZE}, the message saying why
+   * there is a top (a batch's images are held in memory).
+   */
+  public static int checkedBatchSize(int batchSize) {
+    OptionRange.atLeast("--batch-size", batchSize, 1);
+    int max = GenotypeModel.MAX_BATCH_SIZE;
+    if (batchSize > max) {
+      throw new InputException(String.format(Locale.ROOT, "--batch-size %d: must be %d or less (a batch holds its images in"
+          + " memory: %d images of %dx%dx7 float32 take %.1f GiB, per consumer)", batchSize, max, max, GenotypeModel.HEIGHT,
+          GenotypeModel.WIDTH, GenotypeModel.largestBatchBytes(max) / (double) (1L << 30)));
+    }
+    return batchSize;
+  }
 
   /** The VCF; also a gVCF (bgzipped, tabix-indexed) in the same pass, the metrics JSON and the HTML report, each or null. */
   public record Outputs(Path vcf, Path gvcf, Path metrics, Path report) {}
@@ -214,7 +231,7 @@ public record CallRequest(ExampleSettings examples, Outputs outputs, Transport t
     public CallRequest build() {
       ExampleSettings ex = examples.task(0).gvcf(gvcf != null).build();
       OptionRange.atLeast("--consumers", consumers, 1);
-      OptionRange.atLeast("--batch-size", batchSize, 1);
+      checkedBatchSize(batchSize);
       OptionRange.atLeast("--ring-size", ringBytes, 1024);
       OptionRange.atLeast("--intra-op-threads", intraOpThreads, 0);
       OptionRange.atLeast("--inter-op-threads", interOpThreads, 0);
