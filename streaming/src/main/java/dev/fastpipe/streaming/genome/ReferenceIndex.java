@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RootCause;
 import htsjdk.samtools.SAMException;
 import htsjdk.samtools.SAMSequenceDictionary;
 import htsjdk.samtools.SAMSequenceRecord;
@@ -87,8 +88,9 @@ public final class ReferenceIndex {
 
   /** The .fai of {@code fasta}, after checking that {@code fasta} is a FASTA that an index can serve. */
   private static List<FaiEntry> readFai(Path fasta) {
+    if (!Files.exists(fasta)) throw new InputException(fasta + ": no such reference file");
     if (Files.isDirectory(fasta)) throw new InputException(fasta + ": is a directory, not a FASTA file");
-    if (!Files.isReadable(fasta)) throw new InputException(fasta + ": cannot read the reference");
+    if (!Files.isReadable(fasta)) throw new InputException(fasta + ": cannot read the reference (permission denied)");
     if (FileFormat.size(fasta) == 0) throw new InputException(fasta + ": empty file, not a FASTA");
     FileFormat.Compression c = FileFormat.compression(fasta);
     byte[] head = FileFormat.head(fasta, 64);
@@ -102,9 +104,9 @@ public final class ReferenceIndex {
       throw new InputException(fasta + ": compressed with gzip, not bgzip, so it cannot be read at random;"
           + " recompress it with bgzip, then run samtools faidx on it");
     }
-    Path fai = faiPath(fasta);
-    boolean noFai = !Files.isReadable(fai);
-    boolean noGzi = c == FileFormat.Compression.BGZF && !Files.isReadable(gziPath(fasta));
+    Path fai = faiPath(fasta); // one that is there but cannot be read is named with the reason, not as missing
+    boolean noFai = !Files.exists(fai);
+    boolean noGzi = c == FileFormat.Compression.BGZF && !Files.exists(gziPath(fasta));
     if (noFai && noGzi) {
       throw new InputException(fasta + ": bgzipped, with no .fai or .gzi index beside it; run samtools faidx " + fasta);
     }
@@ -119,7 +121,17 @@ public final class ReferenceIndex {
           + " maps its blocks); run samtools faidx " + fasta + " to write it");
     }
     if (noFai) throw new InputException(fasta + ": no .fai index beside it; run samtools faidx " + fasta);
+    if (c == FileFormat.Compression.BGZF) requireReadable(gziPath(fasta), "the .gzi index");
     return parseFai(fai);
+  }
+
+  /** {@code file} (which is there) can be read: else an error naming it, {@code what} it is and why not. */
+  private static void requireReadable(Path file, String what) {
+    try (var in = Files.newInputStream(file)) {
+      in.read();
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read " + what + " (" + RootCause.of(e, file) + ")", e);
+    }
   }
 
   /** The .dict htsjdk would pick for {@code fasta}, or null when there is none. */
@@ -136,7 +148,7 @@ public final class ReferenceIndex {
     try {
       lines = Files.readAllLines(fai);
     } catch (IOException e) {
-      throw new InputException(fai + ": cannot read the FASTA index (" + e.getMessage() + ")", e);
+      throw new InputException(fai + ": cannot read the FASTA index (" + RootCause.of(e, fai) + ")", e);
     }
     List<FaiEntry> out = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,6 +93,38 @@ class ReferenceIndexTest {
     assertEquals(fa + ": no .fai index beside it; run samtools faidx " + fa, e.getMessage());
     Path absent = dir.resolve("absent.fa");
     e = assertThrows(InputException.class, () -> ReferenceIndex.dictionary(absent));
-    assertEquals(absent + ": cannot read the reference", e.getMessage());
+    assertEquals(absent + ": no such reference file", e.getMessage());
+  }
+
+  /** An index that is there but cannot be read is named with the reason, not as missing. */
+  @Test
+  void anIndexThatCannotBeReadSaysWhy() throws IOException {
+    Path fa = reference();
+    Path fai = dir.resolve("ref.fa.fai");
+    Files.delete(fai);
+    Files.createDirectory(fai);
+    assertEquals(fai + ": cannot read the FASTA index (Is a directory)",
+        assertThrows(InputException.class, () -> ReferenceIndex.dictionary(fa)).getMessage());
+    Files.delete(fai);
+
+    Path bgzf = dir.resolve("ref.fa.gz"); // bgzipped: its .gzi must be readable too
+    try (var out = new htsjdk.samtools.util.BlockCompressedOutputStream(bgzf.toFile())) {
+      out.write(Files.readAllBytes(fa));
+    }
+    Files.writeString(dir.resolve("ref.fa.gz.fai"), "chrB\t10\t6\t10\t11\nchrA\t5\t23\t5\t6\n");
+    Path gzi = Files.createDirectory(dir.resolve("ref.fa.gz.gzi"));
+    assertEquals(gzi + ": cannot read the .gzi index (Is a directory)",
+        assertThrows(InputException.class, () -> ReferenceIndex.dictionary(bgzf)).getMessage());
+
+    Files.writeString(fai, "chrB\t10\t6\t10\t11\nchrA\t5\t23\t5\t6\n");
+    Files.setPosixFilePermissions(fai, java.util.Set.of());
+    Files.setPosixFilePermissions(fa, java.util.Set.of());
+    Assumptions.assumeFalse(Files.isReadable(fai),
+        "running as root: a file without read permission can still be read; the reason is checked above");
+    assertEquals(fa + ": cannot read the reference (permission denied)",
+        assertThrows(InputException.class, () -> ReferenceIndex.dictionary(fa)).getMessage());
+    Files.setPosixFilePermissions(fa, java.util.Set.of(java.nio.file.attribute.PosixFilePermission.OWNER_READ));
+    assertEquals(fai + ": cannot read the FASTA index (permission denied)",
+        assertThrows(InputException.class, () -> ReferenceIndex.dictionary(fa)).getMessage());
   }
 }
