@@ -85,6 +85,17 @@ public final class Regions {
     }
   }
 
+  /** True when a --regions value that is no contig reads as a file's path: it has a '/' or a .bed or .bed.gz name. */
+  private static boolean looksLikeBedPath(String value) {
+    if (!value.contains("/") && !value.endsWith(".bed") && !value.endsWith(".bed.gz")) return false;
+    try {
+      Path.of(value);
+      return true;
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+  }
+
   /** A piece after a comma that continues a number: three digits, then nothing or the range's dash. */
   private static final Pattern THOUSANDS = Pattern.compile("\\d{3}(-.*)?");
 
@@ -159,6 +170,9 @@ public final class Regions {
       }
     }
     SAMSequenceRecord rec = dict.getSequence(name);
+    if (rec == null && end == null && looksLikeBedPath(s)) { // no chr:start-end: a path, not a contig
+      throw new InputException("--regions " + spec + ": no such BED file" + (Files.isDirectory(Path.of(s)) ? " (a directory)" : ""));
+    }
     if (rec == null) {
       throw new InputException("--regions " + spec + ": contig " + name + " is not in the reference (a region is chr,"
           + " chr:start-end or chr:pos; several: separated by spaces or commas; or the path of a BED file)");

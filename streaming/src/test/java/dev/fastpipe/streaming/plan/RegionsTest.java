@@ -69,6 +69,15 @@ class RegionsTest {
     assertEquals("--regions '': empty; expected chr or chr:start-end", fault(""));
   }
 
+  /** A value that names no contig but reads as a file's path is a missing BED file, not a missing contig. */
+  @Test
+  void aPathThatIsNotThereIsAMissingBedFile() {
+    assertEquals("--regions in/nonexist.bed: no such BED file", fault("in/nonexist.bed"));
+    assertEquals("--regions nonexist.bed.gz: no such BED file", fault("nonexist.bed.gz"));
+    assertEquals("--regions " + dir + ": no such BED file (a directory)", fault(dir.toString()));
+    assertTrue(fault("chrZ").startsWith("--regions chrZ: contig chrZ is not in the reference"), fault("chrZ"));
+  }
+
   /** The regions of one --regions value, resolved as call resolves them (reads on every contig). */
   private static List<Region> regions(String value) {
     return Regions.resolve(DICT, Set.of("chrA", "chrB"), Path.of("r.bam"), List.of(value), null);
