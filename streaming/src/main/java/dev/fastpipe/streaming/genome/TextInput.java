@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.genome;
 
 import dev.fastpipe.streaming.InputException;
+import dev.fastpipe.streaming.RootCause;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -39,8 +40,13 @@ public final class TextInput {
       int n = 0;
       while ((line = in.readLine()) != null) handler.line(++n, line);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+      throw cannotRead(file, e);
     }
+  }
+
+  /** "{@code FILE: cannot read (why)}": the reason (permission denied), where java.nio's message is only the path. */
+  static InputException cannotRead(Path file, IOException e) {
+    return new InputException(file + ": cannot read (" + RootCause.of(e, file) + ")", e);
   }
 
   /** A UTF-8 reader over {@code file}'s text, decompressed when it starts with the gzip magic. */

@@ -69,4 +69,17 @@ class BedFileTest {
     e = assertThrows(InputException.class, () -> BedFile.read(missing));
     assertEquals(missing + ": BED file not found", e.getMessage());
   }
+
+  /** A BED that cannot be read says why (java.nio's own message is only the path). */
+  @Test
+  void anUnreadableBedSaysWhy() throws IOException {
+    Path bed = Files.writeString(dir.resolve("locked.bed"), "chr1\t0\t5\n");
+    assertEquals(bed + ": cannot read (permission denied)",
+        TextInput.cannotRead(bed, new java.nio.file.AccessDeniedException(bed.toString())).getMessage());
+    Files.setPosixFilePermissions(bed, java.util.Set.of());
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(bed),
+        "running as root: a file without read permission can still be read; the message is checked above");
+    assertEquals(bed + ": cannot read (permission denied)",
+        assertThrows(InputException.class, () -> BedFile.read(bed)).getMessage());
+  }
 }
