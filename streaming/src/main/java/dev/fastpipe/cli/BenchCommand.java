@@ -107,6 +107,7 @@ public final class BenchCommand implements Callable<Integer> {
     BenchResult result = null;
     try (BenchRunner runner = new BenchRunner(Main.LAUNCHER.command(""), series.callArgs, series.workDir, series.keep, System.err)) {
       try {
+        runner.checkCalls(all, CallCommand::check); // a bad option of any configuration, before the first round
         double loadBefore = MachineLoad.oneMinute();
         result = runner.runAll(all, runs, warmup, series.seed);
         MachineLoad load = new MachineLoad(loadBefore, MachineLoad.oneMinute());

@@ -1,6 +1,7 @@
 package dev.fastpipe.cli;
 
 import dev.fastpipe.shm.TransportConfig;
+import dev.fastpipe.streaming.ExitStatus;
 import dev.fastpipe.streaming.genome.ReferenceIndex;
 import dev.fastpipe.streaming.makeexamples.CandidateFeatures;
 import dev.fastpipe.streaming.pipeline.CallRequest;
@@ -13,7 +14,10 @@ import dev.fastpipe.streaming.smallmodel.SmallModel;
 import dev.fastpipe.streaming.tune.Knobs;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -189,6 +193,28 @@ public final class CallCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * Checks a call with options {@code args} (and {@code output} as its --output) as the run would
+   * before any work, without running it: its command line, settings, files and plan. bench and tune
+   * check every configuration so before their first round. What the run would refuse (exit 2) is an
+   * InputException with the run's one line ("fastpipe call: ...").
+   */
+  static void check(List<String> args, Path output) {
+    List<String> argv = new ArrayList<>(List.of("call"));
+    argv.addAll(args);
+    argv.addAll(List.of("--output", output.toString(), "--no-progress"));
+    String[] line = argv.toArray(String[]::new);
+    try {
+      CommandLine call = Main.commandLine().parseArgs(line).subcommand().commandSpec().commandLine();
+      ((CallCommand) call.getCommand()).request().build().checkBeforeRun();
+    } catch (CommandLine.ParameterException e) {
+      throw new InputException(OptionErrors.message(e, line), e);
+    } catch (RuntimeException e) {
+      if (Main.exitStatus(e) != ExitStatus.BAD_INPUT) throw e;
+      throw new InputException("fastpipe call: " + Main.oneLine(e), e);
+    }
   }
 
   /** The request this command line makes, to be built (and so checked) by the caller; throws for a bad option. */

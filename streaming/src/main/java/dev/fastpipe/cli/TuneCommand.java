@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -141,6 +142,7 @@ public final class TuneCommand implements Callable<Integer> {
     common.addAll(series.callArgs);
     boolean differ = false;
     try (BenchRunner runner = new BenchRunner(Main.LAUNCHER.command(""), common, series.workDir, series.keep, null)) {
+      runner.checkCalls(pointsToTry(defaults, candidates), CallCommand::check); // every value swept, before the first run
       Tuner.Result result =
           new Tuner(runner, new Tuner.Settings(defaults, candidates, repeats, budget, series.alpha, series.seed), System.err).run();
       TuneReport report = new TuneReport(result, sample, command(result.recommended()), budget.toMillis() / 1000.0);
@@ -159,6 +161,17 @@ public final class TuneCommand implements Callable<Integer> {
       if (!series.keep && !differ) Files.deleteIfExists(sampleBed);
     }
     return 0;
+  }
+
+  /** The defaults, and the defaults with each candidate value of each dimension: every value a run may take. */
+  static List<BenchConfig> pointsToTry(Knobs defaults, Map<Dimension, List<String>> candidates) {
+    Map<String, BenchConfig> points = new LinkedHashMap<>();
+    points.put(defaults.name(), new BenchConfig(defaults.name(), Map.of(), defaults.args()));
+    candidates.forEach((d, values) -> values.forEach(v -> {
+      Knobs k = defaults.with(d, v);
+      points.putIfAbsent(k.name(), new BenchConfig(k.name(), Map.of(), k.args()));
+    }));
+    return new ArrayList<>(points.values());
   }
 
   /** The command line to use: the user's inputs and options, the recommended settings. */

@@ -145,6 +145,26 @@ class RunContractTest {
     Files.delete(partial);
   }
 
+  /**
+   * bench checks every configuration's call before the first round: a bad option in the second
+   * configuration fails at once, naming it, and the first is not run.
+   */
+  @Test
+  void benchRefusesABadConfigurationBeforeTheFirstRun() throws Exception {
+    Path work = dir.resolve("bench-work");
+    for (String[] c : new String[][] {
+        {"b: --bogus", "fastpipe call: unknown option --bogus; see 'fastpipe call --help'"},
+        {"b: --min-base-quality 94", "fastpipe call: --min-base-quality 94: must be between 0 and 93"}}) {
+      String line = oneLine(fastpipe(List.of("bench", "--config", "a: --shards 1", "--config", c[0], "--repeats", "1",
+          "--warmup", "0", "--work-dir", work.toString(), "--", "--ref", in.fasta().toString(), "--reads",
+          in.bam().toString(), "--model", MODEL.toString(), "--transport", "disruptor")), "bench");
+      assertEquals("fastpipe bench: configuration 'b' is refused before any run: " + c[1], line);
+      try (var files = Files.list(work)) {
+        assertEquals(List.of(), files.toList(), "no run: " + line);
+      }
+    }
+  }
+
   /** A --gvcf name that is no gVCF's is named as --gvcf's, with what it needs (not --output's .vcf or -). */
   @Test
   void callRefusesAGvcfNameThatIsNotBgzipped() throws Exception {

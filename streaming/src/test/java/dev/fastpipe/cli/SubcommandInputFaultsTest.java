@@ -165,6 +165,9 @@ class SubcommandInputFaultsTest {
             b + " and " + otherNames + " share no contig name"),
         Arguments.of(List.of("tune", "--ref", r, "--reads", b, "--bed", unknownBed, "--json", out.resolve("t.json")),
             unknownBed + ":1: contig chrX is not in the reference"),
+        // every value tune would sweep is checked before the first run
+        Arguments.of(List.of("tune", "--ref", r, "--reads", b, "--batch-sizes", "64,5000", "--json", out.resolve("t.json"),
+            "--", "--model", RunContractTest.MODEL, "--sample", "S"), "is refused before any run: fastpipe call: --batch-size 5000: must be 4096 or less"),
         // a command line picocli cannot parse: the problem, not the usage
         Arguments.of(List.of("call", "--ref", r, "--reads", b, "--output", o, "--bogus"),
             "unknown option --bogus"),

@@ -130,6 +130,46 @@ public final class BenchRunner implements AutoCloseable {
     return String.join("; ", cmds.stream().map(cmd -> String.join(" ", cmd.stream().map(BenchConfig::quoted).toList())).toList());
   }
 
+  /** call's own checks of a run before any work (its command line, settings, files and plan), as the CLI has them. */
+  @FunctionalInterface
+  public interface CallCheck {
+    /** Throws an InputException with call's one line for what a call with {@code args} and {@code output} refuses. */
+    void check(List<String> args, Path output);
+  }
+
+  /**
+   * Checks, before the first round, every configuration's call as the run would check it at its
+   * start ({@code check}): a bad option in the last configuration fails here, not after the first
+   * configurations have run. A refusal names the configuration. Runs of another build
+   * ({@link BenchConfig#BUILD}) are left to it; classic and bcftools runs are checked by
+   * {@link #runAll}.
+   */
+  public void checkCalls(List<BenchConfig> configs, CallCheck check) {
+    Path output = workDir.resolve("check.vcf.gz"); // where a run writes, not written
+    for (BenchConfig c : configs) {
+      if (c.build() != null || !ClassicPipeline.kind(c).equals("streaming")) continue;
+      try {
+        check.check(withoutLauncherOptions(allArgs(c)), output);
+      } catch (InputException e) {
+        throw new InputException("configuration '" + c.name() + "' is refused before any run: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** {@code args} less the launcher's own options and their values (bin/fastpipe takes them, not call). */
+  static List<String> withoutLauncherOptions(List<String> args) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (LAUNCHER_OPTIONS.contains(a)) {
+        i++; // its value
+      } else if (LAUNCHER_OPTIONS.stream().noneMatch(o -> a.startsWith(o + "="))) {
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
   /** A configuration that uses a launcher option when runs do not start through the launcher: one line. */
   public void checkLauncherOptions(List<BenchConfig> configs) {
     if (throughLauncher(launcher)) return;

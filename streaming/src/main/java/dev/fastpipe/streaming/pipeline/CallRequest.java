@@ -9,6 +9,7 @@ import dev.fastpipe.streaming.RunFiles;
 import dev.fastpipe.streaming.SubcommandLauncher;
 import dev.fastpipe.streaming.genome.SampleNames;
 import dev.fastpipe.streaming.plan.ExampleSettings;
+import dev.fastpipe.streaming.plan.Planner;
 import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.GqCalibration;
 import dev.fastpipe.streaming.postprocess.VcfCallWriter;
@@ -118,6 +119,17 @@ public record CallRequest(ExampleSettings examples, Outputs outputs, Transport t
         .output("--metrics", outputs.metrics())
         .output("--report", outputs.report()), journal.enabled() ? outputs.vcf() : null, outputs.gvcf())
         .check();
+  }
+
+  /**
+   * What a run of this request refuses before any work, checked without the run: its files (as
+   * {@link #files}) and its plan (inputs, regions, the reads against the reference:
+   * {@link Planner#forCall}). bench and tune check every configuration so before their first run.
+   * Throws InputException.
+   */
+  public void checkBeforeRun() {
+    files();
+    Planner.forCall(examples, !workers.autoPartitionSize(), postprocess.sample(), workers.javaOpts(), -1, 0);
   }
 
   /** What the VCF and gVCF headers record: version, date, model (name, checksum), command line, reference. */

@@ -155,6 +155,34 @@ class BenchRunnerTest {
     }
   }
 
+  /**
+   * Every configuration's call is checked before the first round: one the check refuses is named and
+   * no run starts; the check sees the shared options, then the configuration's, less the launcher's
+   * own; another build's runs and classic or bcftools runs are not call's to check.
+   */
+  @Test
+  void everyConfigurationIsCheckedBeforeAnyRun(@TempDir Path dir) throws Exception {
+    Path launcher = fakeLauncher(dir);
+    List<BenchConfig> configs = List.of(BenchConfig.parse("a: --allocator glibc --shards 1"),
+        BenchConfig.parse("b: --malloc-conf=narenas:1 --bogus"),
+        BenchConfig.parse("old: FASTPIPE_BUILD=" + dir + " --bogus"),
+        BenchConfig.parse("peer: FASTPIPE_PIPELINE=bcftools"));
+    java.util.List<List<String>> checked = new java.util.ArrayList<>();
+    try (BenchRunner runner = new BenchRunner(List.of(launcher.toString()), List.of("--ref", "r.fa"), dir.resolve("w"), null)) {
+      InputException e = assertThrows(InputException.class, () -> runner.checkCalls(configs, (args, output) -> {
+        checked.add(args);
+        assertEquals(dir.resolve("w").resolve("check.vcf.gz"), output);
+        if (args.contains("--bogus")) {
+          throw new InputException("fastpipe call: unknown option --bogus; see 'fastpipe call --help'");
+        }
+      }));
+      assertEquals("configuration 'b' is refused before any run: fastpipe call: unknown option --bogus;"
+          + " see 'fastpipe call --help'", e.getMessage());
+    }
+    assertEquals(List.of(List.of("--ref", "r.fa", "--shards", "1"), List.of("--ref", "r.fa", "--bogus")), checked);
+    assertFalse(Files.exists(dir.resolve("bin").resolve("commands")), "no run started");
+  }
+
   @Test
   void launcherOptionsNeedTheLauncherAndBenchOwnsOutput(@TempDir Path dir) {
     List<BenchConfig> configs = List.of(BenchConfig.parse("a: --allocator glibc"), BenchConfig.parse("b:"));
