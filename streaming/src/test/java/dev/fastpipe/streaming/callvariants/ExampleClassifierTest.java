@@ -62,20 +62,6 @@ class ExampleClassifierTest {
     c.onRecord(0, buffer, 0, ExampleRecordDescriptor.PARTITION_DONE_LENGTH);
   }
 
-  /**
-   * A batch TensorFlow cannot allocate (its CPU allocator stops at the machine's memory, long before
-   * these 2^28 images) is one line naming --batch-size, not TensorFlow's NullPointerException.
-   */
-  @Test
-  void aBatchTensorFlowCannotAllocateNamesTheBatchSize() {
-    int images = 1 << 28;
-    String m = assertThrows(dev.fastpipe.streaming.InputException.class,
-        () -> new ExampleClassifier(model, images, ReadErrors.assumed(), r -> { }, null).close()).getMessage();
-    assertTrue(m.matches("--batch-size " + images + ": cannot allocate a batch of " + images + " images of 100x221x"
-        + model.channels() + " (uint8|float32) \\(\\d+\\.\\d GiB\\): TensorFlow's allocator is out of memory;"
-        + " use a smaller --batch-size"), m);
-  }
-
   @Test
   void markersWaitForTheExamplesBeforeThemAndDoNotCutBatches() {
     try (ExampleClassifier c = new ExampleClassifier(model, 3, ReadErrors.assumed(),
