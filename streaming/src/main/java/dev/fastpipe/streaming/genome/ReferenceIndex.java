@@ -275,9 +275,7 @@ public final class ReferenceIndex {
       } catch (RuntimeException e) {
         throw InputException.reading(reference, "cannot read " + contig + ":" + from + "-" + to, e);
       }
-      for (int i = 0; i < b.length; i++) {
-        if (b[i] >= 'a' && b[i] <= 'z') b[i] = (byte) (b[i] - 32);
-      }
+      htsjdk.samtools.util.StringUtil.toUpperCase(b);
       md5.update(b);
     }
     return HexFormat.of().formatHex(md5.digest());

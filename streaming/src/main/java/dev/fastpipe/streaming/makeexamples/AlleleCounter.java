@@ -258,33 +258,29 @@ public final class AlleleCounter {
   private void foldUnsureInsertions(int from, int to) {
     int off = offsetOf(events[from]);
     int[] targets = null;
+    boolean runsFound = false;
     for (int e = from; e < to; e++) {
       int allele = alleleOf(events[e]);
       if (allele < FIRST_INDEL) continue;
       Long unsure = unsureBases.get(unsureKey(off, readOf(events[e])));
       if (unsure == null) continue;
+      if (!runsFound) {
+        findCleanIndelRuns(off, from, to);
+        runsFound = true;
+      }
       String name = indelNames.get(allele - FIRST_INDEL);
       int target = -1;
       int targetReads = 0;
       boolean tie = false;
-      for (int r = from; r < to; ) { // each allele of the position, its own included: a run of events
-        int other = alleleOf(events[r]);
-        int k = r;
-        boolean clean = false;
-        while (k < to && alleleOf(events[k]) == other) {
-          clean |= !unsureBases.containsKey(unsureKey(off, readOf(events[k])));
-          k++;
+      for (int[] run : foldRuns) { // {allele, reads}: its own allele too
+        if (run[0] != allele && !agreesOutside(name, indelNames.get(run[0] - FIRST_INDEL), unsure)) continue;
+        if (run[1] > targetReads) {
+          target = run[0];
+          targetReads = run[1];
+          tie = false;
+        } else if (run[1] == targetReads) {
+          tie = true;
         }
-        if (other >= FIRST_INDEL && clean && (other == allele || agreesOutside(name, indelNames.get(other - FIRST_INDEL), unsure))) {
-          if (k - r > targetReads) {
-            target = other;
-            targetReads = k - r;
-            tie = false;
-          } else if (k - r == targetReads) {
-            tie = true;
-          }
-        }
-        r = k;
       }
       if (target >= 0 && target != allele && !tie) {
         if (targets == null) {
@@ -299,6 +295,25 @@ public final class AlleleCounter {
       if (targets[e - from] >= 0) events[e] = (events[e] & ~(ALLELE_MASK << READ_BITS)) | ((long) targets[e - from] << READ_BITS);
     }
     Arrays.sort(events, from, to);
+  }
+
+  /** {allele, reads} of the indel alleles with a clean read at the position being folded (reused). */
+  private final List<int[]> foldRuns = new ArrayList<>();
+
+  /** {@link #foldRuns} of the position at partition offset {@code off}, whose events are {@code [from, to)}: once per position. */
+  private void findCleanIndelRuns(int off, int from, int to) {
+    foldRuns.clear();
+    for (int r = from; r < to; ) {
+      int allele = alleleOf(events[r]);
+      int k = r;
+      boolean clean = false;
+      while (k < to && alleleOf(events[k]) == allele) {
+        clean |= !unsureBases.containsKey(unsureKey(off, readOf(events[k])));
+        k++;
+      }
+      if (allele >= FIRST_INDEL && clean) foldRuns.add(new int[] {allele, k - r});
+      r = k;
+    }
   }
 
   /** Whether insertion names {@code a} and {@code b} ("I" + bases) have one length and the same bases outside {@code a}'s unsure ones. */

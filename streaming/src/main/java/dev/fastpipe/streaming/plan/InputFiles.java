@@ -45,6 +45,8 @@ public final class InputFiles implements AutoCloseable {
   public final Set<String> readContigs = new HashSet<>();
   /** The reads' index, checked against them; null for a shard's files. */
   public final ReadsIndex readsIndex;
+  /** The reads are a CRAM (else a BAM), as {@link FileFormat#readsFormat} read it once. */
+  private final boolean cram;
   /** What is suspicious but not wrong (an index older than its reads), one line each. */
   public final List<String> warnings = new ArrayList<>();
 
@@ -62,7 +64,7 @@ public final class InputFiles implements AutoCloseable {
     this.referencePath = referencePath;
     this.readsPath = readsPath;
     this.dictionary = check ? ReferenceIndex.verified(referencePath) : ReferenceIndex.dictionary(referencePath);
-    boolean cram = FileFormat.readsFormat(readsPath);
+    this.cram = FileFormat.readsFormat(readsPath);
     this.reference = ReferenceIndex.open(referencePath);
     SAMFileHeader header;
     try {
@@ -123,7 +125,7 @@ public final class InputFiles implements AutoCloseable {
    * always has them, so the check would read every called contig of every CRAM run.
    */
   public void requireSameBases(List<Region> regions) {
-    if (readsIndex == null || FileFormat.readsFormat(readsPath)) return;
+    if (readsIndex == null || cram) return;
     ReferenceIndex.requireSameBases(readsPath, reads.getFileHeader().getSequenceDictionary(), referencePath, reference,
         regions.stream().map(Region::contig).distinct().toList());
   }
