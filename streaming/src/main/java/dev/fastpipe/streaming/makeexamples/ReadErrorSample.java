@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * read with the error the caller gives it (the sample's error rate for its base quality, combined
  * with its mapping quality, capped as the image caps them). The other columns' bases, of reads of
  * mapping quality {@value #MIN_INDEL_MAPQ} or more, give that error rate per quality: how often a
- * base of each quality differs from the reference where no two reads agree on another base.
+ * base of each quality differs from the reference where no two reads agree on another base, and
+ * which base a wrong one shows, per reference base and strand.
  * For the indel error rates, each column is also an indel anchor: its reads of mapping quality
  * {@value #MIN_INDEL_MAPQ} or more, those among them whose CIGAR has an insertion after it or a
  * deletion starting after it (the most common such indel is the column's), and the tandem repeat
@@ -117,6 +118,8 @@ public final class ReadErrorSample {
     /** Per base quality, the bases of reads of MAPQ >= MIN_INDEL_MAPQ in columns that are no variant, and their mismatches. */
     private final long[] qualityBases = new long[BaseErrorRate.qualities()];
     private final long[] qualityMismatches = new long[BaseErrorRate.qualities()];
+    /** The same bases' mismatches per reference base, strand and base shown ({@link BaseErrorRate#substitution}). */
+    private final long[] substitutions = new long[BaseErrorRate.substitutions()];
     /** The evidence columns: their reference base index, alt base index and packed reads. */
     private final List<int[]> evidence = new ArrayList<>();
     private final int[] byBase = new int[4];
@@ -241,7 +244,11 @@ public final class ReadErrorSample {
           if ((reads[i] >>> 10 & 0x7F) < MIN_INDEL_MAPQ) continue;
           int q = reads[i] >>> 3 & 0x7F;
           qualityBases[q]++;
-          if ((reads[i] & 3) != ref) qualityMismatches[q]++;
+          int base = reads[i] & 3;
+          if (base != ref) {
+            qualityMismatches[q]++;
+            substitutions[BaseErrorRate.substitution(ref, (reads[i] >>> 2 & 1) == 1, base)]++;
+          }
         }
       }
     }
@@ -290,13 +297,16 @@ public final class ReadErrorSample {
 
     /** The rates fitted to the columns. */
     ReadErrors fit() {
-      BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches);
+      BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches, substitutions);
       return new ReadErrors(fitStrandArtifacts(bases), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns), bases);
     }
 
     /**
      * The strand artifact rate fitted to the columns, each read's error as the caller gives it: each
-     * base at the sample's measured error for its quality ({@code bases}).
+     * base at the sample's measured error for its quality ({@code bases}), a wrong one showing the
+     * column's alt as often as the sample's errors of that reference base on that strand do: where
+     * errors favour one base on one strand, random errors agree on one strand that often, and are
+     * no artifact.
      */
     StrandArtifactRate fitStrandArtifacts(BaseErrorRate bases) {
       if (counted == 0) return StrandArtifactRate.assumed();
@@ -304,7 +314,7 @@ public final class ReadErrorSample {
       double factor = bases.bases() == 0 ? PileupLikelihood.errorFactor(mismatches, promised) : 1.0;
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());
       for (int[] e : evidence) {
-        PileupLikelihood.ReadEvidence site = new PileupLikelihood.ReadEvidence(4, bases.meanError());
+        PileupLikelihood.ReadEvidence site = PileupLikelihood.ReadEvidence.snp(bases, e[0], e[1], bases.meanError());
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;

@@ -12,10 +12,21 @@ import java.util.Locale;
  * 0.2 % (Mason 2's Illumina model) gets 0.2 % for them, not 0.01 %; one whose qualities keep their
  * promise keeps them. Each quality's rate is (mismatches + {@link #PRIOR_BASES} x promise) /
  * (bases + {@link #PRIOR_BASES}), so a quality with few bases stays near its promise.
+ *
+ * <p>It also holds which base a wrong base shows ({@link #wrongShare}), per reference base and
+ * strand: a simulator or a chemistry may turn an A into a C on forward reads nine times in ten
+ * (wgsim does) and into a T on reverse ones, so that two random errors agree on their base far more
+ * often on one strand than a third each would make them. Each share is (that substitution's count +
+ * {@link #PRIOR_SUBSTITUTIONS} / 3) / (the reference base's and strand's wrong bases +
+ * {@link #PRIOR_SUBSTITUTIONS}): a third each where little was measured.
  */
 public final class BaseErrorRate {
   /** Pseudo-count of bases at the promised rate behind every quality's measured rate. */
   public static final double PRIOR_BASES = 20_000;
+  /** Pseudo-count of wrong bases, a third showing each other base, behind every reference base's and strand's shares. */
+  public static final double PRIOR_SUBSTITUTIONS = 300;
+  /** Substitution counts: reference base (A, C, G, T as 0..3) x strand (forward 0, reverse 1) x the base shown. */
+  private static final int SUBSTITUTIONS = 4 * 2 * 4;
   private static final int QUALITIES = PileupConstants.BASE_QUALITY_CAP + 1;
 
   private static final BaseErrorRate PROMISED = promisedRates();
@@ -23,11 +34,14 @@ public final class BaseErrorRate {
   private final double[] rate;
   private final long bases;
   private final double meanError;
+  /** Per {@link #substitution} index, the share of a wrong base that shows that base (0 where it is the reference's). */
+  private final double[] share;
 
-  private BaseErrorRate(double[] rate, long bases, double meanError) {
+  private BaseErrorRate(double[] rate, long bases, double meanError, double[] share) {
     this.rate = rate;
     this.bases = bases;
     this.meanError = meanError;
+    this.share = share;
   }
 
   /** Every quality at its promise: nothing measured (one shared, immutable instance). */
@@ -38,7 +52,34 @@ public final class BaseErrorRate {
   private static BaseErrorRate promisedRates() {
     double[] r = new double[QUALITIES];
     for (int q = 0; q < QUALITIES; q++) r[q] = PileupLikelihood.promisedError(q);
-    return new BaseErrorRate(r, 0, Double.NaN);
+    return new BaseErrorRate(r, 0, Double.NaN, shares(new long[SUBSTITUTIONS]));
+  }
+
+  /** The index of the count of reference base {@code ref} read as {@code shown} on the {@code reverse} strand or not (bases 0..3). */
+  public static int substitution(int ref, boolean reverse, int shown) {
+    return ref * 8 + (reverse ? 4 : 0) + shown;
+  }
+
+  /** Counts {@link #measure(long[], long[], long[])} takes: one per {@link #substitution} index. */
+  public static int substitutions() {
+    return SUBSTITUTIONS;
+  }
+
+  private static double[] shares(long[] counts) {
+    if (counts.length != SUBSTITUTIONS) throw new IllegalArgumentException("one substitution count per reference base, strand and base shown: " + SUBSTITUTIONS);
+    double[] share = new double[SUBSTITUTIONS];
+    for (int ref = 0; ref < 4; ref++) {
+      for (int s = 0; s < 2; s++) {
+        long wrong = 0;
+        for (int b = 0; b < 4; b++) if (b != ref) wrong += counts[substitution(ref, s == 1, b)];
+        for (int b = 0; b < 4; b++) {
+          if (b == ref) continue;
+          int i = substitution(ref, s == 1, b);
+          share[i] = (counts[i] + PRIOR_SUBSTITUTIONS / 3) / (wrong + PRIOR_SUBSTITUTIONS);
+        }
+      }
+    }
+    return share;
   }
 
   /**
@@ -46,6 +87,14 @@ public final class BaseErrorRate {
    * {@code mismatches[q]} differ from the reference.
    */
   public static BaseErrorRate measure(long[] bases, long[] mismatches) {
+    return measure(bases, mismatches, new long[SUBSTITUTIONS]);
+  }
+
+  /**
+   * As {@link #measure(long[], long[])}, with {@code substitutions[}{@link #substitution}{@code (ref,
+   * reverse, shown)]} the wrong bases counted per reference base, strand and base shown.
+   */
+  public static BaseErrorRate measure(long[] bases, long[] mismatches, long[] substitutions) {
     if (bases.length != QUALITIES || mismatches.length != QUALITIES) {
       throw new IllegalArgumentException("one count per quality 0.." + (QUALITIES - 1));
     }
@@ -59,7 +108,7 @@ public final class BaseErrorRate {
       total += bases[q];
       wrong += bases[q] * r[q];
     }
-    return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total);
+    return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total, shares(substitutions));
   }
 
   /** Counts per quality of {@link #measure}: cap + 1. */
@@ -82,6 +131,16 @@ public final class BaseErrorRate {
     return meanError;
   }
 
+  /**
+   * The share of the wrong bases of reference base {@code ref} on the {@code reverse} strand or not
+   * that show {@code shown} (bases 0..3, in the reference's orientation; a third where nothing was
+   * measured): a SNP's wrong read shows its other allele at e times this, not e / 3.
+   */
+  public double wrongShare(int ref, boolean reverse, int shown) {
+    if (ref == shown) throw new IllegalArgumentException("a wrong base is not the reference's " + ref);
+    return share[substitution(ref, reverse, shown)];
+  }
+
   /** Bases measured (0: the qualities' promises). */
   public long bases() {
     return bases;
@@ -95,12 +154,18 @@ public final class BaseErrorRate {
       if (b.length() > 0) b.append(", ");
       b.append(String.format(Locale.ROOT, "Q%d %.2g (%.1fx)", q, at(q), at(q) / PileupLikelihood.promisedError(q)));
     }
-    return b + String.format(Locale.ROOT, " per base; fitted to %,d bases", bases);
+    int top = 0;
+    for (int i = 1; i < SUBSTITUTIONS; i++) if (share[i] > share[top]) top = i;
+    String bases4 = "ACGT";
+    return b + String.format(Locale.ROOT, " per base, the likeliest substitution %c>%c on %s reads at %.2f of their errors;"
+        + " fitted to %,d bases", bases4.charAt(top / 8), bases4.charAt(top % 4), (top & 4) != 0 ? "reverse" : "forward",
+        share[top], bases);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BaseErrorRate other && bases == other.bases && Arrays.equals(rate, other.rate);
+    return o instanceof BaseErrorRate other && bases == other.bases && Arrays.equals(rate, other.rate)
+        && Arrays.equals(share, other.share);
   }
 
   @Override

@@ -111,8 +111,8 @@ public final class PileupLikelihood {
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
-    ReadEvidence reads = new ReadEvidence(4, baseErrors.meanError());
-    Fragments fragments = mateOf == null ? null : new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf);
+    Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
+    int altBase = -1;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -124,13 +124,24 @@ public final class PileupLikelihood {
       boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
       if (!alt && !ref) continue;
       if (ref && ownIndelNearCentre(buffer, offset + r * rowLength, width, channels, anchors)) continue;
+      if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
-      if (fragments == null) reads.add(alt, e, reverse(buffer, at));
-      else fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
+      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
     }
-    if (fragments != null) fragments.addTo(reads);
+    int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
+    // the sample's substitutions where both bases are known, else a third each
+    ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
+        ? ReadEvidence.snp(baseErrors, refBase, altBase, baseErrors.meanError())
+        : new ReadEvidence(4, baseErrors.meanError());
+    fragments.addTo(reads);
     return reads.likelihoods(artifactRate);
+  }
+
+  /** A, C, G or T of the read-base channel's colour {@code pixel} as 0..3; -1 for any other colour. */
+  private static int baseIndex(int pixel) {
+    int b = BASE_INDEX[pixel];
+    return ReadBaseChannel.baseColor(BASES[b]) == pixel ? b : -1;
   }
 
   /**
@@ -726,10 +737,14 @@ public final class PileupLikelihood {
    * The reads of one site, each an alt or a reference observation with its error rate and strand,
    * summed into the three genotypes' log10 likelihoods and hom-ref's strand artifact. A wrong read
    * shows the other allele with probability e / (alleles - 1): e/3 at a SNP (one of three other
-   * bases), e at an indel. {@link StrandArtifactRate} fits the artifact rate with the same terms.
+   * bases), e at an indel; or, at a SNP of a sample whose errors were measured ({@link #snp(BaseErrorRate,
+   * int, int, double)}), e times the share of that substitution among the errors on the read's strand. {@link StrandArtifactRate} fits the artifact rate with the same terms.
    */
   public static final class ReadEvidence {
-    private final int wrongWays;
+    /** Per strand (forward, reverse): the share of a wrong read that shows the alt where the truth is the reference. */
+    private final double[] altShare;
+    /** Per strand: the share of a wrong read that shows the reference where the truth is the alt. */
+    private final double[] refShare;
     private final int[] alts = new int[2]; // per strand: forward, reverse
     private final int[] refs = new int[2];
     private final double[] homRef = new double[2]; // log10 L(0/0) of each strand's reads
@@ -751,13 +766,45 @@ public final class PileupLikelihood {
      * as its quality alone says (NaN: qualities left out).
      */
     public ReadEvidence(int alleles, double meanError) {
-      this.wrongWays = alleles - 1;
+      this(meanError, evenly(alleles), evenly(alleles));
+    }
+
+    /**
+     * A SNP's reads, a wrong read showing the alt at e x {@code bases.wrongShare(ref, strand, alt)}
+     * where the truth is the reference and the reference at e x {@code bases.wrongShare(alt, strand,
+     * ref)} where it is the alt (bases 0..3), as the sample's errors show them; {@code meanError} as
+     * {@link #ReadEvidence(int, double)} takes it.
+     */
+    public static ReadEvidence snp(BaseErrorRate bases, int ref, int alt, double meanError) {
+      return new ReadEvidence(meanError,
+          new double[] {bases.wrongShare(ref, false, alt), bases.wrongShare(ref, true, alt)},
+          new double[] {bases.wrongShare(alt, false, ref), bases.wrongShare(alt, true, ref)});
+    }
+
+    private ReadEvidence(double meanError, double[] altShare, double[] refShare) {
       this.meanError = meanError;
+      this.altShare = altShare;
+      this.refShare = refShare;
+    }
+
+    private static double[] evenly(int alleles) {
+      if (alleles < 2) throw new IllegalArgumentException(alleles + " alleles");
+      return new double[] {1.0 / (alleles - 1), 1.0 / (alleles - 1)};
+    }
+
+    /** P(the read | the reference's haplotype) and P(the read | the alt's). */
+    private double fromRef(boolean alt, double e, int s) {
+      return alt ? e * altShare[s] : 1 - e;
+    }
+
+    private double fromAlt(boolean alt, double e, int s) {
+      return alt ? 1 - e : e * refShare[s];
     }
 
     /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
     public void add(boolean alt, double e, boolean reverse) {
-      het += Math.log10((1 - e) / 2 + e / wrongWays / 2);
+      int s = reverse ? 1 : 0;
+      het += Math.log10((fromRef(alt, e, s) + fromAlt(alt, e, s)) / 2);
       addHomozygous(alt, e, reverse);
     }
 
@@ -771,27 +818,21 @@ public final class PileupLikelihood {
      * (each read errs on its own).
      */
     public void addPair(boolean altA, double eA, boolean reverseA, boolean altB, double eB, boolean reverseB) {
-      double wrongA = eA / wrongWays, wrongB = eB / wrongWays;
-      double refA = altA ? wrongA : 1 - eA, altHapA = altA ? 1 - eA : wrongA;
-      double refB = altB ? wrongB : 1 - eB, altHapB = altB ? 1 - eB : wrongB;
-      het += Math.log10((refA * refB + altHapA * altHapB) / 2);
+      int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
+      het += Math.log10((fromRef(altA, eA, sA) * fromRef(altB, eB, sB) + fromAlt(altA, eA, sA) * fromAlt(altB, eB, sB)) / 2);
       addHomozygous(altA, eA, reverseA);
       addHomozygous(altB, eB, reverseB);
     }
 
     private void addHomozygous(boolean alt, double e, boolean reverse) {
       int s = reverse ? 1 : 0;
-      double wrong = Math.log10(e / wrongWays);
-      double right = Math.log10(1 - e);
+      homRef[s] += Math.log10(fromRef(alt, e, s));
+      homAlt += Math.log10(fromAlt(alt, e, s));
       if (alt) {
         alts[s]++;
-        homRef[s] += wrong;
-        homAlt += right;
         if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);
       } else {
         refs[s]++;
-        homRef[s] += right;
-        homAlt += wrong;
       }
     }
 

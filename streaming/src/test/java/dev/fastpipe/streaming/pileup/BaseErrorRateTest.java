@@ -60,4 +60,33 @@ class BaseErrorRateTest {
     assertEquals(flawless.at(30), flawless.meanError(), 1e-15, "one quality that never erred: a wrong base has it, odds 1");
     assertTrue(Double.isNaN(BaseErrorRate.promised().meanError()), "nothing measured: no mean");
   }
+
+  @Test
+  void aWrongBaseShowsEachOtherBaseAsOftenAsTheSamplesErrorsDidPerReferenceBaseAndStrand() {
+    long[] substitutions = new long[BaseErrorRate.substitutions()];
+    // A on forward reads: 900 read as C, 60 as G, 40 as T; A on reverse reads: 3 read as T, nothing else
+    substitutions[BaseErrorRate.substitution(0, false, 1)] = 900;
+    substitutions[BaseErrorRate.substitution(0, false, 2)] = 60;
+    substitutions[BaseErrorRate.substitution(0, false, 3)] = 40;
+    substitutions[BaseErrorRate.substitution(0, true, 3)] = 3;
+    BaseErrorRate r = BaseErrorRate.measure(counts(30, 1_000_000), counts(30, 1_003), substitutions);
+    double prior = BaseErrorRate.PRIOR_SUBSTITUTIONS;
+    assertEquals((900 + prior / 3) / (1_000 + prior), r.wrongShare(0, false, 1), 1e-12);
+    assertEquals((40 + prior / 3) / (1_000 + prior), r.wrongShare(0, false, 3), 1e-12);
+    assertEquals((3 + prior / 3) / (3 + prior), r.wrongShare(0, true, 3), 1e-12, "3 errors: the prior's third holds");
+    assertEquals(1.0 / 3, r.wrongShare(2, true, 1), 1e-12, "G on reverse reads never erred: a third each");
+    for (int ref = 0; ref < 4; ref++) {
+      for (boolean reverse : new boolean[] {false, true}) {
+        double sum = 0;
+        for (int b = 0; b < 4; b++) if (b != ref) sum += r.wrongShare(ref, reverse, b);
+        assertEquals(1, sum, 1e-12, "the shares of base " + ref + " sum to 1");
+      }
+    }
+    assertTrue(r.describe().contains("A>C on forward reads at 0.77"), r.describe());
+    assertEquals(1.0 / 3, BaseErrorRate.promised().wrongShare(3, false, 0), 1e-12, "nothing measured: a third each");
+    assertEquals(1.0 / 3, BaseErrorRate.measure(counts(30, 10), counts(30, 1)).wrongShare(1, true, 0), 1e-12,
+        "no substitutions given: a third each");
+    assertThrows(IllegalArgumentException.class, () -> r.wrongShare(2, false, 2));
+    assertThrows(IllegalArgumentException.class, () -> BaseErrorRate.measure(counts(30, 10), counts(30, 1), new long[4]));
+  }
 }

@@ -826,4 +826,58 @@ class PileupLikelihoodTest {
     assertTrue(weighed[0] - weighed[1] > counted[0] - counted[1] + 4,
         "hom-ref gains on het: " + Arrays.toString(weighed) + " against " + Arrays.toString(counted));
   }
+
+  /**
+   * A sample's bases at their promise, with {@code favoured} of every thousand wrong bases of
+   * reference {@code ref} on forward reads showing {@code shown} (the rest of its errors, and every
+   * other base's and strand's, spread evenly over the other bases).
+   */
+  static BaseErrorRate sampleWhoseForwardErrorsFavour(int ref, int shown, int favoured) {
+    long[] bases = new long[BaseErrorRate.qualities()];
+    long[] wrong = new long[BaseErrorRate.qualities()];
+    for (int q : new int[] {20, 35}) {
+      bases[q] = 100_000_000;
+      wrong[q] = Math.round(bases[q] * Math.pow(10, -q / 10.0));
+    }
+    long[] substitutions = new long[BaseErrorRate.substitutions()];
+    for (int r = 0; r < 4; r++) {
+      for (boolean reverse : new boolean[] {false, true}) {
+        for (int b = 0; b < 4; b++) {
+          if (b == r) continue;
+          boolean skewed = r == ref && !reverse;
+          substitutions[BaseErrorRate.substitution(r, reverse, b)] = !skewed ? 1_000_000 / 3 : b == shown ? favoured * 1_000L : (1000 - favoured) * 500L;
+        }
+      }
+    }
+    return BaseErrorRate.measure(bases, wrong, substitutions);
+  }
+
+  @Test
+  void aWrongReadShowsTheAltAsOftenAsTheSamplesErrorsOfThatBaseOnThatStrandDo() {
+    // two Q20 alt reads of 20, both forward; the sample's forward errors of this reference base show this alt 9 times in 10
+    for (int i = 0; i < 10; i++) read(i < 2 ? alt : (char) g.ref[SITE], i < 2 ? 20 : 35, 60, false);
+    for (int i = 0; i < 10; i++) read((char) g.ref[SITE], 35, 60, true);
+    int ref = "ACGT".indexOf(g.ref[SITE]);
+    int shown = "ACGT".indexOf(alt);
+    BaseErrorRate even = sampleWhoseForwardErrorsFavour(ref, shown, 333);
+    BaseErrorRate skewed = sampleWhoseForwardErrorsFavour(ref, shown, 900);
+    assertEquals(0.9, skewed.wrongShare(ref, false, shown), 1e-3);
+    assertEquals(1.0 / 3, skewed.wrongShare(ref, true, shown), 1e-3, "reverse reads' errors are even");
+    assertEquals(1.0 / 3, even.wrongShare(ref, false, shown), 1e-3);
+    rate = 1e-9; // no strand artifact: hom-ref against het alone
+    float[] a = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, even);
+    float[] b = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, skewed);
+    // hom-ref explains each alt read 0.9 / (1/3) times better; het gains a little (e x share of 1)
+    double e = err(20, 60);
+    double homRefGain = 2 * Math.log10(0.9 / (1.0 / 3));
+    double hetGain = 2 * Math.log10((1 - e + e * 0.9) / (1 - e + e / 3));
+    assertEquals(homRefGain - hetGain, (b[0] - b[1]) - (a[0] - a[1]), 1e-3, Arrays.toString(a) + " against " + Arrays.toString(b));
+    // the same two alt reads on the reverse strand, whose errors are even, gain nothing
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 10; i++) read((char) g.ref[SITE], 35, 60, false);
+    for (int i = 0; i < 10; i++) read(i < 2 ? alt : (char) g.ref[SITE], i < 2 ? 20 : 35, 60, true);
+    assertArrayEquals(PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, even),
+        PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, skewed), 1e-4f);
+  }
 }
