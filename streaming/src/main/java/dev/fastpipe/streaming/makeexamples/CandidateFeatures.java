@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.genome.TandemRepeat;
+import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import htsjdk.samtools.AlignmentBlock;
 import htsjdk.samtools.SAMRecord;
 import java.util.List;
@@ -70,6 +71,8 @@ public final class CandidateFeatures {
   private static final int[] NONE = new int[0];
   private int[] mark = new int[1024];
   private int stamp;
+  /** Reads over the last candidate's position that delete its base ({@link #deletingReads}). */
+  private int deleting;
 
   /**
    * Writes candidate {@code c}'s features into {@code into} (length >= {@link #COUNT}).
@@ -116,12 +119,16 @@ public final class CandidateFeatures {
     }
     long refBq = 0, refMq = 0;
     int refN = 0, refFwd = 0;
+    deleting = 0;
     for (int k = 0; k < overlappingCount; k++) {
       int i = overlapping[k];
       SAMRecord read = reads.get(i);
       if (mark[i] == stamp || read.getAlignmentStart() - 1 > pos || read.getAlignmentEnd() - 1 < pos) continue;
       int bq = baseQualityAt(read, pos);
-      if (bq < 0) continue;
+      if (bq < 0) {
+        deleting++; // aligned over the position without a base there: a deletion (or an N skip) takes it
+        continue;
+      }
       refBq += bq;
       refMq += read.getMappingQuality();
       if (!read.getReadNegativeStrandFlag()) refFwd++;
@@ -148,6 +155,16 @@ public final class CandidateFeatures {
     into[20] = !snp && indel > 0 ? 1 : 0;
     into[21] = !snp && indel < 0 ? 1 : 0;
     return into;
+  }
+
+  /**
+   * The reads whose alignment spans the last {@link #compute}d candidate's position without a base
+   * there (a deletion takes it): no feature shows them (depth and counts are of the reads with a base),
+   * so the small model, which reads the features only, leaves a candidate with
+   * {@link PileupLikelihood#SHARED_INDEL_ROWS} of them or more (a variant's deletion) to the network.
+   */
+  public int deletingReads() {
+    return deleting;
   }
 
   /** Distance to the nearest other candidate of the list (by start) within it, capped. */

@@ -11,6 +11,7 @@ import dev.fastpipe.streaming.genome.HaploidRegions;
 import dev.fastpipe.streaming.makeexamples.realign.Realigner;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
+import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.smallmodel.SmallModel;
 import htsjdk.samtools.SAMException;
 import htsjdk.samtools.SAMRecord;
@@ -255,7 +256,11 @@ public final class MakeExamples {
         summary = features.compute(c, reads, spans.rows(), n, ref, refStart,
             nearestCandidate(p, reads, candidates, ci, ref, refStart), featureVector);
       }
-      if (smallModel != null && summary != null && emitSmallCall(c, p, summary)) continue;
+      // where a variant's deletion takes the candidate's base, the features do not show it: the network decides
+      if (smallModel != null && summary != null && features.deletingReads() < PileupLikelihood.SHARED_INDEL_ROWS
+          && emitSmallCall(c, p, summary)) {
+        continue;
+      }
       emitExamples(c, p, reads, ref, refStart, labeler != null ? summary : null);
     }
     if (referenceBlocks != null) referenceBlocks.emit(p, emitted, counter, ref, refStart, this::emitRefBlock);

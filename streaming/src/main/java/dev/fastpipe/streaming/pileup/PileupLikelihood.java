@@ -82,7 +82,12 @@ public final class PileupLikelihood {
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of the SNP example whose image of
    * {@code height x width x channels} starts at {@code buffer[offset]}, at the sample's strand
    * {@code artifactRate} ({@link StrandArtifactRate#rate}); null when the image has fewer than six
-   * channels or no read row with the reference or alt base at the centre.
+   * channels or no read row with the reference or alt base at the centre. A read that deletes the
+   * centre's base, in a deletion whose anchor {@value #SHARED_INDEL_ROWS} rows or more share (a
+   * variant's, not an error of its own), counts as a read without the alt, as a reference read does,
+   * at the error of its anchor's base: its haplotype carries neither base, so 0/1 and 1/1 leave it to
+   * an error (a SNP called inside a 1/1 deletion, on AD 1,2 beside 53 reads that delete its base,
+   * was 0/1; a het SNP on the other haplotype of a het deletion keeps half its reads as the alt's).
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate) {
@@ -113,10 +118,24 @@ public final class PileupLikelihood {
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
+    int[] deletionRows = null; // per column, the read rows with an indel anchor there: only where a read deletes the site
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
       int basePixel = buffer.getByte(at) & 0xFF;
+      if (bqPixel == 0 && basePixel == 0 && (buffer.getByte(at + STRAND) & 0xFF) == 0) {
+        // nothing drawn: no read here, or a read that deletes the site's base
+        int anchor = deletionAnchorSpanning(buffer, offset + r * rowLength, width, channels, centre);
+        if (anchor < 0) continue;
+        if (deletionRows == null) deletionRows = anchorRows(buffer, offset, height, width, channels);
+        if (deletionRows[anchor] < SHARED_INDEL_ROWS) continue; // a lone read's deletion: an error under any genotype
+        int anchorAt = offset + r * rowLength + anchor * channels;
+        int mq = quality(buffer.getByte(anchorAt + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+        double e = readError(baseErrors, quality(buffer.getByte(anchorAt + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
+            mq, factor);
+        fragments.add(r - PileupConstants.REFERENCE_ROWS, false, e, reverse(buffer, anchorAt));
+        continue;
+      }
       if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
       int supports = buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF;
       int differs = buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF;
@@ -136,6 +155,32 @@ public final class PileupLikelihood {
         : new ReadEvidence(4, baseErrors.meanError());
     fragments.addTo(reads);
     return reads.likelihoods(artifactRate);
+  }
+
+  /**
+   * The column of the indel anchor of a deletion that spans column {@code centre} in the read row
+   * starting at {@code row}: the row has nothing drawn at the centre, its last drawn column before it
+   * is an anchor, and it has a drawn column after it; -1 otherwise (no read there, or one that ends or
+   * starts beside it).
+   */
+  static int deletionAnchorSpanning(DirectBuffer buffer, int row, int width, int channels, int centre) {
+    int left = centre - 1;
+    while (left >= 0 && (buffer.getByte(row + left * channels + STRAND) & 0xFF) == 0) left--;
+    if (left < 0 || !indelAnchorIn(buffer, row, channels, left, left)) return -1;
+    for (int c = centre + 1; c < width; c++) {
+      if ((buffer.getByte(row + c * channels + STRAND) & 0xFF) != 0) return left;
+    }
+    return -1;
+  }
+
+  /** Per column, the read rows with an indel anchor there. */
+  static int[] anchorRows(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    int[] rows = new int[width];
+    int rowLength = width * channels;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      for (int c = 0; c < width; c++) if (indelAnchorIn(buffer, offset + r * rowLength, channels, c, c)) rows[c]++;
+    }
+    return rows;
   }
 
   /** A, C, G or T of the read-base channel's colour {@code pixel} as 0..3; -1 for any other colour. */
@@ -579,7 +624,7 @@ public final class PileupLikelihood {
    */
   static final int OWN_INDEL_COLUMNS = 6;
   /** An indel anchor that this many read rows share is a variant's, where reads are aligned alike. */
-  static final int SHARED_INDEL_ROWS = 3;
+  public static final int SHARED_INDEL_ROWS = 3;
 
   /**
    * The read rows with an indel anchor at each column from centre - {@value #OWN_INDEL_COLUMNS} to

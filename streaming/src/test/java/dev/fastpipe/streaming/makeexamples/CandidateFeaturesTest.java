@@ -68,6 +68,29 @@ class CandidateFeaturesTest {
   }
 
   @Test
+  void readsThatDeleteTheCandidatesBaseAreCountedApartFromTheFeatures() {
+    char alt = g.ref[1000] == 'A' ? 'C' : 'A';
+    List<SAMRecord> reads = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      // 4 alt reads, 3 reference reads, 5 reads whose deletion of 999-1001 takes the site's base
+      if (i < 5) reads.add(g.read(950, "49M3D51M", g.refString(950, 999) + g.refString(1002, 1053)));
+      else reads.add(g.read(950, "100M", i < 9 ? TestGenome.mutate(g.refString(950, 1050), 50, alt) : g.refString(950, 1050)));
+    }
+    List<Candidate> cs = count(reads);
+    Candidate snp = cs.stream().filter(c -> c.position == 1000).findFirst().orElseThrow();
+    CandidateFeatures features = new CandidateFeatures();
+    float[] x = features.compute(snp, reads, all(reads), reads.size(), g.ref, 0, CandidateFeatures.nearestCandidate(cs, 0),
+        new float[CandidateFeatures.COUNT]);
+    assertEquals(7, f(x, "depth"), "the reads with a base there");
+    assertEquals(5, features.deletingReads());
+    List<SAMRecord> withBases = reads.subList(5, 12);
+    List<Candidate> again = count(withBases);
+    features.compute(again.get(0), withBases, all(withBases), withBases.size(), g.ref, 0, CandidateFeatures.DISTANCE_CAP,
+        new float[CandidateFeatures.COUNT]);
+    assertEquals(0, features.deletingReads(), "each candidate counts its own");
+  }
+
+  @Test
   void deletionInAHomopolymerHasItsLengthAndContext() {
     byte[] ref = g.ref;
     ref[999] = 'C';

@@ -198,6 +198,48 @@ class MakeExamplesTest {
   }
 
   @Test
+  void theSmallModelLeavesASnpWhoseBaseAVariantsDeletionTakesToTheNetwork(@TempDir Path own) throws IOException {
+    // blind44's wgsim 60x: a SNP on 2 alt reads inside a deletion of 53 reads, taken by the small
+    // model as 0/1 (its features count only the reads with a base there). Here: a het deletion of
+    // 600-601 on one haplotype, a het SNP at 601 on the other, and a het SNP at 1500 far from it.
+    TestGenome t = new TestGenome("chrD", 3000, 7);
+    int del = 599; // the anchor; 600 and 601 deleted
+    int inside = 601;
+    int alone = 1500;
+    for (int start = 0; start + 100 <= t.ref.length; start += 5) {
+      for (int hap = 0; hap < 2; hap++) {
+        String seq = t.refString(start, start + 100);
+        String cigar = "100M";
+        if (hap == 0 && covers(start, inside)) seq = TestGenome.mutate(seq, inside - start, t.ref[inside] == 'A' ? 'G' : 'A');
+        if (hap == 0 && covers(start, alone)) seq = TestGenome.mutate(seq, alone - start, t.ref[alone] == 'A' ? 'G' : 'A');
+        if (hap == 1 && start < del - 10 && start + 100 > del + 12) {
+          int k = del - start + 1;
+          seq = t.refString(start, del + 1) + t.refString(del + 3, start + 102);
+          cigar = k + "M2D" + (100 - k) + "M";
+        }
+        SAMRecord r = t.read(start, cigar, seq);
+        r.setReadNegativeStrandFlag((start / 5) % 2 == 1);
+        t.add(r);
+      }
+    }
+    TestGenome.Written w = t.write(own, "deleted.bam");
+    ExampleSettings o = ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).smallModel(hetSmallModel()).build();
+    CapturingProducer p = new CapturingProducer();
+    MakeExamples.run(o, p);
+    List<Integer> small = new ArrayList<>();
+    List<Integer> cnn = new ArrayList<>();
+    ExampleRecord r = new ExampleRecord();
+    for (byte[] b : p.records) {
+      r.wrap(new UnsafeBuffer(b), 0);
+      if (r.isSmallCall()) small.add(r.position());
+      if (r.isExample()) cnn.add(r.position());
+    }
+    assertEquals(List.of(alone), small, "the SNP away from the deletion");
+    assertTrue(cnn.contains(inside), "the SNP under the deletion gets an image: " + cnn);
+    assertTrue(cnn.contains(del), "the deletion too: " + cnn);
+  }
+
+  @Test
   void moreThan95ReadsAreDownsampledDeterministically() {
     CapturingProducer a = new CapturingProducer();
     MakeExamples.run(options().build(), a);
