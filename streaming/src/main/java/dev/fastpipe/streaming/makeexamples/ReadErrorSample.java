@@ -314,7 +314,7 @@ public final class ReadErrorSample {
       double factor = bases.bases() == 0 ? PileupLikelihood.errorFactor(mismatches, promised) : 1.0;
       List<PileupLikelihood.ReadEvidence> sites = new ArrayList<>(evidence.size());
       for (int[] e : evidence) {
-        PileupLikelihood.ReadEvidence site = PileupLikelihood.ReadEvidence.snp(bases, e[0], e[1], bases.meanError());
+        PileupLikelihood.ReadEvidence site = PileupLikelihood.ReadEvidence.snp(bases, e[0], e[1]);
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;

@@ -127,7 +127,7 @@ public final class PileupLikelihood {
         // nothing drawn: no read here, or a read that deletes the site's base
         int anchor = deletionAnchorSpanning(buffer, offset + r * rowLength, width, channels, centre);
         if (anchor < 0) continue;
-        if (deletionRows == null) deletionRows = anchorRows(buffer, offset, height, width, channels);
+        if (deletionRows == null) deletionRows = anchorRows(buffer, offset, height, width, channels, 0, width);
         if (deletionRows[anchor] < SHARED_INDEL_ROWS) continue; // a lone read's deletion: an error under any genotype
         int anchorAt = offset + r * rowLength + anchor * channels;
         int mq = quality(buffer.getByte(anchorAt + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
@@ -151,7 +151,7 @@ public final class PileupLikelihood {
     int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
     // the sample's substitutions where both bases are known, else a third each
     ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
-        ? ReadEvidence.snp(baseErrors, refBase, altBase, baseErrors.meanError())
+        ? ReadEvidence.snp(baseErrors, refBase, altBase)
         : new ReadEvidence(4, baseErrors.meanError());
     fragments.addTo(reads);
     return reads.likelihoods(artifactRate);
@@ -173,12 +173,19 @@ public final class PileupLikelihood {
     return -1;
   }
 
-  /** Per column, the read rows with an indel anchor there. */
-  static int[] anchorRows(DirectBuffer buffer, int offset, int height, int width, int channels) {
-    int[] rows = new int[width];
+  /**
+   * The read rows with an indel anchor at each of the {@code count} columns from {@code from} (index
+   * 0 the first; a column outside the image has none).
+   */
+  static int[] anchorRows(DirectBuffer buffer, int offset, int height, int width, int channels, int from, int count) {
+    int[] rows = new int[count];
     int rowLength = width * channels;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
-      for (int c = 0; c < width; c++) if (indelAnchorIn(buffer, offset + r * rowLength, channels, c, c)) rows[c]++;
+      int row = offset + r * rowLength;
+      for (int k = 0; k < count; k++) {
+        int c = from + k;
+        if (c >= 0 && c < width && indelAnchorIn(buffer, row, channels, c, c)) rows[k]++;
+      }
     }
     return rows;
   }
@@ -632,16 +639,7 @@ public final class PileupLikelihood {
    */
   static int[] anchorRowsNearCentre(DirectBuffer buffer, int offset, int height, int width, int channels) {
     int centre = (width - 1) / 2;
-    int[] rows = new int[2 * OWN_INDEL_COLUMNS + 1];
-    int rowLength = width * channels;
-    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
-      int row = offset + r * rowLength;
-      for (int k = 0; k < rows.length; k++) {
-        int c = centre - OWN_INDEL_COLUMNS + k;
-        if (c >= 0 && c < width && indelAnchorIn(buffer, row, channels, c, c)) rows[k]++;
-      }
-    }
-    return rows;
+    return anchorRows(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, 2 * OWN_INDEL_COLUMNS + 1);
   }
 
   /**
@@ -817,11 +815,11 @@ public final class PileupLikelihood {
     /**
      * A SNP's reads, a wrong read showing the alt at e x {@code bases.wrongShare(ref, strand, alt)}
      * where the truth is the reference and the reference at e x {@code bases.wrongShare(alt, strand,
-     * ref)} where it is the alt (bases 0..3), as the sample's errors show them; {@code meanError} as
-     * {@link #ReadEvidence(int, double)} takes it.
+     * ref)} where it is the alt (bases 0..3), as the sample's errors show them; the artifact's alt
+     * reads weighed by {@code bases.meanError()} as {@link #ReadEvidence(int, double)} weighs them.
      */
-    public static ReadEvidence snp(BaseErrorRate bases, int ref, int alt, double meanError) {
-      return new ReadEvidence(meanError,
+    public static ReadEvidence snp(BaseErrorRate bases, int ref, int alt) {
+      return new ReadEvidence(bases.meanError(),
           new double[] {bases.wrongShare(ref, false, alt), bases.wrongShare(ref, true, alt)},
           new double[] {bases.wrongShare(alt, false, ref), bases.wrongShare(alt, true, ref)});
     }
