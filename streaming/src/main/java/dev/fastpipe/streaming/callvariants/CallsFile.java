@@ -27,8 +27,8 @@ import java.util.zip.GZIPOutputStream;
  * <pre>
  * ##fastpipe-calls=1
  * ##model=/path/to/model          (other ##key=value lines: sample, examples, ...)
- * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt  pileup_gl
- * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049  .
+ * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt  pileup_gl  slips
+ * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049  .          0
  * </pre>
  *
  * contig_index is the index in the reference's sequence dictionary (postprocess maps it with
@@ -36,13 +36,15 @@ import java.util.zip.GZIPOutputStream;
  * ("." when unknown); probabilities are printed with Float.toString (exact round trip); pileup_gl is
  * the example's pileup likelihoods (log10, one per genotype of the site's alleles in VCF order: {0/0, 0/1,
  * 1/1} at a bi-allelic site; {@code pileup.PileupLikelihood}) or "."
- * (a file without the column, written before it existed, reads as "." throughout).
+ * (a file without the column, written before it existed, reads as "." throughout); slips is 1 for
+ * a bi-allelic indel example whose repeat the sample's reads slip in beyond the envelope
+ * ({@link CallResult#slipsBeyondEnvelope}), else 0 (a file without the column reads as 0).
  * The writer works under a temporary name and renames on {@link Writer#close()}.
  */
 public final class CallsFile {
   public static final String MAGIC = "##fastpipe-calls=1";
   public static final String COLUMNS =
-      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\tpileup_gl";
+      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\tpileup_gl\tslips";
 
   private CallsFile() {}
 
@@ -92,7 +94,7 @@ public final class CallsFile {
       } else {
         for (int i = 0; i < gl.length; i++) line.append(i > 0 ? "," : "").append(gl[i]);
       }
-      line.append('\n');
+      line.append('\t').append(r.slipsBeyondEnvelope() ? '1' : '0').append('\n');
       try {
         out.append(line);
       } catch (IOException e) {
@@ -167,13 +169,15 @@ public final class CallsFile {
 
   private static CallResult parse(String line) {
     String[] f = line.split("\t", -1);
-    if (f.length != 11 && f.length != 12) throw new IllegalArgumentException("expected 12 columns (11 before pileup_gl), found " + f.length);
+    if (f.length < 11 || f.length > 13) {
+      throw new IllegalArgumentException("expected 13 columns (11 before pileup_gl, 12 before slips), found " + f.length);
+    }
     List<String> alts = List.of(f[3].split(","));
     int[] subset = ints(f[4]);
     int[] ad = f[7].equals(".") ? new int[0] : ints(f[7]);
     float[] p = {probability("p_hom_ref", f[8]), probability("p_het", f[9]), probability("p_hom_alt", f[10])};
     float[] gl = null;
-    if (f.length == 12 && !f[11].equals(".")) {
+    if (f.length >= 12 && !f[11].equals(".")) {
       String[] g = f[11].split(",");
       int genotypes = CallResult.genotypes(alts.size());
       if (g.length != genotypes) {
@@ -186,8 +190,13 @@ public final class CallsFile {
         if (!(gl[i] <= 0)) throw new IllegalArgumentException("pileup_gl " + f[11] + ": log10 likelihoods must be numbers <= 0");
       }
     }
+    boolean slips = false;
+    if (f.length == 13) {
+      if (!f[12].equals("0") && !f[12].equals("1")) throw new IllegalArgumentException("slips " + f[12] + ": expected 0 or 1");
+      slips = f[12].equals("1");
+    }
     return new CallResult(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[2], alts, subset, p,
-        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad, gl);
+        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad, gl, slips);
   }
 
   /** A genotype probability: a finite number in [0, 1] (NaN or Infinity would make every genotype after it NaN). */

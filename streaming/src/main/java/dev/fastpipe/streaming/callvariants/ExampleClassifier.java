@@ -76,7 +76,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
 
   private record Header(
       int contigIndex, int position, String ref, List<String> alts, int[] altSubset, int examplesAtSite, int depth,
-      int[] alleleDepths, float[] pileupLikelihoods) {}
+      int[] alleleDepths, float[] pileupLikelihoods, boolean slipsBeyondEnvelope) {}
 
   /** {@code errors}: the sample's read errors, measured once per run, which the pileup likelihoods use. */
   public ExampleClassifier(GenotypeModel model, int batchSize, ReadErrors errors, Consumer<CallResult> sink,
@@ -139,6 +139,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
         : null;
     int slot = indel ? addIndelExample(buffer, span) : batch.add(buffer, record.imageOffset(), record.imageLength());
     float[] gl = null;
+    boolean slips = false;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
       int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
       if (mates != null) mateOf = mates;
@@ -149,12 +150,13 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref, alts[0], span, artifactRate, indelErrors);
+      slips = span != null && indelErrors.beyondEnvelope(span.after().length(), span.after().unit());
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
     }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
-        record.examplesAtSite(), record.depth(), record.alleleDepths(), gl);
+        record.examplesAtSite(), record.depth(), record.alleleDepths(), gl, slips);
     if (batch.isFull()) flush();
   }
 
@@ -257,7 +259,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       headers[i] = null;
       float[] p = Arrays.copyOfRange(probabilities, 3 * i, 3 * i + 3);
       sink.accept(new CallResult(h.contigIndex, h.position, h.ref, h.alts, h.altSubset, p, h.examplesAtSite, h.depth,
-          h.alleleDepths, h.pileupLikelihoods));
+          h.alleleDepths, h.pileupLikelihoods, h.slipsBeyondEnvelope));
       examples++;
     }
   }

@@ -40,11 +40,23 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
    */
   public static final int[] CLASS_FROM = {0, 4, 8, 12, 20};
   /**
-   * The classes: no or a short repeat (class 0), then each longer length class twice, homopolymers
-   * (1 to 4) apart from repeats of a longer unit (5 to 8). Polymerase slips on the two differently
-   * (PCR stutter is mostly an STR's), and one class for both averaged an STR's stutter away.
+   * The classes: no or a short repeat (class 0), then each longer length class three times:
+   * homopolymers (1 to 4), repeats of a two-base unit (5 to 8) and of a longer unit (9 to 12).
+   * Polymerase slips on each differently (PCR stutter is mostly a homopolymer's and a dinucleotide
+   * repeat's), and one class for all averaged their stutter away: the stutter validation sample's
+   * dinucleotide repeats of 8-11 bases fit 0.057 a read, its repeats of longer units of that length
+   * 1e-4, both together 0.0047.
    */
-  public static final int CLASSES = 2 * CLASS_FROM.length - 1;
+  public static final int CLASSES = 3 * CLASS_FROM.length - 2;
+  /**
+   * The per-read indel error above which a class is outside the envelope of the samples the GQ map
+   * was fitted on ({@link #beyondEnvelope}): every off-band validation sample without PCR stutter
+   * fits each class at 0.0027 or less; the stutter sample, left out of the fit, 0.0055 to 0.059 in
+   * its homopolymers and repeats of 8 bases or more. Real NA12878 reads ({@code na12878_tiny}) fit
+   * 0.0066 in homopolymers of 12-19 bases (every other class 0.0035 or less), so their long
+   * homopolymers are outside it too.
+   */
+  public static final double ENVELOPE = 0.005;
   /** The prior's weight, in read columns. */
   static final double PRIOR_READS = 2_000;
   static final double HET_START = 1e-4;
@@ -106,7 +118,17 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
   /** The class of a repeat of {@code tract} bases and a unit of {@code unit} ({@link #CLASSES}). */
   public static int classOf(int tract, int unit) {
     int c = lengthClass(tract);
-    return c == 0 || unit <= 1 ? c : c + CLASS_FROM.length - 1;
+    if (c == 0 || unit <= 1) return c;
+    return unit == 2 ? c + CLASS_FROM.length - 1 : c + 2 * (CLASS_FROM.length - 1);
+  }
+
+  /**
+   * Whether the sample's reads slip in a tandem repeat of {@code tract} bases with a unit of {@code
+   * unit} more often than {@link #ENVELOPE}: the network and the GQ map never met such reads, and an
+   * indel call there is only as sure as its reads say (GenotypeCombiner's LowQual rule).
+   */
+  public boolean beyondEnvelope(int tract, int unit) {
+    return rates[classOf(tract, unit)] > ENVELOPE;
   }
 
   /** A sampled anchor column where some read shows an indel: its class, its reads and those showing its most common indel. */
@@ -192,11 +214,13 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
     return b + String.format(Locale.ROOT, " per read, at least %.2g; fitted to %,d read columns", FLOOR, total);
   }
 
-  /** A class's name for the log: "repeat 0-3 bp", "homopolymer 4-7 bp", "STR 20+ bp". */
+  /** A class's name for the log: "repeat 0-3 bp", "homopolymer 4-7 bp", "dinucleotide STR 8-11 bp", "STR 20+ bp". */
   static String label(int c) {
-    int l = c < CLASS_FROM.length ? c : c - CLASS_FROM.length + 1;
+    int lengths = CLASS_FROM.length - 1; // the length classes after class 0
+    int l = c == 0 ? 0 : (c - 1) % lengths + 1;
     String range = l + 1 < CLASS_FROM.length ? CLASS_FROM[l] + "-" + (CLASS_FROM[l + 1] - 1) : CLASS_FROM[l] + "+";
-    return (c == 0 ? "repeat " : c < CLASS_FROM.length ? "homopolymer " : "STR ") + range + " bp";
+    String kind = c == 0 ? "repeat " : c <= lengths ? "homopolymer " : c <= 2 * lengths ? "dinucleotide STR " : "STR ";
+    return kind + range + " bp";
   }
 
   @Override

@@ -19,6 +19,8 @@ import java.util.List;
  * @param pileupLikelihoods log10 likelihoods of the site's genotypes in VCF order ({0/0, 0/1, 1/1} at a
  *     bi-allelic site) from its pileup ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel
  *     examples; at a multi-allelic indel site, the last of its single-alt examples), or null
+ * @param slipsBeyondEnvelope a bi-allelic indel example whose repeat the sample's reads slip in more
+ *     often than the network's and the GQ map's samples did ({@code pileup.IndelErrorRate#beyondEnvelope})
  */
 public record CallResult(
     int contigIndex,
@@ -30,7 +32,15 @@ public record CallResult(
     int examplesAtSite,
     int depth,
     int[] alleleDepths,
-    float[] pileupLikelihoods) {
+    float[] pileupLikelihoods,
+    boolean slipsBeyondEnvelope) {
+
+  /** A result whose reads slip no more than the envelope's ({@link #slipsBeyondEnvelope} false). */
+  public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,
+      int examplesAtSite, int depth, int[] alleleDepths, float[] pileupLikelihoods) {
+    this(contigIndex, position, ref, alts, altSubset, probabilities, examplesAtSite, depth, alleleDepths,
+        pileupLikelihoods, false);
+  }
 
   /** A result without pileup likelihoods (small-model calls, multi-allelic examples, MNPs). */
   public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,

@@ -46,6 +46,13 @@ public final class GqCalibration {
     int map(int raw) {
       return gq[Math.max(0, Math.min(MAX_GQ, raw))];
     }
+
+    /** Every GQ as it is and every call PASS: no map. */
+    boolean isIdentity() {
+      if (minPassGq != 0) return false;
+      for (int i = 0; i < gq.length; i++) if (gq[i] != i) return false;
+      return true;
+    }
   }
 
   /** No calibration: GQ as computed, every variant call with QUAL >= min-qual PASS. */
@@ -97,6 +104,14 @@ public final class GqCalibration {
 
   public boolean isIdentity() {
     return this == IDENTITY;
+  }
+
+  /**
+   * Whether this calibration maps or thresholds GQ at all (a fitted map; not {@link #IDENTITY}, with
+   * or without read counts): the GQ-based LowQual rules apply only where it does.
+   */
+  public boolean mapsGq() {
+    return !snp.isIdentity() || !indel.isIdentity();
   }
 
   /** What identifies this calibration in a run's plan: the fit and the read-count likelihood. */

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.callvariants;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,6 +55,25 @@ class CallsFileTest {
     Path calls = dir.resolve("old.calls.gz");
     write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\n");
     assertNull(CallsFile.read(calls).results().get(0).pileupLikelihoods());
+  }
+
+  /** The slips flag of an indel example goes through the classic path; a file from before it reads as 0. */
+  @Test
+  void theSlipsFlagRoundTripsAndAFileWithoutItReadsAsNoSlip(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("s.calls.gz");
+    float[] p = {0.25f, 0.7f, 0.05f};
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      w.accept(new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, true));
+      w.accept(new CallResult(0, 120, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, false));
+    }
+    List<CallResult> back = CallsFile.read(calls).results();
+    assertTrue(back.get(0).slipsBeyondEnvelope());
+    assertFalse(back.get(1).slipsBeyondEnvelope());
+    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\n");
+    assertFalse(CallsFile.read(calls).results().get(0).slipsBeyondEnvelope());
+    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\tyes\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("slips") && e.getMessage().contains("line 3"), e.getMessage());
   }
 
   @Test

@@ -10,8 +10,10 @@ import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.pileup.ReadErrors;
+import dev.fastpipe.streaming.pileup.StrandArtifactRate;
 import dev.fastpipe.streaming.postprocess.CallResult;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.SAMRecord;
@@ -249,5 +251,37 @@ class ExampleClassifierTest {
     float[] another = classify(3, alts[0], alts[1], alts[2], twoMoreInTheRun);
     float[] anotherAndInRun = classify(3, alts[0], alts[1], alts[2], twoMoreInTheRun, endsInRun);
     assertFalse(Arrays.equals(another, anotherAndInRun), "a read with another insertion inside the run: every row stays");
+  }
+
+  /**
+   * The insertion before the run of eight T: its result carries the slips flag where the sample's
+   * reads slip in homopolymers of 8-11 bases beyond the envelope (0.06 a read, as PCR stutter makes
+   * them), and not where they slip at the floor or only in another class.
+   */
+  @Test
+  void anIndelExampleIsFlaggedWhereTheSamplesReadsSlipInItsRepeatBeyondTheEnvelope() {
+    SAMRecord[] reads = {insertionRead(), insertionRead(), g.refRead(SITE - 40, 100), g.refRead(SITE - 45, 100)};
+    assertFalse(indelResult(ReadErrors.assumed(), reads).slipsBeyondEnvelope());
+    assertTrue(indelResult(slipping(IndelErrorRate.classOf(8, 1)), reads).slipsBeyondEnvelope());
+    assertFalse(indelResult(slipping(IndelErrorRate.classOf(8, 2)), reads).slipsBeyondEnvelope(),
+        "slippage in dinucleotide repeats says nothing of a homopolymer");
+  }
+
+  /** Read errors whose indel rate is 0.06 in {@code slippingClass} and the floor elsewhere. */
+  static ReadErrors slipping(int slippingClass) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, IndelErrorRate.FLOOR);
+    rates[slippingClass] = 0.06;
+    IndelErrorRate indels = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+    return new ReadErrors(StrandArtifactRate.assumed(), indels);
+  }
+
+  CallResult indelResult(ReadErrors errors, SAMRecord... reads) {
+    List<CallResult> got = new ArrayList<>();
+    try (ExampleClassifier c = new ExampleClassifier(model, 1, errors, got::add, null)) {
+      c.onRecord(0, buffer, 0, insertionExample(0, 2, reads));
+      c.flush();
+    }
+    return got.get(0);
   }
 }

@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,12 +22,47 @@ class IndelErrorRateTest {
     assertEquals(3, IndelErrorRate.classOf(12, 1));
     assertEquals(4, IndelErrorRate.classOf(20, 1));
     assertEquals(4, IndelErrorRate.classOf(500, 1));
-    assertEquals(5, IndelErrorRate.classOf(4, 2), "ACAC: an STR of 4-7 bases");
-    assertEquals(7, IndelErrorRate.classOf(15, 3));
-    assertEquals(8, IndelErrorRate.classOf(40, 4));
-    assertEquals(9, CLASSES);
+    assertEquals(5, IndelErrorRate.classOf(4, 2), "ACAC: a dinucleotide STR of 4-7 bases");
+    assertEquals(6, IndelErrorRate.classOf(10, 2), "(AT)5");
+    assertEquals(8, IndelErrorRate.classOf(30, 2));
+    assertEquals(10, IndelErrorRate.classOf(9, 3), "(ATG)3: a longer unit's class, not (AT)5's");
+    assertEquals(11, IndelErrorRate.classOf(15, 3));
+    assertEquals(12, IndelErrorRate.classOf(40, 4));
+    assertEquals(13, CLASSES);
+    assertEquals("repeat 0-3 bp", IndelErrorRate.label(0));
     assertEquals("homopolymer 12-19 bp", IndelErrorRate.label(3));
-    assertEquals("STR 20+ bp", IndelErrorRate.label(8));
+    assertEquals("dinucleotide STR 8-11 bp", IndelErrorRate.label(6));
+    assertEquals("STR 4-7 bp", IndelErrorRate.label(9));
+    assertEquals("STR 20+ bp", IndelErrorRate.label(12));
+  }
+
+  /**
+   * PCR stutter (the v3 recipe's: a unit gained or lost in 15 % of the fragments that span a
+   * homopolymer of 8 bases or more or a repeat of 4 units or more) slips a dinucleotide repeat of
+   * 10 bases but not a trinucleotide one of 9: in classes of their own, the first fits the stutter
+   * and is beyond the envelope, the second is not; one class for both would average them.
+   */
+  @Test
+  void dinucleotideStutterIsNotAveragedWithLongerUnitsAndLiesBeyondTheEnvelope() {
+    int di = IndelErrorRate.classOf(10, 2);
+    int tri = IndelErrorRate.classOf(9, 3);
+    List<IndelErrorRate.Column> evidence = new ArrayList<>();
+    for (int i = 0; i < 400; i++) evidence.add(new IndelErrorRate.Column(di, 20, 2)); // 7.5 % a read, one direction
+    for (int i = 0; i < 20; i++) evidence.add(new IndelErrorRate.Column(tri, 20, 1));
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[di] = 10_000;
+    columns[di] = 500;
+    reads[tri] = 100_000;
+    columns[tri] = 5_000;
+    IndelErrorRate r = IndelErrorRate.estimate(evidence, reads, columns);
+    assertTrue(r.rates()[di] > 0.05, r.describe());
+    assertTrue(r.rates()[tri] < 0.001, r.describe());
+    assertTrue(r.beyondEnvelope(10, 2), "(AT)5 slips beyond the envelope: " + r.describe());
+    assertFalse(r.beyondEnvelope(9, 3), "(ATG)3 does not: " + r.describe());
+    assertFalse(r.beyondEnvelope(10, 1), "nor a homopolymer with nothing measured: " + r.describe());
+    assertTrue(r.describe().contains("dinucleotide STR 8-11 bp"), r.describe());
+    assertFalse(IndelErrorRate.assumed().beyondEnvelope(10, 2), "the floor is inside the envelope");
   }
 
   @Test

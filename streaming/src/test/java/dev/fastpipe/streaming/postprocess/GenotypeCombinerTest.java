@@ -3,8 +3,12 @@ package dev.fastpipe.streaming.postprocess;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.fastpipe.streaming.genome.HaploidRegions;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GenotypeCombinerTest {
   private final GenotypeCombiner combiner = new GenotypeCombiner();
@@ -54,6 +58,43 @@ class GenotypeCombinerTest {
     assertArrayEquals(new int[] {0, 1}, c.genotype());
     assertEquals(GenotypeCall.LOW_QUAL, c.filter());
     assertEquals(3.468, c.qual(), 1e-3);
+  }
+
+  /**
+   * With a GQ map (here one that keeps every GQ and passes SNPs from GQ 1, indels from 0), a het
+   * indel at GQ 5 (p(0/1) 0.7) is PASS where the sample's reads slip no more than the envelope and
+   * LowQual where its repeat is beyond it; from GQ 10 it is PASS either way, a SNP never carries the
+   * flag's consequence, and without a GQ map (--no-gq-calibration) the rule is off.
+   */
+  @Test
+  void aLowGqIndelWhoseRepeatTheSampleSlipsInBeyondTheEnvelopeIsLowQual(@TempDir Path dir) throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int i = 0; i <= 100; i++) map.append(i > 0 ? "," : "").append(i);
+    Path file = dir.resolve(GqCalibration.FILE_NAME);
+    Files.writeString(file, "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": {\"gq_by_raw_gq\": [" + map
+        + "], \"min_pass_gq\": 1}, \"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 0}}");
+    GenotypeCombiner combiner = new GenotypeCombiner(GenotypeCombiner.DEFAULT_MIN_QUAL,
+        GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ, HaploidRegions.none(), GqCalibration.load(file));
+    int[] ad = {6, 3};
+    float[] unsure = {0.25f, 0.7f, 0.05f};
+    CallResult inside = new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, unsure, 1, 9, ad, null, false);
+    CallResult beyond = new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, unsure, 1, 9, ad, null, true);
+    GenotypeCall kept = combiner.combine(List.of(inside));
+    GenotypeCall dropped = combiner.combine(List.of(beyond));
+    assertEquals(5, kept.gq());
+    assertEquals(GenotypeCall.PASS, kept.filter());
+    assertArrayEquals(new int[] {0, 1}, dropped.genotype(), "the genotype stays the model's");
+    assertEquals(5, dropped.gq());
+    assertEquals(GenotypeCall.LOW_QUAL, dropped.filter());
+    float[] sure = {0.02f, 0.92f, 0.06f}; // GQ 11
+    GenotypeCall sureBeyond = combiner.combine(List.of(
+        new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, sure, 1, 9, ad, null, true)));
+    assertEquals(11, sureBeyond.gq());
+    assertEquals(GenotypeCall.PASS, sureBeyond.filter());
+    GenotypeCall snp = combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, unsure, 1, 9, ad, null, true)));
+    assertEquals(GenotypeCall.PASS, snp.filter());
+    assertEquals(GenotypeCall.PASS, this.combiner.combine(List.of(beyond)).filter(), "no GQ map: no rule");
   }
 
   @Test
