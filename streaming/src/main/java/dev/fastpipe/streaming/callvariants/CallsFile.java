@@ -37,7 +37,7 @@ import java.util.zip.GZIPOutputStream;
  * the example's pileup likelihoods (log10, one per genotype of the site's alleles in VCF order: {0/0, 0/1,
  * 1/1} at a bi-allelic site; {@code pileup.PileupLikelihood}) or "."
  * (a file without the column, written before it existed, reads as "." throughout); slips is 1 for
- * a bi-allelic indel example whose repeat the sample's reads slip in beyond the envelope
+ * an example of a site with an indel allele whose repeat the sample's reads slip in beyond the envelope
  * ({@link CallResult#slipsBeyondEnvelope}), else 0 (a file without the column reads as 0).
  * The writer works under a temporary name and renames on {@link Writer#close()}.
  */

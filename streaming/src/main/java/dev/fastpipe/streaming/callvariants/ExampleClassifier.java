@@ -7,6 +7,7 @@ import dev.fastpipe.inference.ImageShape;
 import dev.fastpipe.shm.RecordHandler;
 import dev.fastpipe.streaming.InputException;
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.genome.TandemRepeat;
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
@@ -150,10 +151,14 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref, alts[0], span, artifactRate, indelErrors);
-      slips = span != null && indelErrors.beyondEnvelope(span.after().length(), span.after().unit());
     } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
+    }
+    if (!allSameLength(ref, alts)) { // an indel among the site's alts, at a multi-allelic site too
+      TandemRepeat.Repeat after = PileupLikelihood.repeatAfterAnchor(buffer, record.imageOffset(), record.height(),
+          record.width(), record.channels());
+      slips = after != null && indelErrors.beyondEnvelope(after.length(), after.unit());
     }
     headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl, slips);
@@ -209,6 +214,12 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private static boolean allSnps(String ref, String[] alts) {
     if (ref.length() != 1) return false;
     for (String a : alts) if (a.length() != 1) return false;
+    return true;
+  }
+
+  /** Whether every alt is as long as the reference (SNPs, MNPs): no indel at the site. */
+  private static boolean allSameLength(String ref, String[] alts) {
+    for (String a : alts) if (a.length() != ref.length()) return false;
     return true;
   }
 

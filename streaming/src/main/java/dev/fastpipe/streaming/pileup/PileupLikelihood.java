@@ -536,6 +536,16 @@ public final class PileupLikelihood {
   public record IndelSpan(TandemRepeat.Repeat after, int to, String ref, String alt) {}
 
   /**
+   * The tandem repeat of the reference after an example's anchor (the column after the centre), the
+   * one whose indel error rate its indel reads err at, whichever its alts; null for an image without
+   * the channels or read rows the indel likelihoods need.
+   */
+  public static TandemRepeat.Repeat repeatAfterAnchor(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
+    return tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
+  }
+
+  /**
    * The example's {@link IndelSpan}; null when it has none: not an indel (the alleles are as long),
    * an image without the channels or read rows it needs, or a span that leaves the image.
    */

@@ -19,8 +19,9 @@ import java.util.List;
  * @param pileupLikelihoods log10 likelihoods of the site's genotypes in VCF order ({0/0, 0/1, 1/1} at a
  *     bi-allelic site) from its pileup ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel
  *     examples; at a multi-allelic indel site, the last of its single-alt examples), or null
- * @param slipsBeyondEnvelope a bi-allelic indel example whose repeat the sample's reads slip in more
- *     often than the network's and the GQ map's samples did ({@code pileup.IndelErrorRate#beyondEnvelope})
+ * @param slipsBeyondEnvelope an example of a site with an indel allele (multi-allelic sites too) whose
+ *     repeat after the anchor the sample's reads slip in more often than the GQ map's samples did
+ *     ({@code pileup.IndelErrorRate#beyondEnvelope})
  */
 public record CallResult(
     int contigIndex,
