@@ -95,6 +95,16 @@ class GenotypeCombinerTest {
         new CallResult(0, 99, "A", List.of("G"), new int[] {0}, unsure, 1, 9, ad, null, true)));
     assertEquals(GenotypeCall.PASS, snp.filter());
     assertEquals(GenotypeCall.PASS, this.combiner.combine(List.of(beyond)).filter(), "no GQ map: no rule");
+    // A sure het indel (GQ 30) keeps its GQ inside the envelope and gets 19 beyond it, its PLs alike.
+    float[] surer = {0.0005f, 0.999f, 0.0005f};
+    GenotypeCall in = combiner.combine(List.of(
+        new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, surer, 1, 30, new int[] {15, 15}, null, false)));
+    GenotypeCall out = combiner.combine(List.of(
+        new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, surer, 1, 30, new int[] {15, 15}, null, true)));
+    assertEquals(30, in.gq());
+    assertEquals(19, out.gq());
+    assertEquals(GenotypeCall.PASS, out.filter());
+    assertEquals(Math.round(in.pl()[0] * 19 / 30.0), out.pl()[0]);
   }
 
   @Test
