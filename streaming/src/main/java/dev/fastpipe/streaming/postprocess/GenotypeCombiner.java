@@ -26,7 +26,7 @@ import java.util.List;
  *       {@code minQual}, or with a (calibrated) GQ below its type's PASS threshold of the model's
  *       {@link GqCalibration}, or an indel call below GQ {@value #SLIPPED_MIN_PASS_GQ} whose repeat the
  *       sample's reads slip in beyond the envelope ({@link CallResult#slipsBeyondEnvelope}; such a
- *       call's GQ is at most {@value #SLIPPED_MAX_GQ}), gets
+ *       call's GQ, once its FILTER is set, is at most {@value #SLIPPED_MAX_GQ}), gets
  *       {@code LowQual} (but a SNP whose variant is sure and whose
  *       genotype is a het/hom-alt toss on reads at most one of which shows the reference is written
  *       1/1 and PASS: {@link #homAltToss}); everything else PASS.
@@ -283,13 +283,15 @@ public final class GenotypeCombiner {
       boolean snp = isSnp(ref, alts);
       boolean beyond = slips && !snp && calibration.mapsGq();
       int calibrated = calibratedGq(snp, gq);
-      if (beyond) calibrated = Math.min(calibrated, SLIPPED_MAX_GQ);
       if (calibrated < gq) { // the validation calls vouch for less than the model claims: its PLs shrink alike
-        double f = calibrated / (double) gq;
-        for (int g = 0; g < genotypes; g++) pl[g] = (int) Math.round(pl[g] * f);
+        scale(pl, calibrated / (double) gq);
         gq = calibrated;
       }
       boolean pass = qual >= minQual && gq >= calibration.minPassGq(snp) && !(beyond && gq < SLIPPED_MIN_PASS_GQ);
+      if (beyond && gq > SLIPPED_MAX_GQ) { // PASS as its GQ decided; the GQ what such calls earn
+        scale(pl, SLIPPED_MAX_GQ / (double) gq);
+        gq = SLIPPED_MAX_GQ;
+      }
       if (!pass && qual >= minQual && homAltToss(snp, alts, gt, ad, qual)) {
         gt = new int[] {1, 1};
         gq = calibratedGq(snp, (int) Math.round(boundedPhred(probs[genotypeIndex(1, 1)])));
@@ -336,14 +338,19 @@ public final class GenotypeCombiner {
 
   /**
    * The highest GQ an indel call whose repeat the sample's reads slip in beyond the envelope is
-   * given: the map vouches for GQ 20 and up only on reads that slip as its samples' did. The stutter
-   * validation sample's indel calls at GQ 20-29 were 3.1 % wrong (8 of 256 at 10-30x, with 06147ac),
-   * within the promise of GQ 10-19 (10 %), not of 20-29 (1 %); blind49's stutter cells (scored,
-   * development data) put the pooled indel GQ 20-29 bin at 0.0141. Its PLs shrink by the same factor.
-   * On the 51 validation BAMs it moves 21 calls, all the stutter sample's, from GQ 20-29 to 19: the
-   * bin's errors 14 of 3,777 -> 7 of 3,756, GQ 10-19 11 of 566 -> 18 of 587.
+   * given (its PLs shrink by the same factor; whether it is PASS its GQ before this cap decided):
+   * the map vouches for GQ 10 and up only on reads that slip as its samples' did. With a cap of 19
+   * (ee3ec11) blind50's stutter cells (a scored matrix, development data) put the pooled indel GQ
+   * 10-19 bin at 43 of 325 wrong (0.132 against its promise of 0.1), and the stutter validation
+   * sample's indel calls at GQ 10-19 were 14 % wrong (7 of 51, with 06147ac); GQ 9 and below
+   * promises nothing such calls miss.
    */
-  static final int SLIPPED_MAX_GQ = 19;
+  static final int SLIPPED_MAX_GQ = 9;
+
+  /** {@code pl} times {@code f}, rounded, in place. */
+  private static void scale(int[] pl, double f) {
+    for (int g = 0; g < pl.length; g++) pl[g] = (int) Math.round(pl[g] * f);
+  }
 
   /** {@link #homAltToss}'s QUAL floor. */
   static final double TOSS_MIN_QUAL = 10.0;

@@ -89,22 +89,23 @@ class GenotypeCombinerTest {
     float[] sure = {0.02f, 0.92f, 0.06f}; // GQ 11
     GenotypeCall sureBeyond = combiner.combine(List.of(
         new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, sure, 1, 9, ad, null, true)));
-    assertEquals(11, sureBeyond.gq());
+    assertEquals(9, sureBeyond.gq(), "GQ 11 beyond the envelope: PASS, at GQ 9");
     assertEquals(GenotypeCall.PASS, sureBeyond.filter());
     GenotypeCall snp = combiner.combine(List.of(
         new CallResult(0, 99, "A", List.of("G"), new int[] {0}, unsure, 1, 9, ad, null, true)));
     assertEquals(GenotypeCall.PASS, snp.filter());
     assertEquals(GenotypeCall.PASS, this.combiner.combine(List.of(beyond)).filter(), "no GQ map: no rule");
-    // A sure het indel (GQ 30) keeps its GQ inside the envelope and gets 19 beyond it, its PLs alike.
+    // A sure het indel (GQ 30) keeps its GQ inside the envelope and gets 9 beyond it, its PLs alike,
+    // and stays PASS (its GQ before the cap decides); GQ 11 beyond it (above) is PASS at GQ 9 too.
     float[] surer = {0.0005f, 0.999f, 0.0005f};
     GenotypeCall in = combiner.combine(List.of(
         new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, surer, 1, 30, new int[] {15, 15}, null, false)));
     GenotypeCall out = combiner.combine(List.of(
         new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, surer, 1, 30, new int[] {15, 15}, null, true)));
     assertEquals(30, in.gq());
-    assertEquals(19, out.gq());
+    assertEquals(9, out.gq());
     assertEquals(GenotypeCall.PASS, out.filter());
-    assertEquals(Math.round(in.pl()[0] * 19 / 30.0), out.pl()[0]);
+    assertEquals(Math.round(in.pl()[0] * 9 / 30.0), out.pl()[0]);
   }
 
   @Test
