@@ -124,8 +124,8 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
 
   /**
    * Whether the sample's reads slip in a tandem repeat of {@code tract} bases with a unit of {@code
-   * unit} more often than {@link #ENVELOPE}: the network and the GQ map never met such reads, and an
-   * indel call there is only as sure as its reads say (GenotypeCombiner's LowQual rule).
+   * unit} more often than {@link #ENVELOPE}: the GQ map was fitted on no such reads, so an indel call
+   * there gets GenotypeCombiner's stricter FILTER and capped GQ.
    */
   public boolean beyondEnvelope(int tract, int unit) {
     return rates[classOf(tract, unit)] > ENVELOPE;
