@@ -15,6 +15,7 @@ import dev.fastpipe.streaming.pileup.PileupLikelihood;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.ReadErrors;
 import dev.fastpipe.streaming.postprocess.CallResult;
+import dev.fastpipe.streaming.postprocess.GenotypeCombiner;
 import dev.fastpipe.streaming.postprocess.RefBlock;
 import java.util.Arrays;
 import java.util.List;
@@ -155,12 +156,14 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
     }
-    if (!allSameLength(ref, alts)) { // an indel among the site's alts, at a multi-allelic site too
-      TandemRepeat.Repeat after = PileupLikelihood.repeatAfterAnchor(buffer, record.imageOffset(), record.height(),
-          record.width(), record.channels());
+    List<String> altList = List.of(alts);
+    if (!GenotypeCombiner.isSnp(ref, altList)) { // an indel among the site's alts, at a multi-allelic site too
+      TandemRepeat.Repeat after = span != null ? span.after() // a bi-allelic indel's span has read it already
+          : PileupLikelihood.repeatAfterAnchor(buffer, record.imageOffset(), record.height(), record.width(),
+              record.channels());
       slips = after != null && indelErrors.beyondEnvelope(after.length(), after.unit());
     }
-    headers[slot] = new Header(record.contigIndex(), record.position(), ref, List.of(alts), record.altSubset(),
+    headers[slot] = new Header(record.contigIndex(), record.position(), ref, altList, record.altSubset(),
         record.examplesAtSite(), record.depth(), record.alleleDepths(), gl, slips);
     if (batch.isFull()) flush();
   }
@@ -214,12 +217,6 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private static boolean allSnps(String ref, String[] alts) {
     if (ref.length() != 1) return false;
     for (String a : alts) if (a.length() != 1) return false;
-    return true;
-  }
-
-  /** Whether every alt is as long as the reference (SNPs, MNPs): no indel at the site. */
-  private static boolean allSameLength(String ref, String[] alts) {
-    for (String a : alts) if (a.length() != ref.length()) return false;
     return true;
   }
 

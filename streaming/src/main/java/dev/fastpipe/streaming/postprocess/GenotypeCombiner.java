@@ -356,7 +356,7 @@ public final class GenotypeCombiner {
   static final double TOSS_MIN_QUAL = 10.0;
 
   /** SNP (or MNP) for calibration: every allele as long as the reference one; else indel. */
-  static boolean isSnp(String ref, List<String> alts) {
+  public static boolean isSnp(String ref, List<String> alts) {
     for (String a : alts) if (a.length() != ref.length()) return false;
     return true;
   }
