@@ -146,7 +146,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
       if (mates != null) mateOf = mates;
       gl = PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-          artifactRate, baseErrors, mates);
+          artifactRate, baseErrors, mates, indelErrors);
     } else if (indel) {
       // an indel's reads stay independent: PCR stutter puts one error in both mates of a fragment,
       // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)

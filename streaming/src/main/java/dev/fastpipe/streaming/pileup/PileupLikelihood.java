@@ -111,14 +111,34 @@ public final class PileupLikelihood {
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors, int[] mateOf) {
+    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, null);
+  }
+
+  /**
+   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[])}, with the sample's
+   * indel slips ({@code slips}; null: none assumed) in two places. An indel anchor that
+   * {@value #SHARED_INDEL_ROWS} rows or more share is a variant's only where a het explains its rows
+   * better than the sample's slips in the repeat after it ({@link #variantAnchorRows}): PCR stutter
+   * puts 8 of 63 reads' unit deletion at one anchor. And a read that deletes the centre's base where
+   * deleting bases of a repeat of the alt's haplotype gives the same sequence ({@link #altSlipRate})
+   * is a read of that haplotype that slipped as much as it is one without the alt: its error is at
+   * least the sample's slip rate in that repeat. A hom-alt SNP that extends a T run or a (TA)n repeat,
+   * whose stutter reads delete one unit (the aligner writes it over the SNP's base, AD 0,55 beside 8
+   * such reads), came out 0/1.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
+    if (slips != null) anchors = variantAnchorRows(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, anchors, slips);
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
     int[] deletionRows = null; // per column, the read rows with an indel anchor there: only where a read deletes the site
+    int[] deleting = null; // with slips: the deleting reads' rows and anchors, weighed once the alt's base is known
+    int deletingCount = 0;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -127,13 +147,18 @@ public final class PileupLikelihood {
         // nothing drawn: no read here, or a read that deletes the site's base
         int anchor = deletionAnchorSpanning(buffer, offset + r * rowLength, width, channels, centre);
         if (anchor < 0) continue;
-        if (deletionRows == null) deletionRows = anchorRows(buffer, offset, height, width, channels, 0, width);
-        if (deletionRows[anchor] < SHARED_INDEL_ROWS) continue; // a lone read's deletion: an error under any genotype
-        int anchorAt = offset + r * rowLength + anchor * channels;
-        int mq = quality(buffer.getByte(anchorAt + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-        double e = readError(baseErrors, quality(buffer.getByte(anchorAt + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
-            mq, factor);
-        fragments.add(r - PileupConstants.REFERENCE_ROWS, false, e, reverse(buffer, anchorAt));
+        if (deletionRows == null) {
+          deletionRows = anchorRows(buffer, offset, height, width, channels, 0, width);
+          if (slips != null) deletionRows = variantAnchorRows(buffer, offset, height, width, channels, 0, deletionRows, slips);
+        }
+        if (deletionRows[anchor] < SHARED_INDEL_ROWS) continue; // a lone read's deletion (or a slip): an error under any genotype
+        if (slips != null) {
+          if (deleting == null) deleting = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
+          deleting[deletingCount++] = r;
+          deleting[deletingCount++] = anchor;
+          continue;
+        }
+        addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, 0, fragments);
         continue;
       }
       if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
@@ -148,6 +173,12 @@ public final class PileupLikelihood {
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
     }
+    for (int i = 0; i < deletingCount; i += 2) {
+      int r = deleting[i], anchor = deleting[i + 1];
+      double slip = altBase < 0 ? 0
+          : altSlipRate(buffer, offset, width, channels, altBase, anchor, deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
+      addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
+    }
     int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
     // the sample's substitutions where both bases are known, else a third each
     ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
@@ -155,6 +186,79 @@ public final class PileupLikelihood {
         : new ReadEvidence(4, baseErrors.meanError());
     fragments.addTo(reads);
     return reads.likelihoods(artifactRate);
+  }
+
+  /**
+   * Adds the read in row {@code r}, which deletes the centre's base after its anchor column, as a read
+   * without the alt at its anchor base's error, which a read of the alt's haplotype shows at {@code
+   * slip} too (its mapping error combined; 0: no slip of that haplotype gives it).
+   */
+  private static void addDeletingRead(DirectBuffer buffer, int offset, int r, int rowLength, int channels, int anchor,
+      BaseErrorRate baseErrors, double factor, double slip, Fragments fragments) {
+    int anchorAt = offset + r * rowLength + anchor * channels;
+    int mq = quality(buffer.getByte(anchorAt + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+    double e = readError(baseErrors, quality(buffer.getByte(anchorAt + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
+        mq, factor);
+    fragments.add(r - PileupConstants.REFERENCE_ROWS, false, e, reverse(buffer, anchorAt), slip > 0 ? combined(slip, ERROR[mq]) : 0);
+  }
+
+  /**
+   * {@code rows} (read rows with an indel anchor at each column from {@code from}) with every count of
+   * {@value #SHARED_INDEL_ROWS} or more that the sample's slips explain better than a het set to 0:
+   * with n rows drawn at the column, k of them anchors and r the rate at which the sample's reads of a
+   * haplotype show an indel in the repeat after it ({@link IndelErrorRate#ofReferenceReads}), when
+   * k ln(0.5 / r) + (n - k) ln(0.5 / (1 - r)) is not above 0. Such rows are reads' own indels, as a
+   * lone read's is.
+   */
+  static int[] variantAnchorRows(DirectBuffer buffer, int offset, int height, int width, int channels, int from,
+      int[] rows, IndelErrorRate slips) {
+    int[] out = rows.clone();
+    int rowLength = width * channels;
+    for (int k = 0; k < out.length; k++) {
+      int c = from + k;
+      if (out[k] < SHARED_INDEL_ROWS || c < 0 || c >= width) continue;
+      int drawn = 0;
+      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+        if ((buffer.getByte(offset + r * rowLength + c * channels + STRAND) & 0xFF) != 0) drawn++;
+      }
+      TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, c + 1);
+      if (slipsExplain(out[k], Math.max(drawn, out[k]), slips.ofReferenceReads(after.length(), after.unit()))) out[k] = 0;
+    }
+    return out;
+  }
+
+  /** Whether {@code k} of {@code n} reads showing one indel are likelier slips at {@code rate} a read than a het's. */
+  static boolean slipsExplain(int k, int n, double rate) {
+    return k * Math.log(0.5 / rate) + (n - k) * Math.log(0.5 / (1 - rate)) <= 0;
+  }
+
+  /** The columns a read row leaves blank after its deletion's anchor column, up to its next drawn column. */
+  static int deletedColumns(DirectBuffer buffer, int row, int width, int channels, int anchor) {
+    int c = anchor + 1;
+    while (c < width && (buffer.getByte(row + c * channels + STRAND) & 0xFF) == 0) c++;
+    return c - anchor - 1;
+  }
+
+  /**
+   * The rate at which the sample's reads of the alt's haplotype (the reference row with base {@code
+   * altBase} at the centre) show the deletion of the {@code length} bases after column {@code
+   * anchor}: that haplotype with those bases deleted, left-aligned, is a deletion in the repeat after
+   * its new anchor, which the reads slip in at {@link IndelErrorRate#ofReferenceReads}. A deletion
+   * outside any repeat comes out at that class's small rate.
+   */
+  static double altSlipRate(DirectBuffer buffer, int offset, int width, int channels, int altBase, int anchor, int length,
+      IndelErrorRate slips) {
+    int centre = (width - 1) / 2;
+    int end = 0;
+    while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
+    if (length < 1 || centre >= end || anchor + length >= end) return 0;
+    byte[] hap = new byte[end];
+    for (int c = 0; c < end; c++) hap[c] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
+    hap[centre] = BASES[altBase];
+    int first = anchor + 1;
+    while (first > 0 && hap[first - 1] == hap[first - 1 + length]) first--;
+    TandemRepeat.Repeat after = TandemRepeat.longest(hap, first, Integer.MAX_VALUE);
+    return slips.ofReferenceReads(after.length(), after.unit());
   }
 
   /**
@@ -206,6 +310,7 @@ public final class PileupLikelihood {
     private final boolean[] alt;
     private final boolean[] reverse;
     private final double[] error;
+    private final double[] slip;
 
     /** {@code rows} read rows; {@code mateOf[r]}: row r's mate's row or -1 (rows past its length: -1). */
     Fragments(int rows, int[] mateOf) {
@@ -214,13 +319,20 @@ public final class PileupLikelihood {
       alt = new boolean[rows];
       reverse = new boolean[rows];
       error = new double[rows];
+      slip = new double[rows];
     }
 
     void add(int row, boolean showsAlt, double e, boolean onReverse) {
+      add(row, showsAlt, e, onReverse, 0);
+    }
+
+    /** As {@link #add(int, boolean, double, boolean)}; {@code slipRate}: see {@link ReadEvidence#add(boolean, double, boolean, double)}. */
+    void add(int row, boolean showsAlt, double e, boolean onReverse, double slipRate) {
       informative[row] = true;
       alt[row] = showsAlt;
       error[row] = e;
       reverse[row] = onReverse;
+      slip[row] = slipRate;
     }
 
     void addTo(ReadEvidence reads) {
@@ -228,10 +340,10 @@ public final class PileupLikelihood {
         if (!informative[r]) continue;
         int m = r < mateOf.length ? mateOf[r] : -1;
         if (m > r && m < informative.length && informative[m]) {
-          reads.addPair(alt[r], error[r], reverse[r], alt[m], error[m], reverse[m]);
+          reads.addPair(alt[r], error[r], reverse[r], slip[r], alt[m], error[m], reverse[m], slip[m]);
           informative[m] = false; // counted with r
         } else {
-          reads.add(alt[r], error[r], reverse[r]);
+          reads.add(alt[r], error[r], reverse[r], slip[r]);
         }
       }
     }
@@ -845,20 +957,31 @@ public final class PileupLikelihood {
       return new double[] {1.0 / (alleles - 1), 1.0 / (alleles - 1)};
     }
 
-    /** P(the read | the reference's haplotype) and P(the read | the alt's). */
-    private double fromRef(boolean alt, double e, int s) {
-      return alt ? e * altShare[s] : 1 - e;
+    /**
+     * P(the read | the reference's haplotype) and P(the read | the alt's); a read without the alt that
+     * the alt's haplotype gives by a slip at {@code slip} (not a base error) has at least that.
+     */
+    private double fromRef(boolean alt, double e, int s, double slip) {
+      return alt ? e * altShare[s] : 1 - Math.max(e, slip);
     }
 
-    private double fromAlt(boolean alt, double e, int s) {
-      return alt ? 1 - e : e * refShare[s];
+    private double fromAlt(boolean alt, double e, int s, double slip) {
+      return alt ? 1 - e : Math.max(e * refShare[s], slip);
     }
 
     /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
     public void add(boolean alt, double e, boolean reverse) {
+      add(alt, e, reverse, 0);
+    }
+
+    /**
+     * As {@link #add(boolean, double, boolean)}, for a read without the alt that a read of the alt's
+     * haplotype shows at rate {@code slip} besides its base error (a slip in a repeat; 0: none).
+     */
+    public void add(boolean alt, double e, boolean reverse, double slip) {
       int s = reverse ? 1 : 0;
-      het += Math.log10((fromRef(alt, e, s) + fromAlt(alt, e, s)) / 2);
-      addHomozygous(alt, e, reverse);
+      het += Math.log10((fromRef(alt, e, s, slip) + fromAlt(alt, e, s, slip)) / 2);
+      addHomozygous(alt, e, reverse, slip);
     }
 
     /**
@@ -871,16 +994,23 @@ public final class PileupLikelihood {
      * (each read errs on its own).
      */
     public void addPair(boolean altA, double eA, boolean reverseA, boolean altB, double eB, boolean reverseB) {
-      int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
-      het += Math.log10((fromRef(altA, eA, sA) * fromRef(altB, eB, sB) + fromAlt(altA, eA, sA) * fromAlt(altB, eB, sB)) / 2);
-      addHomozygous(altA, eA, reverseA);
-      addHomozygous(altB, eB, reverseB);
+      addPair(altA, eA, reverseA, 0, altB, eB, reverseB, 0);
     }
 
-    private void addHomozygous(boolean alt, double e, boolean reverse) {
+    /** As {@link #addPair(boolean, double, boolean, boolean, double, boolean)}, each read with its slip ({@link #add(boolean, double, boolean, double)}). */
+    public void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
+        double slipB) {
+      int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
+      het += Math.log10((fromRef(altA, eA, sA, slipA) * fromRef(altB, eB, sB, slipB)
+          + fromAlt(altA, eA, sA, slipA) * fromAlt(altB, eB, sB, slipB)) / 2);
+      addHomozygous(altA, eA, reverseA, slipA);
+      addHomozygous(altB, eB, reverseB, slipB);
+    }
+
+    private void addHomozygous(boolean alt, double e, boolean reverse, double slip) {
       int s = reverse ? 1 : 0;
-      homRef[s] += Math.log10(fromRef(alt, e, s));
-      homAlt += Math.log10(fromAlt(alt, e, s));
+      homRef[s] += Math.log10(fromRef(alt, e, s, slip));
+      homAlt += Math.log10(fromAlt(alt, e, s, slip));
       if (alt) {
         alts[s]++;
         if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);

@@ -924,4 +924,77 @@ class PileupLikelihoodTest {
     float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
     assertTrue(gl[1] == 0 && gl[2] < -20 && gl[0] < -20, Arrays.toString(gl));
   }
+
+  /** Q35 reads over the site, MAPQ 60: {@code seq} from SITE - 50 with {@code cigar}, on alternating strands. */
+  void stutterRead(String seq, String cigar, int supports) {
+    SAMRecord r = g.read(SITE - 50, cigar, seq);
+    byte[] quals = new byte[seq.length()];
+    Arrays.fill(quals, (byte) 35);
+    r.setBaseQualities(quals);
+    r.setMappingQuality(60);
+    r.setReadNegativeStrandFlag(reads.size() % 2 == 1);
+    reads.add(r);
+    support.add(supports);
+  }
+
+  /** Clean reads, indels at 1e-4 a read but in homopolymers of {@code tract} bases, where they slip at {@code slip}. */
+  IndelErrorRate homopolymerSlips(int tract, double slip) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-4);
+    rates[IndelErrorRate.classOf(tract, 1)] = slip;
+    return new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  @Test
+  void aReadThatDeletesAHomAltSnpsBaseWhereItExtendsARunIsAStutterReadOfTheAlt() {
+    // blind51's HSXt 60x with stutter: C>T after seven T, 1/1; 8 reads of the alt's haplotype (eight T)
+    // slipped one T, which the aligner writes as a deletion of the C. Called 0/1 on AD 0,55.
+    rate = 1e-9;
+    for (int i = 1; i <= 7; i++) g.ref[SITE - i] = 'T';
+    g.ref[SITE - 8] = 'G';
+    g.ref[SITE] = 'C';
+    g.ref[SITE + 1] = 'A';
+    String altHaplotype = g.refString(SITE - 50, SITE) + "T" + g.refString(SITE + 1, SITE + 51);
+    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
+    for (int i = 0; i < 5; i++) stutterRead(g.refString(SITE - 50, SITE) + g.refString(SITE + 1, SITE + 51), "50M1D50M", 2);
+    UnsafeBuffer image = encoded();
+    float[] before = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, null);
+    assertTrue(before[1] == 0 && before[2] < -3, "the 5 reads as reads without the alt at Q35: " + Arrays.toString(before));
+    // the alt's haplotype has a run of eight T: its reads slip there at 3 %, so 5 of 35 are its reads' slips
+    // (the image's 35 read rows hold 30 + 5 reads)
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 0.03));
+    assertEquals(0, stutter[2], 1e-6, Arrays.toString(stutter));
+    assertTrue(stutter[1] < -2, "hom-alt over het: " + Arrays.toString(stutter));
+    // the same reads where the sample does not slip in such runs: reads without the alt, as before
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 1e-4));
+    assertTrue(clean[1] == 0 && clean[2] < -3, Arrays.toString(clean));
+    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, W, 6, 3, W / 2 - 1, 1, homopolymerSlips(8, 0.03)), 1e-12,
+        "the alt T's haplotype with the C deleted: a T run of eight, left-aligned");
+  }
+
+  @Test
+  void anIndelThatFewRowsShareInARepeatTheSampleSlipsInIsTheirOwn() {
+    // a hom-alt SNP after a run of five T that 5 reads of 35 show one T fewer, and show the
+    // reference at the site (the aligner's choice): a variant's deletion, their reference bases count
+    // and the SNP is a het; as the sample's slips in that run (5 % a read) they count for nothing
+    rate = 1e-9;
+    g.ref[SITE - 6] = 'G';
+    for (int i = 1; i <= 5; i++) g.ref[SITE - i] = 'T';
+    if (g.ref[SITE] == 'T' || g.ref[SITE] == alt) g.ref[SITE] = (byte) (alt == 'G' ? 'C' : 'G');
+    for (int i = 0; i < 30; i++) read(alt, 35, 60);
+    for (int i = 0; i < 5; i++) stutterRead(g.refString(SITE - 50, SITE - 5) + g.refString(SITE - 4, SITE + 51), "45M1D55M", 0);
+    UnsafeBuffer image = encoded();
+    float[] shared = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(5, 1e-4));
+    assertTrue(shared[1] == 0 && shared[2] < -3, "5 reference reads of a variant's deletion: " + Arrays.toString(shared));
+    float[] slips = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(5, 0.05));
+    assertTrue(slips[2] == 0 && slips[1] < -5, "the 5 reads left out: " + Arrays.toString(slips));
+  }
+
+  @Test
+  void rowsSharingAnIndelAreSlipsWhereTheSamplesRateExplainsThemBetterThanAHet() {
+    assertTrue(PileupLikelihood.slipsExplain(8, 63, 0.05), "stutter: 8 reads of 63");
+    assertTrue(!PileupLikelihood.slipsExplain(8, 63, 1e-4), "8 of 63 outside a repeat: a variant's");
+    assertTrue(!PileupLikelihood.slipsExplain(30, 60, 0.05), "a het's half of the reads");
+    assertTrue(!PileupLikelihood.slipsExplain(3, 10, 0.05), "3 of 10 at 10x");
+  }
 }
