@@ -248,6 +248,34 @@ class PileupLikelihoodTest {
         "hom-alt against het by the formula, the three reference reads in");
   }
 
+  /** Every class of repeat slipping at {@code rate} a read. */
+  static IndelErrorRate slipsEverywhere(double rate) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, rate);
+    return new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  float[] likelihoods(IndelErrorRate slips) {
+    return PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), null, slips);
+  }
+
+  @Test
+  void anAltReadWithAnIndelOfItsOwnWhereTheSampleSlipsCountsForNothing() {
+    for (int i = 0; i < 12; i++) read((char) g.ref[SITE], 35, 60);
+    float[] homRef = likelihoods(slipsEverywhere(0.05));
+    // the aligner's mismatch beside its own indel (a slip it wrote as a gap and a base) is no SNP's
+    // where the sample slips beyond the envelope; elsewhere it may be a het's read with an indel error
+    String seq = g.refString(SITE - 50, SITE - 3) + g.refString(SITE - 2, SITE) + alt + g.refString(SITE + 1, SITE + 51);
+    SAMRecord r = g.read(SITE - 50, "47M1D53M", seq);
+    byte[] quals = new byte[100];
+    Arrays.fill(quals, (byte) 35);
+    r.setBaseQualities(quals);
+    reads.add(r);
+    support.add(1);
+    assertArrayEquals(homRef, likelihoods(slipsEverywhere(0.05)), 1e-6f, "a lone indel three columns from an alt read: the read says nothing");
+    assertTrue(likelihoods(slipsEverywhere(1e-4))[1] > homRef[1] + 1, "a clean sample's: the alt read counts");
+  }
+
   @Test
   void aSampleWhoseQualitiesLieGivesEachBaseItsMeasuredRate() {
     // Two Q37 alt reads of thirteen, in a window of clean reads: the window's factor stays 1.
@@ -996,5 +1024,56 @@ class PileupLikelihoodTest {
     assertTrue(!PileupLikelihood.slipsExplain(8, 63, 1e-4), "8 of 63 outside a repeat: a variant's");
     assertTrue(!PileupLikelihood.slipsExplain(30, 60, 0.05), "a het's half of the reads");
     assertTrue(!PileupLikelihood.slipsExplain(3, 10, 0.05), "3 of 10 at 10x");
+  }
+
+  @Test
+  void altReadsThatShowARunsBaseMovedOneColumnAreNoSnpsAlt() {
+    // a dev stutter sample's 60x: a G between a run of fifteen A and one of eight; 8 of 61 reads show A
+    // at the G, each with the G one column on (a slip either side of it, aligned without gaps), ending
+    // at the G, or with an indel of its own beside it: called 0/1 at GQ 24
+    rate = 1e-9;
+    for (int i = 1; i <= 15; i++) g.ref[SITE - i] = 'A';
+    g.ref[SITE] = 'G';
+    for (int i = 1; i <= 8; i++) g.ref[SITE + i] = 'A';
+    g.ref[SITE + 9] = 'G';
+    for (int i = 0; i < 24; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
+    byte[] movedRight = g.refString(SITE - 50, SITE + 50).getBytes();
+    movedRight[50] = 'A';
+    movedRight[51] = 'G';
+    for (int i = 0; i < 4; i++) stutterRead(new String(movedRight), "100M", 1);
+    SAMRecord endsAtTheG = g.read(SITE - 99, "100M", g.refString(SITE - 99, SITE) + "A");
+    endsAtTheG.setBaseQualities(new byte[100]);
+    Arrays.fill(endsAtTheG.getBaseQualities(), (byte) 35);
+    endsAtTheG.setMappingQuality(60);
+    reads.add(endsAtTheG);
+    support.add(1);
+    float[] shifted = likelihoods(homopolymerSlips(15, 0.03));
+    assertTrue(shifted[0] == 0 && shifted[1] < -5, "24 reference reads, no SNP read: " + Arrays.toString(shifted));
+    // in a sample whose reads do not slip in such runs, the same reads may be a TA>AT MNP's (validation): they count
+    float[] clean = likelihoods(homopolymerSlips(15, 1e-4));
+    assertTrue(clean[1] == 0, "a het: " + Arrays.toString(clean));
+    // the same count of reads with the A at the G and nothing else moved: a het
+    reads.subList(24, reads.size()).clear();
+    support.subList(24, support.size()).clear();
+    for (int i = 0; i < 5; i++) stutterRead(TestGenome.mutate(g.refString(SITE - 50, SITE + 50), 50, 'A'), "100M", 1);
+    float[] snp = likelihoods(homopolymerSlips(15, 0.03));
+    assertTrue(snp[1] == 0 && snp[0] < -5, "5 clean alt reads of 29: " + Arrays.toString(snp));
+  }
+
+  @Test
+  void aTwoBaseSwapOutsideARunIsLeftToTheSnp() {
+    // G>A after a run of three A only: the swap AG>GA could be a real MNP's, and the reads count
+    rate = 1e-9;
+    g.ref[SITE - 4] = 'C';
+    for (int i = 1; i <= 3; i++) g.ref[SITE - i] = 'A';
+    g.ref[SITE] = 'G';
+    g.ref[SITE + 1] = 'C';
+    for (int i = 0; i < 10; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
+    byte[] swapped = g.refString(SITE - 50, SITE + 50).getBytes();
+    swapped[50] = 'A';
+    swapped[51] = 'G';
+    for (int i = 0; i < 10; i++) stutterRead(new String(swapped), "100M", 1);
+    float[] gl = likelihoods(slipsEverywhere(0.05));
+    assertTrue(gl[1] == 0 && gl[0] < -5, Arrays.toString(gl));
   }
 }
