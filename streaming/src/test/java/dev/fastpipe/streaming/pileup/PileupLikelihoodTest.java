@@ -1026,6 +1026,15 @@ class PileupLikelihoodTest {
     assertTrue(!PileupLikelihood.slipsExplain(3, 10, 0.05), "3 of 10 at 10x");
   }
 
+  /** {@code reference} reads of the reference, then {@code reads} reads with {@code moved} at the site and the site's base one column on (from SITE - 50). */
+  void referenceAndMovedReads(int reference, int reads, char moved) {
+    for (int i = 0; i < reference; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
+    byte[] seq = g.refString(SITE - 50, SITE + 50).getBytes();
+    seq[51] = seq[50];
+    seq[50] = (byte) moved;
+    for (int i = 0; i < reads; i++) stutterRead(new String(seq), "100M", 1);
+  }
+
   @Test
   void altReadsThatShowARunsBaseMovedOneColumnAreNoSnpsAlt() {
     // a dev stutter sample's 60x: a G between a run of fifteen A and one of eight; 8 of 61 reads show A
@@ -1036,11 +1045,7 @@ class PileupLikelihoodTest {
     g.ref[SITE] = 'G';
     for (int i = 1; i <= 8; i++) g.ref[SITE + i] = 'A';
     g.ref[SITE + 9] = 'G';
-    for (int i = 0; i < 24; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
-    byte[] movedRight = g.refString(SITE - 50, SITE + 50).getBytes();
-    movedRight[50] = 'A';
-    movedRight[51] = 'G';
-    for (int i = 0; i < 4; i++) stutterRead(new String(movedRight), "100M", 1);
+    referenceAndMovedReads(24, 4, 'A');
     SAMRecord endsAtTheG = g.read(SITE - 99, "100M", g.refString(SITE - 99, SITE) + "A");
     endsAtTheG.setBaseQualities(new byte[100]);
     Arrays.fill(endsAtTheG.getBaseQualities(), (byte) 35);
@@ -1068,11 +1073,7 @@ class PileupLikelihoodTest {
     for (int i = 1; i <= 3; i++) g.ref[SITE - i] = 'A';
     g.ref[SITE] = 'G';
     g.ref[SITE + 1] = 'C';
-    for (int i = 0; i < 10; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
-    byte[] swapped = g.refString(SITE - 50, SITE + 50).getBytes();
-    swapped[50] = 'A';
-    swapped[51] = 'G';
-    for (int i = 0; i < 10; i++) stutterRead(new String(swapped), "100M", 1);
+    referenceAndMovedReads(10, 10, 'A');
     float[] gl = likelihoods(slipsEverywhere(0.05));
     assertTrue(gl[1] == 0 && gl[0] < -5, Arrays.toString(gl));
   }
