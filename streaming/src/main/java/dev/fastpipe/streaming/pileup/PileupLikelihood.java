@@ -177,7 +177,8 @@ public final class PileupLikelihood {
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
       double slip = altBase < 0 ? 0
-          : altSlipRate(buffer, offset, width, channels, altBase, anchor, deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
+          : altSlipRate(buffer, offset, offset + r * rowLength, width, channels, altBase, anchor,
+              deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
     }
     int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
@@ -302,15 +303,24 @@ public final class PileupLikelihood {
     return c - anchor - 1;
   }
 
+  /** Columns either side of a deleting read's gap whose bases {@link #altSlipRate} compares. */
+  static final int SLIP_WINDOW = 12;
+
   /**
    * The rate at which the sample's reads of the alt's haplotype (the reference row with base {@code
-   * altBase} at the centre) show the deletion of the {@code length} bases after column {@code
-   * anchor}: that haplotype with those bases deleted, left-aligned, is a deletion in the repeat after
-   * its new anchor, which the reads slip in at {@link IndelErrorRate#ofReferenceReads}. A deletion
-   * outside any repeat comes out at that class's small rate.
+   * altBase} at the centre) show what the read in {@code row} shows around its deletion of the {@code
+   * length} bases after column {@code anchor}; 0 where no slip of that haplotype gives it. Its bases
+   * (the anchor's taken as the reference's) up to {@value #SLIP_WINDOW} columns either side of the
+   * gap, as far as the read goes without another gap, must be that haplotype with {@code length} bases
+   * deleted somewhere: the leftmost such place is a deletion in the repeat after it, which the reads
+   * slip in at {@link IndelErrorRate#ofReferenceReads} (outside any repeat, that class's small rate).
+   * The place need not be the gap's: a read that slipped in a run after the SNP may be written as a
+   * deletion of the SNP's base and a mismatch (blind53: A>C before fourteen A, 5 such reads at 60x).
+   * At least the rate of the gap's own bases deleted from that haplotype, so that a base error of the
+   * read near the gap takes nothing away (733b27f read only that).
    */
-  static double altSlipRate(DirectBuffer buffer, int offset, int width, int channels, int altBase, int anchor, int length,
-      IndelErrorRate slips) {
+  static double altSlipRate(DirectBuffer buffer, int offset, int row, int width, int channels, int altBase, int anchor,
+      int length, IndelErrorRate slips) {
     int centre = (width - 1) / 2;
     int end = 0;
     while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
@@ -318,10 +328,38 @@ public final class PileupLikelihood {
     byte[] hap = new byte[end];
     for (int c = 0; c < end; c++) hap[c] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
     hap[centre] = BASES[altBase];
-    int first = anchor + 1;
+    double gap = slipRateOfDeletion(hap, anchor + 1, length, slips);
+    int lo = anchor;
+    while (lo > 0 && lo > anchor - SLIP_WINDOW && readBase(buffer, row, channels, lo - 1) >= 0) lo--;
+    int hi = anchor + length;
+    while (hi + 1 < end && hi < anchor + length + SLIP_WINDOW && readBase(buffer, row, channels, hi + 1) >= 0) hi++;
+    if (hi == anchor + length) return gap; // nothing of the read after the gap
+    byte[] read = new byte[hi - lo + 1 - length];
+    int n = 0;
+    for (int c = lo; c <= hi; c++) {
+      if (c > anchor && c <= anchor + length) continue;
+      read[n++] = c == anchor ? hap[c] : BASES[readBase(buffer, row, channels, c)];
+    }
+    int prefix = 0; // hap[lo ..] against the read from its start
+    while (prefix < read.length && hap[lo + prefix] == read[prefix]) prefix++;
+    int suffix = 0; // hap[.. hi] against the read from its end
+    while (suffix < read.length && hap[hi - suffix] == read[read.length - 1 - suffix]) suffix++;
+    // deleting hap[j .. j + length - 1] gives the read where j - lo <= prefix and hi - (j + length - 1) <= suffix
+    int first = Math.max(lo, hi - suffix - length + 1);
+    return first > lo + prefix ? gap : Math.max(gap, slipRateOfDeletion(hap, first, length, slips));
+  }
+
+  /** The sample's slip rate for deleting {@code hap[first .. first + length - 1]}, left-aligned: the repeat after its anchor's. */
+  private static double slipRateOfDeletion(byte[] hap, int first, int length, IndelErrorRate slips) {
     while (first > 0 && hap[first - 1] == hap[first - 1 + length]) first--;
     TandemRepeat.Repeat after = TandemRepeat.longest(hap, first, Integer.MAX_VALUE);
     return slips.ofReferenceReads(after.length(), after.unit());
+  }
+
+  /** The base (0..3) the read in {@code row} shows at column {@code c}; -1 for none, an anchor or an N. */
+  private static int readBase(DirectBuffer buffer, int row, int channels, int c) {
+    int pixel = buffer.getByte(row + c * channels) & 0xFF;
+    return pixel == 0 ? -1 : baseIndex(pixel);
   }
 
   /**

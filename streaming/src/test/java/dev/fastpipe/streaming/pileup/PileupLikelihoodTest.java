@@ -996,8 +996,40 @@ class PileupLikelihoodTest {
     // the same reads where the sample does not slip in such runs: reads without the alt, as before
     float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 1e-4));
     assertTrue(clean[1] == 0 && clean[2] < -3, Arrays.toString(clean));
-    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, W, 6, 3, W / 2 - 1, 1, homopolymerSlips(8, 0.03)), 1e-12,
+    int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
+    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, firstDeletingRow, W, 6, 3, W / 2 - 1, 1, homopolymerSlips(8, 0.03)), 1e-12,
         "the alt T's haplotype with the C deleted: a T run of eight, left-aligned");
+  }
+
+  @Test
+  void aReadWhoseSlipInARunAfterTheSnpIsWrittenAsTheSnpsDeletionAndAMismatchIsAStutterReadOfTheAlt() {
+    // blind53's HSXt 60x with stutter: A>C between TT and C + fourteen A, 1/1; 5 reads of the alt's
+    // haplotype (TTCC + 14 A) have one A fewer, which the aligner wrote as a deletion of the SNP's A and
+    // the second C as a mismatch. Called 0/1 on AD 0,48.
+    rate = 1e-9;
+    g.ref[SITE - 2] = 'T';
+    g.ref[SITE - 1] = 'T';
+    g.ref[SITE] = 'A';
+    g.ref[SITE + 1] = 'C';
+    for (int i = 2; i <= 15; i++) g.ref[SITE + i] = 'A';
+    g.ref[SITE + 16] = 'G';
+    for (int i = 0; i < 30; i++) stutterRead(g.refString(SITE - 50, SITE) + "C" + g.refString(SITE + 1, SITE + 50), "100M", 1);
+    for (int i = 0; i < 5; i++) {
+      stutterRead(g.refString(SITE - 50, SITE) + "CC" + "A".repeat(13) + g.refString(SITE + 16, SITE + 51), "50M1D50M", 2);
+    }
+    UnsafeBuffer image = encoded();
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(14, 1e-4));
+    assertTrue(clean[1] == 0 && clean[2] < -2, "reads without the alt where the run does not slip: " + Arrays.toString(clean));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(14, 0.03));
+    assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
+    int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
+    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, firstDeletingRow, W, 6, 1, W / 2 - 1, 1, homopolymerSlips(14, 0.03)), 1e-12,
+        "the read's own bases: the alt's haplotype with one A of the run deleted");
+    // a read whose bases after the gap are no slip of the alt's haplotype (a base error four columns on):
+    // the rate of the gap's own base deleted from that haplotype (CC, no repeat: the class-0 rate)
+    int alone = 8 + (PileupConstants.REFERENCE_ROWS + 34) * W * 6;
+    image.putByte(alone + (W / 2 + 4) * 6, (byte) ReadBaseChannel.baseColor((byte) 'G'));
+    assertEquals(1e-4, PileupLikelihood.altSlipRate(image, 8, alone, W, 6, 1, W / 2 - 1, 1, homopolymerSlips(14, 0.03)), 1e-12);
   }
 
   @Test
