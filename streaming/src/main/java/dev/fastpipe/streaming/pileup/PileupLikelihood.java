@@ -116,7 +116,7 @@ public final class PileupLikelihood {
 
   /**
    * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[])}, with the sample's
-   * indel slips ({@code slips}; null: none assumed) in two places. An indel anchor that
+   * indel slips ({@code slips}; null: none assumed) in three places. An indel anchor that
    * {@value #SHARED_INDEL_ROWS} rows or more share is a variant's only where a het explains its rows
    * better than the sample's slips in the repeat after it ({@link #variantAnchorRows}): PCR stutter
    * puts 8 of 63 reads' unit deletion at one anchor. And a read that deletes the centre's base where
@@ -124,7 +124,8 @@ public final class PileupLikelihood {
    * is a read of that haplotype that slipped as much as it is one without the alt: its error is at
    * least the sample's slip rate in that repeat. A hom-alt SNP that extends a T run or a (TA)n repeat,
    * whose stutter reads delete one unit (the aligner writes it over the SNP's base, AD 0,55 beside 8
-   * such reads), came out 0/1.
+   * such reads), came out 0/1. And where the sample slips beyond the GQ map's envelope, an alt read
+   * that is a slip's rather than the SNP's counts for nothing ({@link #slippedAlt}).
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips) {
@@ -220,11 +221,10 @@ public final class PileupLikelihood {
   /**
    * The length of the reference's run beside the centre whose base the read in {@code row}, showing
    * base {@code basePixel} other than the reference's at the centre, shows moved by one column rather
-   * than a SNP (0: none): its base
-   * is the reference's at a column beside the centre and, one column the other way, it shows the
-   * reference's centre base or ends (or is clipped). A read of a haplotype whose run is one base
-   * longer before the centre (or shorter), aligned without a gap, shows just that: in an A run broken by
-   * one G, reads with one A more before the G and one fewer after it carry an A at the G and the G
+   * than a SNP (0: none): its base is the reference's at a column beside the centre and, one column
+   * the other way, it shows the reference's centre base or ends (or is clipped). A read of a haplotype
+   * whose run is one base longer before the centre (or shorter), aligned without a gap, shows just
+   * that: in an A run broken by one G, reads with one A more before the G and one fewer after it carry an A at the G and the G
    * one column on (two mismatches cost an aligner less than two gaps), and a read that ends at the G
    * shows the run's A there. A dev stutter sample's false 0/1 SNP at 60x, AD 53,8 in such a run, had
    * every alt read so (or with an indel of its own beside it). Only where the base beside the centre
