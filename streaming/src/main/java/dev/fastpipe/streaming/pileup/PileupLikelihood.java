@@ -138,7 +138,7 @@ public final class PileupLikelihood {
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
     int[] deletionRows = null; // per column, the read rows with an indel anchor there: only where a read deletes the site
-    int[] deleting = null; // with slips: the deleting reads' rows and anchors, weighed once the alt's base is known
+    int[] deleting = null; // the deleting reads' rows and anchors, weighed once the alt's base is known
     int deletingCount = 0;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
@@ -153,13 +153,9 @@ public final class PileupLikelihood {
           if (slips != null) deletionRows = variantAnchorRows(buffer, offset, height, width, channels, 0, deletionRows, slips);
         }
         if (deletionRows[anchor] < SHARED_INDEL_ROWS) continue; // a lone read's deletion (or a slip): an error under any genotype
-        if (slips != null) {
-          if (deleting == null) deleting = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
-          deleting[deletingCount++] = r;
-          deleting[deletingCount++] = anchor;
-          continue;
-        }
-        addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, 0, fragments);
+        if (deleting == null) deleting = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
+        deleting[deletingCount++] = r;
+        deleting[deletingCount++] = anchor;
         continue;
       }
       if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
@@ -177,7 +173,7 @@ public final class PileupLikelihood {
     }
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
-      double slip = altBase < 0 ? 0
+      double slip = slips == null || altBase < 0 ? 0
           : altSlipRate(buffer, offset, offset + r * rowLength, width, channels, altBase, anchor,
               deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
@@ -206,11 +202,8 @@ public final class PileupLikelihood {
    */
   static boolean slippedAlt(DirectBuffer buffer, int offset, int row, int width, int channels, int basePixel, int[] anchors,
       IndelErrorRate slips) {
-    int centre = (width - 1) / 2;
-    for (int k = 0; k < anchors.length; k++) {
-      int c = centre - OWN_INDEL_COLUMNS + k;
-      if (c == centre || c < 0 || c >= width || anchors[k] >= SHARED_INDEL_ROWS) continue;
-      if (!indelAnchorIn(buffer, row, channels, c, c)) continue;
+    for (int c = ownIndelColumn(buffer, row, width, channels, anchors, 0); c >= 0;
+        c = ownIndelColumn(buffer, row, width, channels, anchors, c + 1)) {
       TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, c + 1);
       if (slips.beyondEnvelope(after.length(), after.unit())) return true;
     }
@@ -235,19 +228,17 @@ public final class PileupLikelihood {
   static int shiftedBase(DirectBuffer buffer, int offset, int row, int width, int channels, int basePixel) {
     int centre = (width - 1) / 2;
     int base = baseIndex(basePixel);
-    int refCentre = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
+    int refCentre = baseAt(buffer, offset, channels, centre);
     if (base < 0 || refCentre < 0) return 0;
     for (int side = -1; side <= 1; side += 2) {
       int from = centre + side, to = centre - side; // the base came from 'from'; the centre's went to 'to'
       if (from < 0 || from >= width || to < 0 || to >= width) continue;
       int run = 0;
-      for (int c = from; c >= 0 && c < width && baseIndex(buffer.getByte(offset + c * channels) & 0xFF) == base; c += side) run++;
+      for (int c = from; c >= 0 && c < width && baseAt(buffer, offset, channels, c) == base; c += side) run++;
       if (run < SHIFT_RUN) continue;
       int toAt = row + to * channels;
       if ((buffer.getByte(toAt + STRAND) & 0xFF) == 0) return run; // the read ends (or is clipped) at the centre
-      int shown = buffer.getByte(toAt) & 0xFF;
-      int refTo = baseIndex(buffer.getByte(offset + to * channels) & 0xFF);
-      if (shown != 0 && baseIndex(shown) == refCentre && refTo != refCentre) return run;
+      if (baseAt(buffer, row, channels, to) == refCentre && baseAt(buffer, offset, channels, to) != refCentre) return run;
     }
     return 0;
   }
@@ -322,23 +313,21 @@ public final class PileupLikelihood {
   static double altSlipRate(DirectBuffer buffer, int offset, int row, int width, int channels, int altBase, int anchor,
       int length, IndelErrorRate slips) {
     int centre = (width - 1) / 2;
-    int end = 0;
-    while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
+    byte[] hap = referenceBases(buffer, offset, width, channels, 0);
+    int end = hap.length;
     if (length < 1 || centre >= end || anchor + length >= end) return 0;
-    byte[] hap = new byte[end];
-    for (int c = 0; c < end; c++) hap[c] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
     hap[centre] = BASES[altBase];
     double gap = slipRateOfDeletion(hap, anchor + 1, length, slips);
     int lo = anchor;
-    while (lo > 0 && lo > anchor - SLIP_WINDOW && readBase(buffer, row, channels, lo - 1) >= 0) lo--;
+    while (lo > 0 && lo > anchor - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
     int hi = anchor + length;
-    while (hi + 1 < end && hi < anchor + length + SLIP_WINDOW && readBase(buffer, row, channels, hi + 1) >= 0) hi++;
+    while (hi + 1 < end && hi < anchor + length + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
     if (hi == anchor + length) return gap; // nothing of the read after the gap
     byte[] read = new byte[hi - lo + 1 - length];
     int n = 0;
     for (int c = lo; c <= hi; c++) {
       if (c > anchor && c <= anchor + length) continue;
-      read[n++] = c == anchor ? hap[c] : BASES[readBase(buffer, row, channels, c)];
+      read[n++] = c == anchor ? hap[c] : BASES[baseAt(buffer, row, channels, c)];
     }
     int prefix = 0; // hap[lo ..] against the read from its start
     while (prefix < read.length && hap[lo + prefix] == read[prefix]) prefix++;
@@ -356,10 +345,9 @@ public final class PileupLikelihood {
     return slips.ofReferenceReads(after.length(), after.unit());
   }
 
-  /** The base (0..3) the read in {@code row} shows at column {@code c}; -1 for none, an anchor or an N. */
-  private static int readBase(DirectBuffer buffer, int row, int channels, int c) {
-    int pixel = buffer.getByte(row + c * channels) & 0xFF;
-    return pixel == 0 ? -1 : baseIndex(pixel);
+  /** The base (0..3) the row starting at {@code row} (a read's or the reference's) shows at column {@code c}; -1 for none, an anchor or an N. */
+  private static int baseAt(DirectBuffer buffer, int row, int channels, int c) {
+    return baseIndex(buffer.getByte(row + c * channels) & 0xFF);
   }
 
   /**
@@ -873,13 +861,18 @@ public final class PileupLikelihood {
    * nothing of its allele (see {@link #OWN_INDEL_COLUMNS}), as bcftools' BAQ would make it.
    */
   static boolean ownIndelNearCentre(DirectBuffer buffer, int row, int width, int channels, int[] anchors) {
+    return ownIndelColumn(buffer, row, width, channels, anchors, 0) >= 0;
+  }
+
+  /** The first column from {@code fromColumn} where the row has such an indel of its own; -1 if none. */
+  static int ownIndelColumn(DirectBuffer buffer, int row, int width, int channels, int[] anchors, int fromColumn) {
     int centre = (width - 1) / 2;
-    for (int k = 0; k < anchors.length; k++) {
+    for (int k = Math.max(0, fromColumn - (centre - OWN_INDEL_COLUMNS)); k < anchors.length; k++) {
       int c = centre - OWN_INDEL_COLUMNS + k;
       if (c == centre || c < 0 || c >= width || anchors[k] >= SHARED_INDEL_ROWS) continue;
-      if (indelAnchorIn(buffer, row, channels, c, c)) return true;
+      if (indelAnchorIn(buffer, row, channels, c, c)) return c;
     }
-    return false;
+    return -1;
   }
 
   /** True when a column in [from, to] of the row has a quality but no base: an indel's anchor (or an N). */
@@ -957,11 +950,16 @@ public final class PileupLikelihood {
    * small model's {@code str_length} feature measures it on the reference, but not capped.
    */
   static TandemRepeat.Repeat tandemRepeat(DirectBuffer buffer, int offset, int width, int channels, int col) {
+    return TandemRepeat.longest(referenceBases(buffer, offset, width, channels, col), 0, Integer.MAX_VALUE);
+  }
+
+  /** The first reference row's bases from column {@code col} up to the first column with none drawn. */
+  private static byte[] referenceBases(DirectBuffer buffer, int offset, int width, int channels, int col) {
     int end = col;
     while (end < width && (buffer.getByte(offset + end * channels) & 0xFF) != 0) end++;
     byte[] bases = new byte[end - col];
     for (int c = col; c < end; c++) bases[c - col] = BASES[BASE_INDEX[buffer.getByte(offset + c * channels) & 0xFF]];
-    return TandemRepeat.longest(bases, 0, Integer.MAX_VALUE);
+    return bases;
   }
 
   /**
