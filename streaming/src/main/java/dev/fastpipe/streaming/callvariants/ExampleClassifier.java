@@ -152,9 +152,9 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)
       gl = PileupLikelihood.indel(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
           ref, alts[0], span, artifactRate, indelErrors);
-    } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) {
-      boolean snps = allSnps(ref, alts);
-      if (snps || allIndels(ref, alts)) gl = multiAllelic(buffer, ref, alts, snps);
+    } else if (record.altSubset().length == 1 && alts.length >= 2 && alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS
+        && PileupLikelihood.SiteAlleles.reads(ref, alts)) {
+      gl = multiAllelic(buffer, ref, alts);
     }
     List<String> altList = List.of(alts);
     if (!GenotypeCombiner.isSnp(ref, altList)) { // an indel among the site's alts, at a multi-allelic site too
@@ -200,29 +200,18 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   }
 
   /**
-   * Adds a single-alt example of a multi-allelic site (SNPs or indels) to the site's evidence; the site's
-   * genotype likelihoods once its last single-alt example is in (a site's examples come one after
-   * another from one make_examples task), else null. {@code snps}: every alt is a SNP (else every alt is an indel).
+   * Adds a single-alt example of a multi-allelic site (SNP alts, indel alts or both) to the site's
+   * evidence; the site's genotype likelihoods once its last single-alt example is in (a site's
+   * examples come one after another from one make_examples task), else null.
    */
-  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts, boolean snps) {
+  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
-    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors, baseErrors));
+    PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(ref, alts, indelErrors, baseErrors));
     site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
         ref, alts);
     if (!site.complete()) return null;
     pendingSites.remove(key);
     return site.likelihoods();
-  }
-
-  private static boolean allSnps(String ref, String[] alts) {
-    if (ref.length() != 1) return false;
-    for (String a : alts) if (a.length() != 1) return false;
-    return true;
-  }
-
-  private static boolean allIndels(String ref, String[] alts) {
-    for (String a : alts) if (a.length() == ref.length()) return false;
-    return true;
   }
 
   /** Classifies and delivers whatever is batched, then the markers that followed it. Call at end of stream. */

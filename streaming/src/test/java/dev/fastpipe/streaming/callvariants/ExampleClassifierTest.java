@@ -284,6 +284,49 @@ class ExampleClassifierTest {
     assertTrue(got.get(0).slipsBeyondEnvelope(), "a multi-allelic indel site");
   }
 
+  /**
+   * A site of a SNP G>T and an insertion GT (a SNP in a repeat whose stutter reads make an indel
+   * candidate), six reads of the SNP and six of the reference: once both single-alt examples are in,
+   * the site carries likelihoods of its six genotypes, the SNP's het the likeliest and every genotype
+   * with the insertion, which no read shows, far below.
+   */
+  @Test
+  void aSiteOfASnpAndAnIndelCarriesLikelihoodsOfAllItsGenotypes() {
+    List<SAMRecord> reads = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      int start = SITE - 30 - 7 * i;
+      reads.add(g.read(start, "100M", g.refString(start, SITE) + "T" + g.refString(SITE + 1, start + 100)));
+    }
+    for (int i = 0; i < 6; i++) reads.add(g.refRead(SITE - 60 + 9 * i, 100));
+    SAMRecord[] rows = reads.toArray(new SAMRecord[0]);
+    List<CallResult> got = siteResults(new String[] {"T", "GT"}, rows);
+    assertEquals(null, got.get(0).pileupLikelihoods(), "until the site's last single-alt example is in");
+    float[] gl = got.get(1).pileupLikelihoods();
+    assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2: " + Arrays.toString(gl));
+    assertEquals(0f, gl[1], "the SNP's het: " + Arrays.toString(gl));
+    assertTrue(gl[0] < -3 && gl[2] < -3, "hom-ref and the SNP's hom-alt: " + Arrays.toString(gl));
+    for (int k = 3; k < 6; k++) assertTrue(gl[k] < -1.5, "a genotype with the insertion: " + Arrays.toString(gl));
+  }
+
+  /** The results of the single-alt examples of a site G>{@code alts} at SITE (alt 1 then 2) whose first six reads carry alt 1. */
+  List<CallResult> siteResults(String[] alts, SAMRecord... reads) {
+    List<CallResult> got = new ArrayList<>();
+    try (ExampleClassifier c = new ExampleClassifier(model, 1, ReadErrors.assumed(), got::add, null)) {
+      for (int alt = 0; alt < 2; alt++) {
+        int[] support = new int[reads.length];
+        if (alt == 0) Arrays.fill(support, 0, 6, 1);
+        int[] depths = {reads.length - 6, 6, 0};
+        int imageAt = encoder.wrap(buffer, 0).origin(0, SITE, 0).example(0, SITE, -1).site(3, reads.length)
+            .alleles("G", alts, depths).altSubset(new int[] {alt}).image(100, 221, model.channels());
+        new PileupImageEncoder(PileupImageEncoder.defaultChannels(model.channels()), 100, 221)
+            .encode(buffer, imageAt, g.ref, 0, SITE - 110, reads, support, reads.length);
+        c.onRecord(0, buffer, 0, ExampleRecord.encodedLength("G", alts, 100, 221, model.channels()));
+      }
+      c.flush();
+    }
+    return got;
+  }
+
   /** Read errors whose indel rate is 0.06 in {@code slippingClass} and the floor elsewhere. */
   static ReadErrors slipping(int slippingClass) {
     double[] rates = new double[IndelErrorRate.CLASSES];

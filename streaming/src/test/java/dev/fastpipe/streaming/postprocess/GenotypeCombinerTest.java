@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.postprocess;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.nio.file.Files;
@@ -207,6 +208,64 @@ class GenotypeCombinerTest {
     assertEquals(alts, c.alts());
     assertArrayEquals(new int[] {1, 2}, c.genotype());
     assertEquals(GenotypeCall.PASS, c.filter());
+  }
+
+  /**
+   * blind54's miss: T>A,C in a (TTTC)n STR at 30x with a stutter insertion TTCTA among its alts,
+   * AD 1,11,17,3, the network's probabilities as it scored the site's six examples. The network alone
+   * makes it 1/2 at GQ 3 (its pair example leaves 0.29 on het); with the site's pileup likelihoods
+   * (the insertion's reads at a stutter rate of 0.01) the insertion, weighed against the best of the
+   * other alleles rather than the reference alone, is pruned, and the call is 1/2 with a GQ a user keeps.
+   */
+  @Test
+  void aSiteOfTwoSnpAltsAndAStutterInsertionIsCalledFromItsPileupWithTheInsertionPruned() {
+    List<String> alts = List.of("A", "C", "TTCTA");
+    float[][] network = {{4.873629E-4f, 0.9993968f, 1.1582413E-4f}, {4.7804726E-5f, 0.9997766f, 1.7558364E-4f},
+        {0.89317894f, 0.106768385f, 5.263344E-5f}, {2.0807536E-6f, 0.29290032f, 0.70709765f},
+        {6.950098E-5f, 0.999648f, 2.8257386E-4f}, {5.389411E-5f, 0.99958813f, 3.580438E-4f}};
+    int[][] subsets = {{0}, {1}, {2}, {0, 1}, {0, 2}, {1, 2}};
+    int[] reads = {1, 11, 17, 3}; // T, A, C, the insertion
+    double base = 0.001, stutter = 0.01;
+    float[] gl = new float[10];
+    float max = Float.NEGATIVE_INFINITY;
+    for (int b = 0; b < 4; b++) {
+      for (int a = 0; a <= b; a++) {
+        double l = 0;
+        for (int x = 0; x < 4; x++) {
+          double wrong = x == 3 ? stutter : base / 3;
+          double pa = x == a ? 1 - (x == 3 ? stutter : base) : wrong, pb = x == b ? 1 - (x == 3 ? stutter : base) : wrong;
+          l += reads[x] * Math.log10((pa + pb) / 2);
+        }
+        gl[GenotypeCombiner.genotypeIndex(a, b)] = (float) l;
+        max = Math.max(max, (float) l);
+      }
+    }
+    for (int g = 0; g < gl.length; g++) gl[g] -= max;
+    GenotypeCombiner combiner = new GenotypeCombiner(1, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(),
+        GqCalibration.IDENTITY.withCounts(AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup")));
+    List<CallResult> alone = new java.util.ArrayList<>();
+    List<CallResult> withPileup = new java.util.ArrayList<>();
+    for (int k = 0; k < 6; k++) {
+      alone.add(result(7, "T", alts, subsets[k], network[k]));
+      withPileup.add(k == 2 ? withPileup(7, "T", alts, subsets[k], gl, network[k]) : result(7, "T", alts, subsets[k], network[k]));
+    }
+    GenotypeCall before = combiner.combine(alone);
+    assertEquals(List.of("A", "C"), before.alts());
+    assertArrayEquals(new int[] {1, 2}, before.genotype());
+    assertTrue(before.gq() < 10, "the network alone: GQ " + before.gq());
+    GenotypeCall after = combiner.combine(withPileup);
+    assertEquals(List.of("A", "C"), after.alts(), "the insertion pruned");
+    assertArrayEquals(new int[] {1, 2}, after.genotype());
+    assertTrue(after.gq() >= 30, "with the pileup: GQ " + after.gq());
+  }
+
+  @Test
+  void profiledLikelihoodsWeighAnAltAgainstTheBestOfTheOthers() {
+    float[] all = {-9, -5, -3, -6, 0, -4}; // 0/0 0/1 1/1 0/2 1/2 2/2
+    assertArrayEquals(new float[] {-4, 0, -3}, GenotypeCombiner.profiled(all, 3, 1), "no 1: 2/2; one: 1/2; two: 1/1");
+    assertArrayEquals(new float[] {-3, 0, -4}, GenotypeCombiner.profiled(all, 3, 2), "no 2: 1/1; one: 1/2; two: 2/2");
+    float[] two = {-9, 0, -3};
+    assertArrayEquals(two, GenotypeCombiner.profiled(two, 2, 1), "a bi-allelic site's own");
   }
 
   @Test
