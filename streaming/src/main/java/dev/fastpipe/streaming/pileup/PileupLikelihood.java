@@ -517,34 +517,27 @@ public final class PileupLikelihood {
   public static final int MAX_MULTI_ALLELIC_ALTS = 4;
 
   /**
-   * The pileup evidence of a multi-allelic site (SNP alts, indel alts, or both: a SNP in an STR
-   * whose stutter reads make an indel candidate beside it), gathered from its single-alt examples:
-   * every example of a site shows the same read rows in the same order, so a row that example {k}
-   * marks as supporting (at a SNP alt, showing a base other than the reference's) carries alt k. A
-   * row that no example marks carries the reference when it shows it: with a SNP alt, the reference
-   * base at the site and no indel of its own beside it; with an indel alt, a span as {@link #indel}
-   * asks of a reference read (from the base before the anchor past the longest deletion and the
-   * tandem repeat, with {@value #INDEL_FLANK} bases to spare); at a site of both, both. Any other row
-   * counts for nothing. A read shows a wrong allele as at a bi-allelic site of that allele's type: a
-   * SNP allele (or the reference instead of a SNP allele) by its base and mapping quality and the
-   * window's {@link #errorFactor}, one of three other bases at 1/3 of the error; an indel allele at
-   * the sample's {@link IndelErrorRate} for the repeat after the anchor with its mapping error, from a
-   * haplotype without an indel at the rate reference reads grow one, and the reference instead of an
-   * indel allele at the whole rate, since that rate is a read's rate of showing one wrong allele (the
-   * column's most common indel), as at a bi-allelic indel. Split among the alts, it made an alt's reads
-   * twice as unlikely errors at a site with two alts as at one, and a stutter read's second allele,
-   * pruned, turned two stutter reads of ten into a het. {@link #likelihoods} gives log10 L of every
+   * The pileup evidence of a multi-allelic site (every alt a SNP, or every alt an indel), gathered
+   * from its single-alt examples: every example of a site shows the same read rows in the same
+   * order, so a row that example {k} marks as supporting carries alt k. A row that no example marks
+   * carries the reference when it shows it: at a SNP, the reference base at the site; at an indel, a
+   * span as {@link #indel} asks of a reference read (from the base before the anchor past the
+   * longest deletion and the tandem repeat, with {@value #INDEL_FLANK} bases to spare). Any other
+   * row counts for nothing. A read errs as at a bi-allelic site of its type (a SNP read by its base
+   * and mapping quality and the window's {@link #errorFactor}, an indel read at the sample's
+   * {@link IndelErrorRate} for the repeat after the anchor with its mapping error), and a wrong read shows any one of the other
+   * alleles alike: one of three other bases at a SNP, each at 1/3 of the error; at an indel each other
+   * allele at the whole rate, since that rate is a read's rate of showing one wrong allele (the
+   * column's most common indel), as at a bi-allelic indel. Split among the alts, it made an alt's
+   * reads twice as unlikely errors at a site with two alts as at one, and a stutter read's second
+   * allele, pruned, turned two stutter reads of ten into a het. {@link #likelihoods} gives log10 L of every
    * genotype of the site's alleles (VCF order: 0/0, 0/1, 1/1, 0/2, 1/2, 2/2, ...): a 1/2 site reads
-   * as 1/2 where the network, shown one alt at a time, leaves the weaker alt at hom-ref, and a SNP's
-   * call does not rest on the network alone where a stutter indel shares its site (blind54: T>A,C in
-   * a (TTTC)n STR, AD 1,11,17 beside four insertion reads, came out 1/2 at GQ 1). No strand artifact term.
+   * as 1/2 where the network, shown one alt at a time, leaves the weaker alt at hom-ref. No strand
+   * artifact term.
    */
   public static final class SiteAlleles {
     private final int alts;
-    /** Per allele (0 the reference): an indel alt (else a SNP alt, of the reference's length, or the reference). */
-    private final boolean[] indelAllele;
-    private final boolean anySnp;
-    private final boolean anyIndel;
+    private final boolean snp;
     private final IndelErrorRate indelErrors;
     private final BaseErrorRate baseErrors;
     private final boolean[] seen;
@@ -552,11 +545,8 @@ public final class PileupLikelihood {
     private int rows;
     /** Per row: -1 counts for nothing, 0 the reference, k alt k. */
     private int[] allele = new int[0];
-    /** Per row, with a SNP alt: the read's base error. */
-    private double[] baseError = new double[0];
-    /** Per row, with an indel alt: the rate at which the read shows a wrong indel allele. */
-    private double[] indelError = new double[0];
-    /** Per row, with an indel alt: the rate at which a read of a haplotype without an indel shows one. */
+    private double[] error = new double[0];
+    /** Per row of an indel site: the rate at which a read of the reference shows the alt the row shows. */
     private double[] referenceError = new double[0];
 
     /**
@@ -569,59 +559,12 @@ public final class PileupLikelihood {
 
     /** As {@link #SiteAlleles(int, boolean, IndelErrorRate)}, SNP bases erring at the sample's {@code baseErrors}. */
     public SiteAlleles(int alts, boolean snp, IndelErrorRate indelErrors, BaseErrorRate baseErrors) {
-      this(kinds(alts, !snp), indelErrors, baseErrors);
-    }
-
-    /**
-     * A site of the alleles {@code ref} and {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) that
-     * {@link #reads}: an alt of the reference's length is a SNP's (padded where the site holds a
-     * deletion), any other an indel's.
-     */
-    public SiteAlleles(String ref, String[] alts, IndelErrorRate indelErrors, BaseErrorRate baseErrors) {
-      this(kinds(ref, alts), indelErrors, baseErrors);
-    }
-
-    private SiteAlleles(boolean[] indelAllele, IndelErrorRate indelErrors, BaseErrorRate baseErrors) {
-      int alts = indelAllele.length - 1;
       if (alts < 2 || alts > MAX_MULTI_ALLELIC_ALTS) throw new IllegalArgumentException(alts + " alts");
       this.alts = alts;
-      this.indelAllele = indelAllele;
-      boolean snps = false, indels = false;
-      for (int a = 1; a <= alts; a++) {
-        snps |= !indelAllele[a];
-        indels |= indelAllele[a];
-      }
-      this.anySnp = snps;
-      this.anyIndel = indels;
+      this.snp = snp;
       this.indelErrors = java.util.Objects.requireNonNull(indelErrors, "indelErrors");
       this.baseErrors = java.util.Objects.requireNonNull(baseErrors, "baseErrors");
       this.seen = new boolean[alts];
-    }
-
-    private static boolean[] kinds(int alts, boolean indels) {
-      boolean[] kinds = new boolean[alts + 1];
-      java.util.Arrays.fill(kinds, 1, kinds.length, indels);
-      return kinds;
-    }
-
-    /**
-     * Whether a site of {@code ref} and {@code alts} is one this reads: every alt an indel (of another
-     * length than the reference) or a SNP (of its length, differing at its first base only); an MNP's
-     * alt, whose other bases differ, is not.
-     */
-    public static boolean reads(String ref, String[] alts) {
-      for (String a : alts) {
-        if (a.length() == ref.length() && (a.charAt(0) == ref.charAt(0) || !a.regionMatches(1, ref, 1, ref.length() - 1))) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private static boolean[] kinds(String ref, String[] alts) {
-      boolean[] kinds = new boolean[alts.length + 1];
-      for (int a = 0; a < alts.length; a++) kinds[a + 1] = alts[a].length() != ref.length();
-      return kinds;
     }
 
     /**
@@ -636,71 +579,55 @@ public final class PileupLikelihood {
       int n = height - PileupConstants.REFERENCE_ROWS;
       int centre = (width - 1) / 2;
       int rowLength = width * channels;
-      if (seenCount == 0) {
-        readRows(buffer, offset, height, width, channels, ref, altAlleles);
+      if (seenCount == 0 && snp) {
+        double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
+        int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
+        rows = n;
+        allele = new int[n];
+        error = new double[n];
+        for (int r = 0; r < n; r++) {
+          int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
+          int at = row + centre * channels;
+          int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
+          boolean drawn = bqPixel != 0 && (buffer.getByte(at) & 0xFF) != 0;
+          allele[r] = drawn && (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == MATCHES_REF
+              && !ownIndelNearCentre(buffer, row, width, channels, anchors) ? 0 : -1;
+          int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+          error[r] = drawn ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
+        }
+      } else if (seenCount == 0) {
+        TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
+        double indelError = indelErrors.at(after.length(), after.unit());
+        double fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
+        int to = lastColumnToReach(buffer, offset, width, channels, ref, altAlleles, after);
+        rows = n;
+        allele = new int[n];
+        error = new double[n];
+        referenceError = new double[n];
+        for (int r = 0; r < n; r++) {
+          int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
+          int at = row + centre * channels;
+          boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
+          boolean spans = to >= 0 && drawnThroughout(buffer, row, channels, centre - 1, to);
+          allele[r] = anchor && spans ? 0 : -1;
+          double mapping = mappingError(buffer, at);
+          referenceError[r] = combined(fromReference, mapping);
+          boolean slipped = spans;
+          for (String a : altAlleles) slipped = slipped && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
+          error[r] = slipped ? referenceError[r] : combined(indelError, mapping);
+        }
       } else if (n != rows) {
         return;
       }
-      boolean snpAlt = !indelAllele[alt];
       for (int r = 0; r < n; r++) {
         int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
         if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue;
         if ((buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) != SUPPORTING) continue;
-        if (snpAlt && ((buffer.getByte(at) & 0xFF) == 0 || (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) != DIFFERS)) continue;
+        if (snp && ((buffer.getByte(at) & 0xFF) == 0 || (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) != DIFFERS)) continue;
         allele[r] = alt;
       }
       seen[alt - 1] = true;
       seenCount++;
-    }
-
-    /** Every row's reference reading and error rates, from the site's first example. */
-    private void readRows(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
-        String[] altAlleles) {
-      int n = height - PileupConstants.REFERENCE_ROWS;
-      int centre = (width - 1) / 2;
-      int rowLength = width * channels;
-      rows = n;
-      allele = new int[n];
-      baseError = new double[n];
-      indelError = new double[n];
-      referenceError = new double[n];
-      double factor = anySnp ? errorFactor(buffer, offset, height, width, channels, baseErrors) : 1;
-      int[] anchors = anySnp ? anchorRowsNearCentre(buffer, offset, height, width, channels) : null;
-      String[] indels = new String[0];
-      double indelRate = 0, fromReference = 0;
-      int to = -1;
-      if (anyIndel) {
-        java.util.List<String> list = new java.util.ArrayList<>();
-        for (int a = 1; a <= alts; a++) if (indelAllele[a]) list.add(altAlleles[a - 1]);
-        indels = list.toArray(new String[0]);
-        TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
-        indelRate = indelErrors.at(after.length(), after.unit());
-        fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
-        to = lastColumnToReach(buffer, offset, width, channels, ref, indels, after);
-      }
-      for (int r = 0; r < n; r++) {
-        int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
-        int at = row + centre * channels;
-        int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
-        boolean reference = true;
-        if (anySnp) {
-          boolean drawn = bqPixel != 0 && (buffer.getByte(at) & 0xFF) != 0;
-          reference = drawn && (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == MATCHES_REF
-              && !ownIndelNearCentre(buffer, row, width, channels, anchors);
-          int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-          baseError[r] = drawn ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
-        }
-        if (anyIndel) {
-          boolean spans = to >= 0 && drawnThroughout(buffer, row, channels, centre - 1, to);
-          reference = reference && bqPixel != 0 && spans;
-          double mapping = mappingError(buffer, at);
-          referenceError[r] = combined(fromReference, mapping);
-          boolean slipped = spans;
-          for (String a : indels) slipped = slipped && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
-          indelError[r] = slipped ? referenceError[r] : combined(indelRate, mapping);
-        }
-        allele[r] = reference ? 0 : -1;
-      }
     }
 
     /** True when every alt's example has been added. */
@@ -713,15 +640,24 @@ public final class PileupLikelihood {
       if (!complete()) return null;
       int alleles = alts + 1;
       double[] l = new double[alleles * (alleles + 1) / 2];
-      double[] shows = new double[alleles]; // per allele a: the chance a read of a shows the row's allele
       int informative = 0;
       for (int r = 0; r < rows; r++) {
         int x = allele[r];
         if (x < 0) continue;
         informative++;
-        for (int a = 0; a < alleles; a++) shows[a] = a == x ? 1 - ownError(r, x) : wrongAllele(r, x, a);
+        double e = error[r];
+        double right = 1 - e;
+        // A SNP read's error is any of three other bases; an indel read's rate is that of one wrong
+        // allele (IndelErrorRate fits the column's most common indel), so each other allele gets all of it.
+        double wrong = snp ? e / 3 : e;
+        // an alt read from a reference haplotype: the rate at which reference reads grow that indel
+        double fromRef = x > 0 && !snp ? referenceError[r] : wrong;
         for (int b = 0; b < alleles; b++) {
-          for (int a = 0; a <= b; a++) l[b * (b + 1) / 2 + a] += Math.log10((shows[a] + shows[b]) / 2);
+          for (int a = 0; a <= b; a++) {
+            double pa = x == a ? right : a == 0 ? fromRef : wrong;
+            double pb = x == b ? right : b == 0 ? fromRef : wrong;
+            l[b * (b + 1) / 2 + a] += Math.log10((pa + pb) / 2);
+          }
         }
       }
       if (informative == 0) return null;
@@ -730,24 +666,6 @@ public final class PileupLikelihood {
       float[] out = new float[l.length];
       for (int g = 0; g < l.length; g++) out[g] = (float) (l[g] - max);
       return out;
-    }
-
-    /** The rate at which a read of allele {@code x} in row {@code r} shows another: its base error, its indel error, or (the reference) both. */
-    private double ownError(int r, int x) {
-      if (x == 0) return baseError[r] + indelError[r];
-      return indelAllele[x] ? indelError[r] : baseError[r];
-    }
-
-    /**
-     * The rate at which a read of allele {@code a} shows the allele {@code x} of row {@code r}: a SNP
-     * allele's base, or the reference's instead of a SNP's, one of three wrong bases; an indel allele
-     * from a haplotype without an indel at the rate reference reads grow one, from another indel
-     * allele (or the reference from one) at the read's whole indel rate.
-     */
-    private double wrongAllele(int r, int x, int a) {
-      if (indelAllele[x]) return indelAllele[a] ? indelError[r] : referenceError[r];
-      if (x == 0 && indelAllele[a]) return indelError[r];
-      return baseError[r] / 3;
     }
   }
 

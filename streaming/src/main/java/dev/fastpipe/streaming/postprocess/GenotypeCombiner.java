@@ -216,7 +216,9 @@ public final class GenotypeCombiner {
 
   /**
    * The site's likelihoods {@code all} restricted to the genotypes of the alleles {@code original}
-   * (indices into the site's alleles, 0 first), VCF order, largest 0; null when {@code all} is. A
+   * (indices into the site's alleles, 0 first), VCF order, largest 0; null when {@code all} is, or
+   * leaves one of them unmeasured (NaN: a genotype with an indel allele at a site whose likelihoods
+   * cover its SNP alts only). A
    * dropped alt's reads are wrong reads under every remaining genotype alike, so dropping its
    * genotypes leaves the others' likelihoods as they are.
    */
@@ -228,6 +230,7 @@ public final class GenotypeCombiner {
     for (int b = 0; b < alleles; b++) {
       for (int a = 0; a <= b; a++) {
         float v = all[genotypeIndex(original[a], original[b])];
+        if (Float.isNaN(v)) return null;
         kept[genotypeIndex(a, b)] = v;
         max = Math.max(max, v);
       }
@@ -239,22 +242,25 @@ public final class GenotypeCombiner {
   /**
    * The site's likelihoods {@code all} (VCF order over {@code alleles} alleles) as a bi-allelic
    * site's of allele {@code k} against whatever else the reads show: {no copy of k, one, two}, each
-   * the likeliest genotype with that many copies, largest 0. Against the reference alone (the
+   * the likeliest genotype with that many copies, largest 0; unmeasured genotypes (NaN) aside, null
+   * where k's are all unmeasured. Against the reference alone (the
    * genotypes of the reference and k only), the reads of a third allele are errors under each alike,
    * and three stutter reads of an insertion beside one reference read look a het, though the site's
    * 28 other reads are a 1/2 of two SNPs (blind54's T>A,C in a (TTTC)n STR); where the other alts
    * have no reads, it is the same. Validation: the stutter alts of 1/1 STR indels pruned, 1/2 GQ 3
-   * calls become 1/1 (indels 4,487 / 51 / 163 -> 4,490 / 47 / 160, with the site's SNP and indel
-   * alts read together, {@code pileup.PileupLikelihood.SiteAlleles}).
+   * calls become 1/1 (indels 4,487 / 51 / 163 -> 4,490 / 47 / 160).
    */
   static float[] profiled(float[] all, int alleles, int k) {
+    if (all == null) return null;
     float[] best = {Float.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY};
     for (int b = 0; b < alleles; b++) {
       for (int a = 0; a <= b; a++) {
+        float v = all[genotypeIndex(a, b)];
         int copies = (a == k ? 1 : 0) + (b == k ? 1 : 0);
-        best[copies] = Math.max(best[copies], all[genotypeIndex(a, b)]);
+        if (!Float.isNaN(v)) best[copies] = Math.max(best[copies], v);
       }
     }
+    if (best[1] == Float.NEGATIVE_INFINITY || best[2] == Float.NEGATIVE_INFINITY) return null;
     float max = Math.max(best[0], Math.max(best[1], best[2]));
     for (int c = 0; c < 3; c++) best[c] -= max;
     return best;

@@ -286,12 +286,12 @@ class ExampleClassifierTest {
 
   /**
    * A site of a SNP G>T and an insertion GT (a SNP in a repeat whose stutter reads make an indel
-   * candidate), six reads of the SNP and six of the reference: once both single-alt examples are in,
-   * the site carries likelihoods of its six genotypes, the SNP's het the likeliest and every genotype
-   * with the insertion, which no read shows, far below.
+   * candidate), six reads of the SNP and six of the reference: the SNP's example carries the pileup
+   * likelihoods a bi-allelic G>T site's example of the same reads carries, at 0/0, 0/1 and 1/1, and
+   * every genotype with the insertion unmeasured (NaN); the insertion's example carries none.
    */
   @Test
-  void aSiteOfASnpAndAnIndelCarriesLikelihoodsOfAllItsGenotypes() {
+  void aSnpAtASiteWithAnIndelAltCarriesTheSnpsPileupLikelihoods() {
     List<SAMRecord> reads = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       int start = SITE - 30 - 7 * i;
@@ -299,32 +299,34 @@ class ExampleClassifierTest {
     }
     for (int i = 0; i < 6; i++) reads.add(g.refRead(SITE - 60 + 9 * i, 100));
     SAMRecord[] rows = reads.toArray(new SAMRecord[0]);
-    List<CallResult> got = siteResults(new String[] {"T", "GT"}, rows);
-    assertEquals(null, got.get(0).pileupLikelihoods(), "until the site's last single-alt example is in");
-    float[] gl = got.get(1).pileupLikelihoods();
-    assertEquals(6, gl.length, "0/0 0/1 1/1 0/2 1/2 2/2: " + Arrays.toString(gl));
-    assertEquals(0f, gl[1], "the SNP's het: " + Arrays.toString(gl));
-    assertTrue(gl[0] < -3 && gl[2] < -3, "hom-ref and the SNP's hom-alt: " + Arrays.toString(gl));
-    for (int k = 3; k < 6; k++) assertTrue(gl[k] < -1.5, "a genotype with the insertion: " + Arrays.toString(gl));
+    float[] biallelic = siteExample(new String[] {"T"}, 0, rows).pileupLikelihoods();
+    float[] mixed = siteExample(new String[] {"T", "GT"}, 0, rows).pileupLikelihoods();
+    assertEquals(3, biallelic.length);
+    assertEquals(6, mixed.length, "0/0 0/1 1/1 0/2 1/2 2/2");
+    assertArrayEquals(biallelic, Arrays.copyOf(mixed, 3), "the SNP's genotypes as at a bi-allelic site");
+    for (int k = 3; k < 6; k++) assertTrue(Float.isNaN(mixed[k]), "a genotype with the insertion: " + mixed[k]);
+    assertTrue(biallelic[1] == 0f && biallelic[0] < -3, "six alt reads of twelve: a het, " + Arrays.toString(biallelic));
+    assertEquals(null, siteExample(new String[] {"T", "GT"}, 1, rows).pileupLikelihoods(), "the insertion's example");
   }
 
-  /** The results of the single-alt examples of a site G>{@code alts} at SITE (alt 1 then 2) whose first six reads carry alt 1. */
-  List<CallResult> siteResults(String[] alts, SAMRecord... reads) {
+  /** The result of the single-alt example of alt {@code alt} of a site G>{@code alts} at SITE whose first six reads carry alt 0. */
+  CallResult siteExample(String[] alts, int alt, SAMRecord... reads) {
+    int[] support = new int[reads.length];
+    if (alt == 0) Arrays.fill(support, 0, 6, 1);
+    int[] depths = new int[alts.length + 1];
+    depths[0] = reads.length - 6;
+    depths[1] = 6;
+    int examples = alts.length + alts.length * (alts.length - 1) / 2;
+    int imageAt = encoder.wrap(buffer, 0).origin(0, SITE, 0).example(0, SITE, -1).site(examples, reads.length)
+        .alleles("G", alts, depths).altSubset(new int[] {alt}).image(100, 221, model.channels());
+    new PileupImageEncoder(PileupImageEncoder.defaultChannels(model.channels()), 100, 221)
+        .encode(buffer, imageAt, g.ref, 0, SITE - 110, reads, support, reads.length);
     List<CallResult> got = new ArrayList<>();
     try (ExampleClassifier c = new ExampleClassifier(model, 1, ReadErrors.assumed(), got::add, null)) {
-      for (int alt = 0; alt < 2; alt++) {
-        int[] support = new int[reads.length];
-        if (alt == 0) Arrays.fill(support, 0, 6, 1);
-        int[] depths = {reads.length - 6, 6, 0};
-        int imageAt = encoder.wrap(buffer, 0).origin(0, SITE, 0).example(0, SITE, -1).site(3, reads.length)
-            .alleles("G", alts, depths).altSubset(new int[] {alt}).image(100, 221, model.channels());
-        new PileupImageEncoder(PileupImageEncoder.defaultChannels(model.channels()), 100, 221)
-            .encode(buffer, imageAt, g.ref, 0, SITE - 110, reads, support, reads.length);
-        c.onRecord(0, buffer, 0, ExampleRecord.encodedLength("G", alts, 100, 221, model.channels()));
-      }
+      c.onRecord(0, buffer, 0, ExampleRecord.encodedLength("G", alts, 100, 221, model.channels()));
       c.flush();
     }
-    return got;
+    return got.get(0);
   }
 
   /** Read errors whose indel rate is 0.06 in {@code slippingClass} and the floor elsewhere. */

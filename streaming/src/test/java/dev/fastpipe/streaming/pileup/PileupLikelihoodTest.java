@@ -3,7 +3,6 @@ package dev.fastpipe.streaming.pileup;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.genome.TandemRepeat;
@@ -1109,14 +1108,5 @@ class PileupLikelihoodTest {
     referenceAndMovedReads(10, 10, 'A');
     float[] gl = likelihoods(slipsEverywhere(0.05));
     assertTrue(gl[1] == 0 && gl[0] < -5, Arrays.toString(gl));
-  }
-
-  /** A multi-allelic site's alts are read as SNPs (padded beside a deletion) and indels; an MNP's alt is neither. */
-  @Test
-  void aSiteOfSnpAndIndelAltsIsReadButNotOneWithAnMnp() {
-    assertTrue(PileupLikelihood.SiteAlleles.reads("G", new String[] {"T", "GT"}));
-    assertTrue(PileupLikelihood.SiteAlleles.reads("GA", new String[] {"TA", "G", "CA"}), "SNPs padded beside a deletion");
-    assertFalse(PileupLikelihood.SiteAlleles.reads("GA", new String[] {"TC", "G"}), "an MNP");
-    assertFalse(PileupLikelihood.SiteAlleles.reads("GA", new String[] {"GC", "G"}), "a SNP at the second base");
   }
 }

@@ -213,52 +213,58 @@ class GenotypeCombinerTest {
   /**
    * blind54's miss: T>A,C in a (TTTC)n STR at 30x with a stutter insertion TTCTA among its alts,
    * AD 1,11,17,3, the network's probabilities as it scored the site's six examples. The network alone
-   * makes it 1/2 at GQ 3 (its pair example leaves 0.29 on het); with the site's pileup likelihoods
-   * (the insertion's reads at a stutter rate of 0.01) the insertion, weighed against the best of the
-   * other alleles rather than the reference alone, is pruned, and the call is 1/2 with a GQ a user keeps.
+   * makes it 1/2 at GQ 3 (its pair example leaves 0.29 on het); with the SNP alts' pileup likelihoods,
+   * every genotype with the insertion unmeasured (NaN), the insertion is pruned as the network says
+   * and the call is 1/2 with a GQ a user keeps.
    */
   @Test
-  void aSiteOfTwoSnpAltsAndAStutterInsertionIsCalledFromItsPileupWithTheInsertionPruned() {
+  void aSiteOfTwoSnpAltsAndAStutterInsertionIsCalledFromTheSnpsPileupOnceTheInsertionIsPruned() {
     List<String> alts = List.of("A", "C", "TTCTA");
     float[][] network = {{4.873629E-4f, 0.9993968f, 1.1582413E-4f}, {4.7804726E-5f, 0.9997766f, 1.7558364E-4f},
         {0.89317894f, 0.106768385f, 5.263344E-5f}, {2.0807536E-6f, 0.29290032f, 0.70709765f},
         {6.950098E-5f, 0.999648f, 2.8257386E-4f}, {5.389411E-5f, 0.99958813f, 3.580438E-4f}};
     int[][] subsets = {{0}, {1}, {2}, {0, 1}, {0, 2}, {1, 2}};
-    int[] reads = {1, 11, 17, 3}; // T, A, C, the insertion
-    double base = 0.001, stutter = 0.01;
+    // log10 L of 1 T, 11 A and 17 C reads at e = 0.001, over the reference and the two SNP alts.
+    int[] reads = {1, 11, 17};
+    double e = 0.001;
     float[] gl = new float[10];
+    java.util.Arrays.fill(gl, Float.NaN);
     float max = Float.NEGATIVE_INFINITY;
-    for (int b = 0; b < 4; b++) {
+    for (int b = 0; b < 3; b++) {
       for (int a = 0; a <= b; a++) {
         double l = 0;
-        for (int x = 0; x < 4; x++) {
-          double wrong = x == 3 ? stutter : base / 3;
-          double pa = x == a ? 1 - (x == 3 ? stutter : base) : wrong, pb = x == b ? 1 - (x == 3 ? stutter : base) : wrong;
+        for (int x = 0; x < 3; x++) {
+          double pa = x == a ? 1 - e : e / 3, pb = x == b ? 1 - e : e / 3;
           l += reads[x] * Math.log10((pa + pb) / 2);
         }
         gl[GenotypeCombiner.genotypeIndex(a, b)] = (float) l;
         max = Math.max(max, (float) l);
       }
     }
-    for (int g = 0; g < gl.length; g++) gl[g] -= max;
+    for (int g = 0; g < 6; g++) gl[g] -= max;
     GenotypeCombiner combiner = new GenotypeCombiner(1, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(),
         GqCalibration.IDENTITY.withCounts(AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup")));
     List<CallResult> alone = new java.util.ArrayList<>();
-    List<CallResult> withPileup = new java.util.ArrayList<>();
+    List<CallResult> withSnps = new java.util.ArrayList<>();
     for (int k = 0; k < 6; k++) {
       alone.add(result(7, "T", alts, subsets[k], network[k]));
-      withPileup.add(k == 2 ? withPileup(7, "T", alts, subsets[k], gl, network[k]) : result(7, "T", alts, subsets[k], network[k]));
+      withSnps.add(k == 1 ? withPileup(7, "T", alts, subsets[k], gl, network[k]) : result(7, "T", alts, subsets[k], network[k]));
     }
     GenotypeCall before = combiner.combine(alone);
-    assertEquals(List.of("A", "C"), before.alts());
+    assertEquals(List.of("A", "C"), before.alts(), "the insertion pruned");
     assertArrayEquals(new int[] {1, 2}, before.genotype());
     assertTrue(before.gq() < 10, "the network alone: GQ " + before.gq());
-    GenotypeCall after = combiner.combine(withPileup);
-    assertEquals(List.of("A", "C"), after.alts(), "the insertion pruned");
+    GenotypeCall after = combiner.combine(withSnps);
+    assertEquals(List.of("A", "C"), after.alts());
     assertArrayEquals(new int[] {1, 2}, after.genotype());
-    assertTrue(after.gq() >= 30, "with the pileup: GQ " + after.gq());
+    assertTrue(after.gq() >= 30, "with the SNPs' pileup: GQ " + after.gq());
   }
 
+  /**
+   * Three stutter reads of an insertion beside one reference read, at a site whose other 28 reads
+   * are two SNP alts: against the reference alone the insertion is a het; against the likeliest
+   * genotype without it, 1/2 of the SNPs, it is not.
+   */
   @Test
   void profiledLikelihoodsWeighAnAltAgainstTheBestOfTheOthers() {
     float[] all = {-9, -5, -3, -6, 0, -4}; // 0/0 0/1 1/1 0/2 1/2 2/2
@@ -266,6 +272,17 @@ class GenotypeCombinerTest {
     assertArrayEquals(new float[] {-3, 0, -4}, GenotypeCombiner.profiled(all, 3, 2), "no 2: 1/1; one: 1/2; two: 2/2");
     float[] two = {-9, 0, -3};
     assertArrayEquals(two, GenotypeCombiner.profiled(two, 2, 1), "a bi-allelic site's own");
+    float[] snpsOnly = {-9, -5, -3, Float.NaN, Float.NaN, Float.NaN}; // a SNP alt and an indel alt
+    assertArrayEquals(new float[] {-6, -2, 0}, GenotypeCombiner.profiled(snpsOnly, 3, 1), "the SNP among its measured genotypes");
+    assertEquals(null, GenotypeCombiner.profiled(snpsOnly, 3, 2), "the unmeasured indel");
+  }
+
+  @Test
+  void restrictedLikelihoodsAreUnmeasuredWhereTheyKeepANaN() {
+    float[] all = {-9, -5, -3, Float.NaN, Float.NaN, Float.NaN}; // a SNP's 0/0 0/1 1/1, an indel's unmeasured
+    assertArrayEquals(new float[] {-6, -2, 0}, GenotypeCombiner.restricted(all, new int[] {0, 1}));
+    assertEquals(null, GenotypeCombiner.restricted(all, new int[] {0, 2}), "the indel's genotypes");
+    assertEquals(null, GenotypeCombiner.restricted(all, new int[] {0, 1, 2}), "both alts");
   }
 
   @Test
