@@ -140,6 +140,8 @@ public final class PileupLikelihood {
     int[] deletionRows = null; // per column, the read rows with an indel anchor there: only where a read deletes the site
     int[] deleting = null; // the deleting reads' rows and anchors, weighed once the alt's base is known
     int deletingCount = 0;
+    int[] gapped = null; // rows of reads with an indel near the centre and its anchor, alike
+    int gappedCount = 0;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -169,7 +171,27 @@ public final class PileupLikelihood {
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
+      int indel = slips != null ? indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels) : -1;
+      if (indel >= 0) { // weighed once the alt's base is known: a slipped read of the other haplotype?
+        if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
+        gapped[gappedCount++] = r;
+        gapped[gappedCount++] = indel;
+        continue;
+      }
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
+    }
+    int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
+    byte[] sample = gappedCount > 0 && altBase >= 0 && refBase >= 0 ? sampleBases(buffer, offset, height, width, channels) : null;
+    for (int i = 0; i < gappedCount; i += 2) {
+      int r = gapped[i], anchor = gapped[i + 1];
+      int at = offset + r * rowLength + centre * channels;
+      boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+      double e = readError(baseErrors, quality(buffer.getByte(at + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
+          mq, factor);
+      double slip = sample == null ? 0
+          : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, sample, alt ? refBase : altBase, anchor, slips);
+      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at), slip > 0 ? combined(slip, ERROR[mq]) : 0);
     }
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
@@ -178,7 +200,6 @@ public final class PileupLikelihood {
               deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
     }
-    int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
     // the sample's substitutions where both bases are known, else a third each
     ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
         ? ReadEvidence.snp(baseErrors, refBase, altBase)
@@ -336,6 +357,115 @@ public final class PileupLikelihood {
     // deleting hap[j .. j + length - 1] gives the read where j - lo <= prefix and hi - (j + length - 1) <= suffix
     int first = Math.max(lo, hi - suffix - length + 1);
     return first > lo + prefix ? gap : Math.max(gap, slipRateOfDeletion(hap, first, length, slips));
+  }
+
+  /** The longest insertion {@link #slipRateOfIndel} tries: a repeat unit of up to four bases, once. */
+  static final int MAX_SLIP_INSERTION = 4;
+
+  /**
+   * The column of the anchor of an indel within {@value #OWN_INDEL_COLUMNS} columns of the centre in
+   * the read row starting at {@code row}, which shows a base at the centre: an anchor column with a
+   * base after it (an insertion) or blank columns and then a base (a deletion); -1 if none.
+   */
+  static int indelAnchorNearCentre(DirectBuffer buffer, int row, int width, int channels) {
+    int centre = (width - 1) / 2;
+    for (int c = Math.max(0, centre - OWN_INDEL_COLUMNS); c <= Math.min(width - 2, centre + OWN_INDEL_COLUMNS); c++) {
+      if (c == centre || !indelAnchorIn(buffer, row, channels, c, c)) continue;
+      int next = c + 1 + deletedColumns(buffer, row, width, channels, c);
+      if (next < width && baseAt(buffer, row, channels, next) >= 0) return c;
+    }
+    return -1;
+  }
+
+  /**
+   * The rate at which the sample's reads of the haplotype {@code sample} with base {@code centreBase} at
+   * the centre (at a SNP, the other allele's haplotype than the read shows there) show what the read in
+   * {@code row}, which has an indel after column {@code anchor} (blank columns after it: a deletion),
+   * shows; 0 where no slip of that haplotype gives it. As {@link #altSlipRate} reads a read that
+   * deletes the SNP's base: its bases up to {@value #SLIP_WINDOW} columns either side of the indel
+   * (the anchor's taken as the haplotype's; an insertion's bases, which the image does not draw, as
+   * any) must be that haplotype with as many bases deleted somewhere, or with a copy of the 1 to
+   * {@value #MAX_SLIP_INSERTION} bases before some place inserted there, one base aside (a base error):
+   * a slip at the sample's rate in the repeat there (the largest where several places give them).
+   * Reads of a hom-alt A>G before an (AC)n run with one AC more in the run, which the aligner writes
+   * as an insertion two bases before the SNP and mismatches, show the reference's A at it and the
+   * run's C one base on, a false T>C (blind55: AD 7,60 at 60x called 0/1, six such reads); reads of
+   * a (TC)n run with one TC fewer, written as a deletion and mismatches, a false T>C in it (blind56).
+   */
+  static double slipRateOfIndel(DirectBuffer buffer, int row, int width, int channels, byte[] sample, int centreBase,
+      int anchor, IndelErrorRate slips) {
+    int centre = (width - 1) / 2;
+    int end = sample.length;
+    int deleted = deletedColumns(buffer, row, width, channels, anchor);
+    if (centre >= end || anchor + deleted + 1 >= end) return 0;
+    byte[] hap = sample.clone();
+    hap[centre] = BASES[centreBase];
+    int lo = anchor;
+    while (lo > 0 && lo > anchor - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
+    int hi = anchor + deleted;
+    while (hi + 1 < end && hi < anchor + deleted + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    if (hi == anchor + deleted) return 0; // nothing of the read after the indel
+    double rate = 0;
+    if (deleted > 0) {
+      for (int j = lo; j + deleted <= hi; j++) {
+        if (readIsSlip(buffer, row, channels, hap, lo, hi, anchor, -deleted, j)) {
+          rate = Math.max(rate, slipRateOfDeletion(hap, j, deleted, slips));
+        }
+      }
+      return rate;
+    }
+    for (int k = 1; k <= MAX_SLIP_INSERTION; k++) {
+      for (int j = lo + k; j <= hi + k; j++) {
+        if (readIsSlip(buffer, row, channels, hap, lo, hi, anchor, k, j)) {
+          rate = Math.max(rate, slipRateOfDeletion(hap, j - k, k, slips));
+        }
+      }
+    }
+    return rate;
+  }
+
+  /**
+   * Whether the read in {@code row}, drawn over columns {@code lo .. hi} with an indel after {@code
+   * anchor} ({@code k} > 0 bases inserted there, its own bases unknown; or -k columns deleted), is
+   * {@code hap} with that indel at {@code j} instead, one base aside: with {@code hap[j - k .. j - 1]}
+   * inserted again at j, the longer haplotype has {@code hap[i]} at i before j and {@code hap[i - k]}
+   * from j on, and the read's base at column c is its base at c left of the anchor and at c + k right
+   * of it; with {@code hap[j .. j - k - 1]} deleted, the shorter one has {@code hap[i]} before j and
+   * {@code hap[i - k]} from j on, the read's base at c right of the gap its base at c + k.
+   */
+  private static boolean readIsSlip(DirectBuffer buffer, int row, int channels, byte[] hap, int lo, int hi, int anchor,
+      int k, int j) {
+    int mismatches = 0;
+    for (int c = lo; c <= hi; c++) {
+      if (c == anchor || (k < 0 && c > anchor && c <= anchor - k)) continue; // the anchor, a deleted column
+      int i = c < anchor ? c : c + k;
+      int h = i < j ? i : i - k;
+      if (h < 0 || h >= hap.length) return false;
+      if (BASES[baseAt(buffer, row, channels, c)] != hap[h] && ++mismatches > 1) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The sample's bases over the example's window: the reference row's, but where more than half the
+   * reads drawn at a column show one other base (a hom-alt variant near the site), that base.
+   */
+  static byte[] sampleBases(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    byte[] bases = referenceBases(buffer, offset, width, channels, 0);
+    int rowLength = width * channels;
+    int[] counts = new int[4];
+    for (int c = 0; c < bases.length; c++) {
+      java.util.Arrays.fill(counts, 0);
+      int drawn = 0;
+      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+        int b = baseAt(buffer, offset + r * rowLength, channels, c);
+        if (b < 0) continue;
+        counts[b]++;
+        drawn++;
+      }
+      for (int b = 0; b < 4; b++) if (2 * counts[b] > drawn && BASES[b] != bases[c]) bases[c] = BASES[b];
+    }
+    return bases;
   }
 
   /** The sample's slip rate for deleting {@code hap[first .. first + length - 1]}, left-aligned: the repeat after its anchor's. */
@@ -1061,11 +1191,11 @@ public final class PileupLikelihood {
      * the alt's haplotype gives by a slip at {@code slip} (not a base error) has at least that.
      */
     private double fromRef(boolean alt, double e, int s, double slip) {
-      return alt ? e * altShare[s] : 1 - Math.max(e, slip);
+      return alt ? Math.max(e * altShare[s], slip) : 1 - Math.max(e, slip);
     }
 
     private double fromAlt(boolean alt, double e, int s, double slip) {
-      return alt ? 1 - e : Math.max(e * refShare[s], slip);
+      return alt ? 1 - Math.max(e, slip) : Math.max(e * refShare[s], slip);
     }
 
     /** One read: it shows the alt ({@code alt}) or the reference, with error rate {@code e}, on the reverse strand or not. */
@@ -1075,7 +1205,8 @@ public final class PileupLikelihood {
 
     /**
      * As {@link #add(boolean, double, boolean)}, for a read without the alt that a read of the alt's
-     * haplotype shows at rate {@code slip} besides its base error (a slip in a repeat; 0: none).
+     * haplotype shows at rate {@code slip} besides its base error (a slip in a repeat; 0: none), or an
+     * alt read that a read of the reference's haplotype shows so.
      */
     public void add(boolean alt, double e, boolean reverse, double slip) {
       int s = reverse ? 1 : 0;

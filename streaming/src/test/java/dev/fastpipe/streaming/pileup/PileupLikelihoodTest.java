@@ -967,10 +967,50 @@ class PileupLikelihoodTest {
 
   /** Clean reads, indels at 1e-4 a read but in homopolymers of {@code tract} bases, where they slip at {@code slip}. */
   IndelErrorRate homopolymerSlips(int tract, double slip) {
+    return repeatSlips(tract, 1, slip);
+  }
+
+  /** Clean reads, indels at 1e-4 a read but in repeats of {@code tract} bases of a {@code unit}-base unit, where they slip at {@code slip}. */
+  IndelErrorRate repeatSlips(int tract, int unit, double slip) {
     double[] rates = new double[IndelErrorRate.CLASSES];
     Arrays.fill(rates, 1e-4);
-    rates[IndelErrorRate.classOf(tract, 1)] = slip;
+    rates[IndelErrorRate.classOf(tract, unit)] = slip;
     return new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  @Test
+  void aReadWithAnInsertionNearTheSnpThatIsTheAltsHaplotypeSlippedInARepeatIsAStutterReadOfTheAlt() {
+    // blind55's HS20 60x with stutter: A>G before TT and an (AC)n run, 1/1; 6 reads of the alt's
+    // haplotype with one AC more in the run, which the aligner wrote as an insertion before the SNP
+    // and a mismatch after it, show the reference's A at it. Called 0/1 on AD 7,60.
+    rate = 1e-9;
+    g.ref[SITE - 3] = 'G';
+    g.ref[SITE - 2] = 'T';
+    g.ref[SITE - 1] = 'T';
+    g.ref[SITE] = 'A';
+    g.ref[SITE + 1] = 'T';
+    for (int i = 0; i < 10; i++) g.ref[SITE + 2 + i] = (byte) (i % 2 == 0 ? 'A' : 'C');
+    g.ref[SITE + 12] = 'T';
+    g.ref[SITE + 13] = 'G';
+    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
+    // one AC more in the run: 49 bases to SITE - 2, then the haplotype's TG written as inserted, then the rest
+    String slipped = altHaplotype.substring(0, 52) + "AC" + altHaplotype.substring(52);
+    for (int i = 0; i < 6; i++) stutterRead(slipped.substring(0, 100), "49M2I49M", 0);
+    UnsafeBuffer image = encoded();
+    int firstSlipped = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
+    assertEquals('A', (char) readBaseAt(image, firstSlipped, W / 2), "the slipped read shows the reference's A at the SNP");
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, repeatSlips(10, 2, 1e-4));
+    assertTrue(clean[1] == 0 && clean[2] < -2, "6 reference reads of 36 where the run does not slip: " + Arrays.toString(clean));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, repeatSlips(10, 2, 0.05));
+    assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
+  }
+
+  /** The base a read row starting at {@code row} shows at column {@code c}, or 0. */
+  static byte readBaseAt(UnsafeBuffer image, int row, int c) {
+    int pixel = image.getByte(row + c * 6) & 0xFF;
+    for (byte b : new byte[] {'A', 'C', 'G', 'T'}) if (ReadBaseChannel.baseColor(b) == pixel) return b;
+    return 0;
   }
 
   @Test
