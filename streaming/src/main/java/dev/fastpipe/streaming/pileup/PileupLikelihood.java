@@ -389,8 +389,7 @@ public final class PileupLikelihood {
    * a slip at the sample's rate in the repeat there (the largest where several places give them).
    * Reads of a hom-alt A>G before an (AC)n run with one AC more in the run, which the aligner writes
    * as an insertion two bases before the SNP and mismatches, show the reference's A at it and the
-   * run's C one base on, a false T>C (blind55: AD 7,60 at 60x called 0/1, six such reads); reads of
-   * a (TC)n run with one TC fewer, written as a deletion and mismatches, a false T>C in it (blind56).
+   * run's C one base on, a false T>C (blind55: AD 7,60 at 60x called 0/1, six such reads).
    */
   static double slipRateOfIndel(DirectBuffer buffer, int row, int width, int channels, byte[] sample, int centreBase,
       int anchor, IndelErrorRate slips) {

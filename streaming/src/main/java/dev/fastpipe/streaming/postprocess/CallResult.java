@@ -18,7 +18,8 @@ import java.util.List;
  * @param alleleDepths reads supporting ref then each alt (AD), length 1 + alts.size(), may be empty
  * @param pileupLikelihoods log10 likelihoods of the site's genotypes in VCF order ({0/0, 0/1, 1/1} at a
  *     bi-allelic site) from its pileup ({@code pileup.PileupLikelihood}: bi-allelic SNP and indel
- *     examples; at a multi-allelic indel site, the last of its single-alt examples), or null
+ *     examples; at a multi-allelic site, the last of its single-alt examples; at a site of SNP and
+ *     indel alts, its SNP alts' examples, every genotype with an indel allele NaN, unmeasured), or null
  * @param slipsBeyondEnvelope an example of a site with an indel allele (multi-allelic sites too) whose
  *     repeat after the anchor the sample's reads slip in more often than the GQ map's samples did
  *     ({@code pileup.IndelErrorRate#beyondEnvelope})

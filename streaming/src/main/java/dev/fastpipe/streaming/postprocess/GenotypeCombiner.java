@@ -243,12 +243,12 @@ public final class GenotypeCombiner {
    * The site's likelihoods {@code all} (VCF order over {@code alleles} alleles) as a bi-allelic
    * site's of allele {@code k} against whatever else the reads show: {no copy of k, one, two}, each
    * the likeliest genotype with that many copies, largest 0; unmeasured genotypes (NaN) aside, null
-   * where k's are all unmeasured. Against the reference alone (the
-   * genotypes of the reference and k only), the reads of a third allele are errors under each alike,
-   * and three stutter reads of an insertion beside one reference read look a het, though the site's
-   * 28 other reads are a 1/2 of two SNPs (blind54's T>A,C in a (TTTC)n STR); where the other alts
-   * have no reads, it is the same. Validation: the stutter alts of 1/1 STR indels pruned, 1/2 GQ 3
-   * calls become 1/1 (indels 4,487 / 51 / 163 -> 4,490 / 47 / 160).
+   * where k's are all unmeasured. Against the reference alone (the genotypes of the reference and k
+   * only), the reads of a third allele are errors under each alike, and three stutter reads of an
+   * insertion beside one reference read look a het, though the site's 28 other reads are a 1/2 of two
+   * SNPs (blind54's T>A,C in a (TTTC)n STR); where the other alts have no reads, it is the same.
+   * Validation: the stutter alts of 1/1 STR indels pruned, 1/2 GQ 3 calls become 1/1 (indels
+   * 4,487 / 51 / 163 -> 4,490 / 47 / 160).
    */
   static float[] profiled(float[] all, int alleles, int k) {
     if (all == null) return null;
