@@ -140,7 +140,7 @@ public final class PileupLikelihood {
     int[] deletionRows = null; // per column, the read rows with an indel anchor there: only where a read deletes the site
     int[] deleting = null; // the deleting reads' rows and anchors, weighed once the alt's base is known
     int deletingCount = 0;
-    int[] gapped = null; // rows of reads with an indel near the centre and its anchor, alike
+    int[] gapped = null; // rows of reads with an indel near the centre and its anchor (or MOVED), alike
     int gappedCount = 0;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
@@ -171,8 +171,11 @@ public final class PileupLikelihood {
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
-      int indel = slips != null ? indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels) : -1;
-      if (indel >= 0) { // weighed once the alt's base is known: a slipped read of the other haplotype?
+      int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
+      if (indel < 0 && slips != null && ref && otherBaseBesideCentre(buffer, offset, offset + r * rowLength, width, channels)) {
+        indel = MOVED;
+      }
+      if (indel != -1) { // weighed once the alt's base is known: a slipped read of the other haplotype?
         if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
         gapped[gappedCount++] = r;
         gapped[gappedCount++] = indel;
@@ -190,6 +193,7 @@ public final class PileupLikelihood {
       double e = readError(baseErrors, quality(buffer.getByte(at + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
           mq, factor);
       double slip = sample == null ? 0
+          : anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, sample, altBase, slips)
           : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, sample, alt ? refBase : altBase, anchor, slips);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at), slip > 0 ? combined(slip, ERROR[mq]) : 0);
     }
@@ -441,6 +445,71 @@ public final class PileupLikelihood {
       int h = i < j ? i : i - k;
       if (h < 0 || h >= hap.length) return false;
       if (BASES[baseAt(buffer, row, channels, c)] != hap[h] && ++mismatches > 1) return false;
+    }
+    return true;
+  }
+
+  /** {@code snp}'s mark for a reference read, without an indel near the SNP, that shows another base than the reference beside it. */
+  private static final int MOVED = -2;
+
+  /** Whether the read in {@code row} shows a base other than the reference row's a column either side of the centre. */
+  private static boolean otherBaseBesideCentre(DirectBuffer buffer, int offset, int row, int width, int channels) {
+    int centre = (width - 1) / 2;
+    for (int c = centre - 1; c <= centre + 1; c += 2) {
+      if (c < 0 || c >= width) continue;
+      int b = baseAt(buffer, row, channels, c);
+      if (b >= 0 && b != baseAt(buffer, offset, channels, c)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The rate at which the sample's reads of the alt's haplotype ({@code sample} with {@code altBase} at
+   * the centre) show what the reference read in {@code row} shows, where it shows the alt's base a
+   * column either side of the centre instead of the haplotype's: 0 unless its bases up to {@value
+   * #SLIP_WINDOW} columns either side, all alike, are that haplotype with one base more or fewer at
+   * some place and the bases on one side of it moved a column (an aligner lays a read of a slipped
+   * run without a gap where the bases beyond it are the run's own), the sample's rate of that slip in
+   * the repeat there. The mirror of {@link #shiftedBase} for reads of the other allele: blind57's
+   * hom-alt A>G that splits a run of 24 A into 9 and 14 was called 0/1 on AD 5,37 beside reads with
+   * ten A before the G, which show the reference's A at the SNP and the G one column on.
+   */
+  static double movedSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] sample, int altBase,
+      IndelErrorRate slips) {
+    int centre = (width - 1) / 2;
+    int end = sample.length;
+    if (centre + 1 >= end) return 0;
+    byte[] hap = sample.clone();
+    hap[centre] = BASES[altBase];
+    if (!(baseAt(buffer, row, channels, centre - 1) == altBase && hap[centre - 1] != hap[centre])
+        && !(baseAt(buffer, row, channels, centre + 1) == altBase && hap[centre + 1] != hap[centre])) {
+      return 0; // the alt's base is not beside the SNP in the read
+    }
+    int lo = centre;
+    while (lo > 0 && lo > centre - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
+    int hi = centre;
+    while (hi + 1 < end && hi < centre + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    double rate = 0;
+    for (int j = lo; j <= hi + 1; j++) {
+      // from j on moved right (a base more at j) or left (hap[j] gone); before j moved left (a base more) or right (hap[j - 1] gone)
+      if (movedFrom(buffer, row, channels, hap, lo, hi, j, true, -1)) rate = Math.max(rate, slipRateOfDeletion(hap, j - 1, 1, slips));
+      if (movedFrom(buffer, row, channels, hap, lo, hi, j, true, 1)) rate = Math.max(rate, slipRateOfDeletion(hap, j, 1, slips));
+      if (movedFrom(buffer, row, channels, hap, lo, hi, j, false, 1)) rate = Math.max(rate, slipRateOfDeletion(hap, j, 1, slips));
+      if (movedFrom(buffer, row, channels, hap, lo, hi, j, false, -1)) rate = Math.max(rate, slipRateOfDeletion(hap, j - 1, 1, slips));
+    }
+    return rate;
+  }
+
+  /**
+   * Whether the read in {@code row} shows, at every column c of {@code lo .. hi}, {@code hap[c + by]}
+   * on the moved side of {@code j} (from j on where {@code after}, before j otherwise) and {@code
+   * hap[c]} on the other.
+   */
+  private static boolean movedFrom(DirectBuffer buffer, int row, int channels, byte[] hap, int lo, int hi, int j,
+      boolean after, int by) {
+    for (int c = lo; c <= hi; c++) {
+      int h = (after ? c >= j : c < j) ? c + by : c;
+      if (h < 0 || h >= hap.length || BASES[baseAt(buffer, row, channels, c)] != hap[h]) return false;
     }
     return true;
   }

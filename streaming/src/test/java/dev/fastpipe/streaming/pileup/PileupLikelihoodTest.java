@@ -1006,6 +1006,29 @@ class PileupLikelihoodTest {
     assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
   }
 
+  @Test
+  void aReferenceReadThatShowsTheAltsBaseMovedOneColumnInARunIsAStutterReadOfTheAlt() {
+    // blind57's HSXt 60x with stutter: A>G splitting a run of 24 A into 9 and 14, 1/1; reads of the
+    // alt's haplotype with ten A before the G, laid without a gap, show the reference's A at the SNP
+    // and the G one column on. Called 0/1 on AD 5,37.
+    rate = 1e-9;
+    g.ref[SITE - 10] = 'C';
+    for (int i = -9; i <= 14; i++) g.ref[SITE + i] = 'A';
+    g.ref[SITE + 15] = 'T';
+    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
+    String slipped = altHaplotype.substring(0, 50) + "A" + altHaplotype.substring(50);
+    for (int i = 0; i < 5; i++) stutterRead(slipped.substring(0, 100), "100M", 0);
+    UnsafeBuffer image = encoded();
+    int firstSlipped = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
+    assertEquals('A', (char) readBaseAt(image, firstSlipped, W / 2));
+    assertEquals('G', (char) readBaseAt(image, firstSlipped, W / 2 + 1), "the alt's G one column on");
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4));
+    assertTrue(clean[1] == 0 && clean[2] < -2, "5 reference reads of 35 where the run does not slip: " + Arrays.toString(clean));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
+    assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
+  }
+
   /** The base a read row starting at {@code row} shows at column {@code c}, or 0. */
   static byte readBaseAt(UnsafeBuffer image, int row, int c) {
     int pixel = image.getByte(row + c * 6) & 0xFF;
