@@ -993,17 +993,11 @@ class PileupLikelihoodTest {
     g.ref[SITE + 12] = 'T';
     g.ref[SITE + 13] = 'G';
     String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
-    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
     // one AC more in the run: 49 bases to SITE - 2, then the haplotype's TG written as inserted, then the rest
     String slipped = altHaplotype.substring(0, 52) + "AC" + altHaplotype.substring(52);
-    for (int i = 0; i < 6; i++) stutterRead(slipped.substring(0, 100), "49M2I49M", 0);
-    UnsafeBuffer image = encoded();
-    int firstSlipped = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
-    assertEquals('A', (char) readBaseAt(image, firstSlipped, W / 2), "the slipped read shows the reference's A at the SNP");
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, repeatSlips(10, 2, 1e-4));
-    assertTrue(clean[1] == 0 && clean[2] < -2, "6 reference reads of 36 where the run does not slip: " + Arrays.toString(clean));
-    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, repeatSlips(10, 2, 0.05));
-    assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 6, slipped, "49M2I49M");
+    assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the slipped read shows the reference's A at the SNP");
+    assertHetUnlessTheReadsSlip(image, repeatSlips(10, 2, 1e-4), repeatSlips(10, 2, 0.05));
   }
 
   @Test
@@ -1016,17 +1010,29 @@ class PileupLikelihoodTest {
     for (int i = -9; i <= 14; i++) g.ref[SITE + i] = 'A';
     g.ref[SITE + 15] = 'T';
     String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
-    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
     String slipped = altHaplotype.substring(0, 50) + "A" + altHaplotype.substring(50);
-    for (int i = 0; i < 5; i++) stutterRead(slipped.substring(0, 100), "100M", 0);
-    UnsafeBuffer image = encoded();
-    int firstSlipped = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
-    assertEquals('A', (char) readBaseAt(image, firstSlipped, W / 2));
-    assertEquals('G', (char) readBaseAt(image, firstSlipped, W / 2 + 1), "the alt's G one column on");
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4));
-    assertTrue(clean[1] == 0 && clean[2] < -2, "5 reference reads of 35 where the run does not slip: " + Arrays.toString(clean));
-    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
-    assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "100M");
+    assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2));
+    assertEquals('G', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 + 1), "the alt's G one column on");
+    assertHetUnlessTheReadsSlip(image, homopolymerSlips(9, 1e-4), homopolymerSlips(9, 0.05));
+  }
+
+  /** Where {@link #altAndSlippedReads} puts its first slipped read: the row after 30 alt reads. */
+  static final int FIRST_SLIPPED_ROW = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
+
+  /** The image of 30 reads of {@code altHaplotype} (from SITE - 50) and {@code n} of {@code slipped}, laid as {@code cigar}. */
+  UnsafeBuffer altAndSlippedReads(String altHaplotype, int n, String slipped, String cigar) {
+    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
+    for (int i = 0; i < n; i++) stutterRead(slipped.substring(0, 100), cigar, 0);
+    return encoded();
+  }
+
+  /** The SNP pileup of {@code image}: a het where the sample's reads do not slip ({@code clean}), hom-alt where they do. */
+  void assertHetUnlessTheReadsSlip(UnsafeBuffer image, IndelErrorRate clean, IndelErrorRate slipping) {
+    float[] c = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, clean);
+    assertTrue(c[1] == 0 && c[2] < -2, "reference reads where the repeat does not slip: " + Arrays.toString(c));
+    float[] s = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, slipping);
+    assertTrue(s[2] == 0 && s[1] < -2, "slipped reads of the alt: " + Arrays.toString(s));
   }
 
   /** The base a read row starting at {@code row} shows at column {@code c}, or 0. */
