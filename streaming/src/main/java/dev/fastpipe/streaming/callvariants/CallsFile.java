@@ -35,7 +35,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code --ref}); position is 0-based; alt_subset indexes into alts; ad lists ref then each alt
  * ("." when unknown); probabilities are printed with Float.toString (exact round trip); pileup_gl is
  * the example's pileup likelihoods (log10, one per genotype of the site's alleles in VCF order: {0/0, 0/1,
- * 1/1} at a bi-allelic site; {@code pileup.PileupLikelihood}) or "."
+ * 1/1} at a bi-allelic site; {@code pileup.PileupLikelihood}; NaN where unmeasured, {@link
+ * CallResult}) or "."
  * (a file without the column, written before it existed, reads as "." throughout); slips is 1 for
  * an example of a site with an indel allele whose repeat the sample's reads slip in beyond the envelope
  * ({@link CallResult#slipsBeyondEnvelope}), else 0 (a file without the column reads as 0).
@@ -187,7 +188,12 @@ public final class CallsFile {
       gl = new float[genotypes];
       for (int i = 0; i < genotypes; i++) {
         gl[i] = Float.parseFloat(g[i]);
-        if (!(gl[i] <= 0)) throw new IllegalArgumentException("pileup_gl " + f[11] + ": log10 likelihoods must be numbers <= 0");
+        // NaN: a genotype the pileup did not measure (one with an indel allele at a site of SNP and indel alts)
+        boolean unmeasured = i > 0 && alts.size() > 1 && g[i].equals("NaN");
+        if (!(gl[i] <= 0) && !unmeasured) {
+          throw new IllegalArgumentException("pileup_gl " + f[11]
+              + ": log10 likelihoods must be numbers <= 0 (NaN, unmeasured, only at a multi-allelic site's genotypes with an alt)");
+        }
       }
     }
     boolean slips = false;

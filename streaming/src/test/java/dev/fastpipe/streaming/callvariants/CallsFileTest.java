@@ -50,6 +50,21 @@ class CallsFileTest {
     assertTrue(e.getMessage().contains("pileup_gl") && e.getMessage().contains("expected 6"), e.getMessage());
   }
 
+  /** A site of a SNP and an indel alt: the genotypes with the indel are unmeasured, NaN, and read back so. */
+  @Test
+  void unmeasuredGenotypesRoundTripAsNaN(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("n.calls.gz");
+    float[] gl = {-1.8f, 0f, -30.1f, Float.NaN, Float.NaN, Float.NaN};
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      w.accept(new CallResult(0, 99, "A", List.of("G", "AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 3, 24,
+          new int[] {12, 10, 2}, gl));
+    }
+    assertArrayEquals(gl, CallsFile.read(calls).results().get(0).pileupLikelihoods());
+    write(calls, "0\t99\tA\tG,AT\t0\t3\t24\t12,10,2\t0.1\t0.8\t0.1\t-1,0,-2,Infinity,NaN,NaN\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("must be numbers <= 0"), e.getMessage());
+  }
+
   @Test
   void aFileWithoutThePileupColumnReadsWithoutLikelihoods(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("old.calls.gz");
