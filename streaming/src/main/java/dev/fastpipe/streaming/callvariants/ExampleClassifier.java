@@ -152,7 +152,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     } else if (record.altSubset().length == 1 && alts.length >= 2) {
       boolean snps = allSnps(ref, alts);
       if (snps || allIndels(ref, alts)) {
-        if (alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) gl = multiAllelic(buffer, ref, alts, snps);
+        if (alts.length <= PileupLikelihood.MAX_MULTI_ALLELIC_ALTS) gl = siteAlleles(buffer, ref, alts, record.altSubset()[0], snps);
       } else {
         gl = mixedSiteSnps(buffer, ref, alts);
       }
@@ -201,15 +201,15 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   }
 
   /**
-   * Adds a single-alt example of a multi-allelic site (SNPs or indels) to the site's evidence; the site's
-   * genotype likelihoods once its last single-alt example is in (a site's examples come one after
-   * another from one make_examples task), else null. {@code snps}: every alt is a SNP (else every alt is an indel).
+   * Adds the current single-alt example of a multi-allelic site, of {@code alts[alt]}, to the site's
+   * {@code SiteAlleles} over {@code alts} (all the site's alts, or its SNP alts), SNPs or indels; its
+   * likelihoods over them once every alt's example is in (a site's examples come one after another
+   * from one make_examples task), else null.
    */
-  private float[] multiAllelic(org.agrona.DirectBuffer buffer, String ref, String[] alts, boolean snps) {
-    CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
+  private float[] siteAlleles(org.agrona.DirectBuffer buffer, String ref, String[] alts, int alt, boolean snps) {
+    CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(record.alts()));
     PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors, baseErrors));
-    site.add(record.altSubset()[0] + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-        ref, alts);
+    site.add(alt + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(), ref, alts);
     if (!site.complete()) return null;
     pendingSites.remove(key);
     return site.likelihoods();
@@ -237,14 +237,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     } else {
       String[] snps = new String[count];
       for (int k = 0; k < count; k++) snps[k] = alts[snpAlts[k]];
-      CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(alts));
-      PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key,
-          k -> new PileupLikelihood.SiteAlleles(snps.length, true, indelErrors, baseErrors));
-      site.add(Arrays.binarySearch(snpAlts, alt) + 1, buffer, record.imageOffset(), record.height(), record.width(),
-          record.channels(), ref, snps);
-      if (!site.complete()) return null;
-      pendingSites.remove(key);
-      likelihoods = site.likelihoods();
+      likelihoods = siteAlleles(buffer, ref, snps, Arrays.binarySearch(snpAlts, alt), true);
     }
     if (likelihoods == null) return null;
     float[] all = new float[CallResult.genotypes(alts.length)];

@@ -171,31 +171,34 @@ public final class PileupLikelihood {
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
+      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
       if (indel < 0 && slips != null && ref && otherBaseBesideCentre(buffer, offset, offset + r * rowLength, width, channels)) {
         indel = MOVED;
       }
-      if (indel != -1) { // weighed once the alt's base is known: a slipped read of the other haplotype?
+      if (indel != -1) { // its slip weighed once the alt's base is known: a slipped read of the other haplotype?
         if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
         gapped[gappedCount++] = r;
         gapped[gappedCount++] = indel;
-        continue;
       }
-      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
     }
     int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
-    byte[] sample = gappedCount > 0 && altBase >= 0 && refBase >= 0 ? sampleBases(buffer, offset, height, width, channels) : null;
-    for (int i = 0; i < gappedCount; i += 2) {
-      int r = gapped[i], anchor = gapped[i + 1];
-      int at = offset + r * rowLength + centre * channels;
-      boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
-      int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      double e = readError(baseErrors, quality(buffer.getByte(at + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP),
-          mq, factor);
-      double slip = sample == null ? 0
-          : anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, sample, altBase, slips)
-          : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, sample, alt ? refBase : altBase, anchor, slips);
-      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at), slip > 0 ? combined(slip, ERROR[mq]) : 0);
+    if (gappedCount > 0 && altBase >= 0 && refBase >= 0) {
+      byte[] altHaplotype = sampleBases(buffer, offset, height, width, channels);
+      byte[] refHaplotype = altHaplotype.clone();
+      if (centre < altHaplotype.length) {
+        altHaplotype[centre] = BASES[altBase];
+        refHaplotype[centre] = BASES[refBase];
+      }
+      for (int i = 0; i < gappedCount; i += 2) {
+        int r = gapped[i], anchor = gapped[i + 1];
+        int at = offset + r * rowLength + centre * channels;
+        boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+        double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, altHaplotype, slips)
+            : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, alt ? refHaplotype : altHaplotype, anchor, slips);
+        int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+        if (slip > 0) fragments.slipped(r - PileupConstants.REFERENCE_ROWS, combined(slip, ERROR[mq]));
+      }
     }
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
@@ -343,10 +346,8 @@ public final class PileupLikelihood {
     if (length < 1 || centre >= end || anchor + length >= end) return 0;
     hap[centre] = BASES[altBase];
     double gap = slipRateOfDeletion(hap, anchor + 1, length, slips);
-    int lo = anchor;
-    while (lo > 0 && lo > anchor - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
-    int hi = anchor + length;
-    while (hi + 1 < end && hi < anchor + length + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    int lo = windowStart(buffer, row, channels, anchor);
+    int hi = windowEnd(buffer, row, channels, anchor + length, end);
     if (hi == anchor + length) return gap; // nothing of the read after the gap
     byte[] read = new byte[hi - lo + 1 - length];
     int n = 0;
@@ -361,6 +362,20 @@ public final class PileupLikelihood {
     // deleting hap[j .. j + length - 1] gives the read where j - lo <= prefix and hi - (j + length - 1) <= suffix
     int first = Math.max(lo, hi - suffix - length + 1);
     return first > lo + prefix ? gap : Math.max(gap, slipRateOfDeletion(hap, first, length, slips));
+  }
+
+  /** The first column of the read in {@code row}, drawn without a gap back from {@code col}, within {@value #SLIP_WINDOW} of it. */
+  private static int windowStart(DirectBuffer buffer, int row, int channels, int col) {
+    int lo = col;
+    while (lo > 0 && lo > col - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
+    return lo;
+  }
+
+  /** The last column before {@code end} of the read in {@code row}, drawn without a gap on from {@code col}, within {@value #SLIP_WINDOW} of it. */
+  private static int windowEnd(DirectBuffer buffer, int row, int channels, int col, int end) {
+    int hi = col;
+    while (hi + 1 < end && hi < col + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    return hi;
   }
 
   /** The longest insertion {@link #slipRateOfIndel} tries: a repeat unit of up to four bases, once. */
@@ -382,8 +397,8 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The rate at which the sample's reads of the haplotype {@code sample} with base {@code centreBase} at
-   * the centre (at a SNP, the other allele's haplotype than the read shows there) show what the read in
+   * The rate at which the sample's reads of the haplotype {@code hap} ({@link #sampleBases} with, at a
+   * SNP, the other allele than the read shows at the centre) show what the read in
    * {@code row}, which has an indel after column {@code anchor} (blank columns after it: a deletion),
    * shows; 0 where no slip of that haplotype gives it. As {@link #altSlipRate} reads a read that
    * deletes the SNP's base: its bases up to {@value #SLIP_WINDOW} columns either side of the indel
@@ -395,18 +410,14 @@ public final class PileupLikelihood {
    * as an insertion two bases before the SNP and mismatches, show the reference's A at it and the
    * run's C one base on, a false T>C (blind55: AD 7,60 at 60x called 0/1, six such reads).
    */
-  static double slipRateOfIndel(DirectBuffer buffer, int row, int width, int channels, byte[] sample, int centreBase,
-      int anchor, IndelErrorRate slips) {
+  static double slipRateOfIndel(DirectBuffer buffer, int row, int width, int channels, byte[] hap, int anchor,
+      IndelErrorRate slips) {
     int centre = (width - 1) / 2;
-    int end = sample.length;
+    int end = hap.length;
     int deleted = deletedColumns(buffer, row, width, channels, anchor);
     if (centre >= end || anchor + deleted + 1 >= end) return 0;
-    byte[] hap = sample.clone();
-    hap[centre] = BASES[centreBase];
-    int lo = anchor;
-    while (lo > 0 && lo > anchor - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
-    int hi = anchor + deleted;
-    while (hi + 1 < end && hi < anchor + deleted + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    int lo = windowStart(buffer, row, channels, anchor);
+    int hi = windowEnd(buffer, row, channels, anchor + deleted, end);
     if (hi == anchor + deleted) return 0; // nothing of the read after the indel
     double rate = 0;
     if (deleted > 0) {
@@ -464,8 +475,8 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The rate at which the sample's reads of the alt's haplotype ({@code sample} with {@code altBase} at
-   * the centre) show what the reference read in {@code row} shows, where it shows the alt's base a
+   * The rate at which the sample's reads of the alt's haplotype {@code hap} ({@link #sampleBases} with
+   * the alt at the centre) show what the reference read in {@code row} shows, where it shows the alt's base a
    * column either side of the centre instead of the haplotype's: 0 unless its bases up to {@value
    * #SLIP_WINDOW} columns either side, all alike, are that haplotype with one base more or fewer at
    * some place and the bases on one side of it moved a column (an aligner lays a read of a slipped
@@ -474,21 +485,16 @@ public final class PileupLikelihood {
    * hom-alt A>G that splits a run of 24 A into 9 and 14 was called 0/1 on AD 5,37 beside reads with
    * ten A before the G, which show the reference's A at the SNP and the G one column on.
    */
-  static double movedSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] sample, int altBase,
-      IndelErrorRate slips) {
+  static double movedSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] hap, IndelErrorRate slips) {
     int centre = (width - 1) / 2;
-    int end = sample.length;
+    int end = hap.length;
     if (centre + 1 >= end) return 0;
-    byte[] hap = sample.clone();
-    hap[centre] = BASES[altBase];
-    if (!(baseAt(buffer, row, channels, centre - 1) == altBase && hap[centre - 1] != hap[centre])
-        && !(baseAt(buffer, row, channels, centre + 1) == altBase && hap[centre + 1] != hap[centre])) {
+    if (!(shows(buffer, row, channels, centre - 1, hap[centre]) && hap[centre - 1] != hap[centre])
+        && !(shows(buffer, row, channels, centre + 1, hap[centre]) && hap[centre + 1] != hap[centre])) {
       return 0; // the alt's base is not beside the SNP in the read
     }
-    int lo = centre;
-    while (lo > 0 && lo > centre - SLIP_WINDOW && baseAt(buffer, row, channels, lo - 1) >= 0) lo--;
-    int hi = centre;
-    while (hi + 1 < end && hi < centre + SLIP_WINDOW && baseAt(buffer, row, channels, hi + 1) >= 0) hi++;
+    int lo = windowStart(buffer, row, channels, centre);
+    int hi = windowEnd(buffer, row, channels, centre, end);
     double rate = 0;
     for (int j = lo; j <= hi + 1; j++) {
       // from j on moved right (a base more at j) or left (hap[j] gone); before j moved left (a base more) or right (hap[j - 1] gone)
@@ -541,6 +547,12 @@ public final class PileupLikelihood {
     while (first > 0 && hap[first - 1] == hap[first - 1 + length]) first--;
     TandemRepeat.Repeat after = TandemRepeat.longest(hap, first, Integer.MAX_VALUE);
     return slips.ofReferenceReads(after.length(), after.unit());
+  }
+
+  /** Whether the row starting at {@code row} shows {@code base} (a letter) at column {@code c}. */
+  private static boolean shows(DirectBuffer buffer, int row, int channels, int c, byte base) {
+    int b = baseAt(buffer, row, channels, c);
+    return b >= 0 && BASES[b] == base;
   }
 
   /** The base (0..3) the row starting at {@code row} (a read's or the reference's) shows at column {@code c}; -1 for none, an anchor or an N. */
@@ -619,6 +631,11 @@ public final class PileupLikelihood {
       alt[row] = showsAlt;
       error[row] = e;
       reverse[row] = onReverse;
+      slip[row] = slipRate;
+    }
+
+    /** Row {@code row}'s read, added already, is also one of the other allele's haplotype that slipped at {@code slipRate}. */
+    void slipped(int row, double slipRate) {
       slip[row] = slipRate;
     }
 
