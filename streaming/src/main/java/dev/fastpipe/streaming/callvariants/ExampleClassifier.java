@@ -143,7 +143,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     float[] gl = null;
     boolean slips = false;
     if (alts.length == 1 && ref.length() == 1 && alts[0].length() == 1) {
-      gl = snpLikelihoods(buffer);
+      gl = snpLikelihoods(buffer, null, null);
     } else if (indel) {
       // an indel's reads stay independent: PCR stutter puts one error in both mates of a fragment,
       // which a fragment read as one haplotype would take for a het (validation: 12 more false indels)
@@ -233,7 +233,9 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     snpAlts = Arrays.copyOf(snpAlts, count);
     float[] likelihoods;
     if (count == 1) {
-      likelihoods = snpLikelihoods(buffer);
+      String[] indels = new String[alts.length - 1];
+      for (int i = 0, k = 0; i < alts.length; i++) if (i != alt) indels[k++] = alts[i];
+      likelihoods = snpLikelihoods(buffer, ref, indels);
     } else {
       String[] snps = new String[count];
       for (int k = 0; k < count; k++) snps[k] = alts[snpAlts[k]];
@@ -252,12 +254,15 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     return all;
   }
 
-  /** The current single-alt SNP example's pileup likelihoods {0/0, 0/1, 1/1} ({@link PileupLikelihood#snp}). */
-  private float[] snpLikelihoods(org.agrona.DirectBuffer buffer) {
+  /**
+   * The current single-alt SNP example's pileup likelihoods {0/0, 0/1, 1/1} ({@link PileupLikelihood#snp}),
+   * at a site whose other alts ({@code indelAlts} of {@code ref}; null: none) are indels.
+   */
+  private float[] snpLikelihoods(org.agrona.DirectBuffer buffer, String ref, String[] indelAlts) {
     int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
     if (mates != null) mateOf = mates;
     return PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-        artifactRate, baseErrors, mates, indelErrors);
+        artifactRate, baseErrors, mates, indelErrors, ref, indelAlts);
   }
 
   /** An alt of {@code ref}'s length that differs from it at its first base only: a SNP, padded where the site holds a deletion. */

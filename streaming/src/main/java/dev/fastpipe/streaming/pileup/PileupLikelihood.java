@@ -129,6 +129,24 @@ public final class PileupLikelihood {
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips) {
+    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, slips, null, null);
+  }
+
+  /**
+   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[], IndelErrorRate)}
+   * at a site whose other alleles include indels: {@code siteRef} and {@code indelAlts} (VCF alleles
+   * from the centre's base; null: none), whose haplotypes an alt read with an indel near the centre,
+   * or one that shows the reference's centre base beside it, may be, slipped ({@link
+   * #slipOfHaplotype}), as it may be the reference's. blind58's hom-alt insertion C>CT
+   * between nine T and five made a false C>T (and T>C one base before) from reads of the insertion's
+   * haplotype with eight T before the C, which an aligner lays without a gap: the C a column back,
+   * then six T over the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. And a
+   * read with an insertion after the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the
+   * site's insertion, anchored on the reference's base) is a read without the SNP's alt; the image
+   * draws no base there, and the SNP's reads alone made those 54 reads' site a hom-alt SNP's.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
@@ -142,6 +160,7 @@ public final class PileupLikelihood {
     int deletingCount = 0;
     int[] gapped = null; // rows of reads with an indel near the centre and its anchor (or MOVED), alike
     int gappedCount = 0;
+    int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -160,6 +179,14 @@ public final class PileupLikelihood {
         deleting[deletingCount++] = anchor;
         continue;
       }
+      if (indelAlts != null && basePixel == 0 && bqPixel != 0 && anchors[OWN_INDEL_COLUMNS] >= SHARED_INDEL_ROWS
+          && insertionAfter(buffer, offset + r * rowLength, width, channels, centre)) {
+        // a read of the site's insertion, anchored on the reference's base: one without the SNP's alt
+        int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
+        fragments.add(r - PileupConstants.REFERENCE_ROWS, false,
+            readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
+        continue;
+      }
       if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
       int supports = buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF;
       int differs = buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF;
@@ -173,7 +200,8 @@ public final class PileupLikelihood {
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
-      if (indel < 0 && slips != null && ref && otherBaseBesideCentre(buffer, offset, offset + r * rowLength, width, channels)) {
+      if (indel < 0 && slips != null && (ref ? otherBaseBesideCentre(buffer, offset, offset + r * rowLength, width, channels)
+          : refBase >= 0 && baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase))) {
         indel = MOVED;
       }
       if (indel != -1) { // its slip weighed once the alt's base is known: a slipped read of the other haplotype?
@@ -182,7 +210,6 @@ public final class PileupLikelihood {
         gapped[gappedCount++] = indel;
       }
     }
-    int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
     if (gappedCount > 0 && altBase >= 0 && refBase >= 0) {
       byte[] altHaplotype = sampleBases(buffer, offset, height, width, channels);
       byte[] refHaplotype = altHaplotype.clone();
@@ -194,8 +221,15 @@ public final class PileupLikelihood {
         int r = gapped[i], anchor = gapped[i + 1];
         int at = offset + r * rowLength + centre * channels;
         boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
-        double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, altHaplotype, slips)
-            : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, alt ? refHaplotype : altHaplotype, anchor, slips);
+        byte[] other = alt ? refHaplotype : altHaplotype; // the haplotype the read does not show at the centre
+        double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips)
+            : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, other, anchor, slips);
+        if (alt && indelAlts != null) {
+          for (String indel : indelAlts) {
+            byte[] hap = withAllele(refHaplotype, centre, siteRef, indel);
+            if (hap != null) slip = Math.max(slip, slipOfHaplotype(buffer, offset + r * rowLength, width, channels, hap, slips));
+          }
+        }
         int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
         if (slip > 0) fragments.slipped(r - PileupConstants.REFERENCE_ROWS, combined(slip, ERROR[mq]));
       }
@@ -460,8 +494,125 @@ public final class PileupLikelihood {
     return true;
   }
 
-  /** {@code snp}'s mark for a reference read, without an indel near the SNP, that shows another base than the reference beside it. */
+  /**
+   * {@code snp}'s mark for a read without an indel near the SNP that may show the other allele's base
+   * moved a column: a reference read that shows another base than the reference beside the centre,
+   * an alt read that shows the reference's centre base beside it.
+   */
   private static final int MOVED = -2;
+
+  /** The read's base a window of {@link #readWindow} marks unknown: an indel anchor's, or an insertion's. */
+  private static final byte ANY = '?';
+
+  /**
+   * The read in {@code row} over the {@value #SLIP_WINDOW} columns either side of the centre as a
+   * sequence ({@link #readWindow}): {@code bases} from column {@code first}.
+   */
+  private record ReadWindow(int first, byte[] bases) {}
+
+  /**
+   * The read in {@code row} over the {@value #SLIP_WINDOW} columns either side of the centre: its
+   * bases, {@code inserted} unknown bases ({@link #ANY}) after an anchor that a base follows (an
+   * insertion; the image draws neither its bases nor their count), deleted columns left out, an
+   * anchor's own base unknown. Null where the read has no base at the centre.
+   */
+  private static ReadWindow readWindow(DirectBuffer buffer, int row, int width, int channels, int inserted) {
+    int centre = (width - 1) / 2;
+    int from = Math.max(0, centre - SLIP_WINDOW), to = Math.min(width - 1, centre + SLIP_WINDOW);
+    while (from < centre && (buffer.getByte(row + from * channels + STRAND) & 0xFF) == 0) from++;
+    while (to > centre && (buffer.getByte(row + to * channels + STRAND) & 0xFF) == 0) to--;
+    if (baseAt(buffer, row, channels, centre) < 0) return null;
+    byte[] seq = new byte[(to - from + 1) * (1 + inserted)];
+    int n = 0;
+    for (int c = from; c <= to; c++) {
+      if ((buffer.getByte(row + c * channels + STRAND) & 0xFF) == 0) continue; // a deleted column
+      int b = baseAt(buffer, row, channels, c);
+      seq[n++] = b >= 0 ? BASES[b] : ANY;
+      if (c < to && insertionAfter(buffer, row, width, channels, c)) {
+        for (int k = 0; k < inserted; k++) seq[n++] = ANY;
+      }
+    }
+    return new ReadWindow(from, java.util.Arrays.copyOf(seq, n));
+  }
+
+  /** The most places {@link #slipOfHaplotype} tries a read either side of its own column. */
+  static final int SLIP_PLACES = MAX_SLIP_INSERTION;
+
+  /**
+   * The rate at which the sample's reads of haplotype {@code hap} (from column 0, with its own
+   * length) show what the read in {@code row} shows over the {@value #SLIP_WINDOW} columns either
+   * side of the centre ({@link #readWindow}, with 1 to {@value #MAX_SLIP_INSERTION} bases for an
+   * insertion of its own): 0 unless that sequence, every base alike, is {@code hap} with one slip, 1
+   * to {@value #MAX_SLIP_INSERTION} bases deleted at some place or a copy of the bases before it
+   * inserted there, starting within {@value #SLIP_PLACES} of its first base's column (an aligner may
+   * lay it either way round a slip); the sample's rate of that slip in the repeat there, the largest
+   * where several give it. It reads what the aligner made of a slipped read whatever it wrote: an
+   * indel where the read has none, mismatches where a slip moved bases a column.
+   */
+  static double slipOfHaplotype(DirectBuffer buffer, int row, int width, int channels, byte[] hap, IndelErrorRate slips) {
+    ReadWindow plain = readWindow(buffer, row, width, channels, 0);
+    if (plain == null) return 0;
+    boolean insertion = readWindow(buffer, row, width, channels, 1).bases().length > plain.bases().length;
+    double rate = 0;
+    for (int inserted = insertion ? 1 : 0; inserted <= (insertion ? MAX_SLIP_INSERTION : 0); inserted++) {
+      ReadWindow window = inserted == 0 ? plain : readWindow(buffer, row, width, channels, inserted);
+      byte[] read = window.bases();
+      int first = window.first();
+      for (int length = 1; length <= MAX_SLIP_INSERTION; length++) {
+        for (int j = Math.max(length, first - SLIP_PLACES); j <= Math.min(hap.length - length, first + read.length + SLIP_PLACES); j++) {
+          if (shownBySlip(read, hap, first, j, length, true)) rate = Math.max(rate, slipRateOfDeletion(hap, j, length, slips));
+          if (shownBySlip(read, hap, first, j, length, false)) rate = Math.max(rate, slipRateOfDeletion(hap, j - length, length, slips));
+        }
+      }
+    }
+    return rate;
+  }
+
+  /**
+   * Whether {@code read} is, every base alike ({@link #ANY} matching any), {@code hap} with {@code
+   * hap[j .. j + length - 1]} deleted ({@code deleted}) or {@code hap[j - length .. j - 1]} inserted
+   * again at j, starting within {@value #SLIP_PLACES} of index {@code first}.
+   */
+  private static boolean shownBySlip(byte[] read, byte[] hap, int first, int j, int length, boolean deleted) {
+    int slipped = hap.length + (deleted ? -length : length);
+    for (int start = Math.max(0, first - SLIP_PLACES); start <= first + SLIP_PLACES && start + read.length <= slipped; start++) {
+      boolean all = true;
+      for (int i = 0; i < read.length && all; i++) {
+        int h = start + i; // in the slipped haplotype
+        byte base = h < j ? hap[h] : deleted ? hap[h + length] : hap[h - length];
+        all = read[i] == ANY || read[i] == base;
+      }
+      if (all) return true;
+    }
+    return false;
+  }
+
+  /** Whether the read in {@code row} has an insertion after column {@code c}: an anchor there and a base drawn after it. */
+  private static boolean insertionAfter(DirectBuffer buffer, int row, int width, int channels, int c) {
+    return c + 1 < width && indelAnchorIn(buffer, row, channels, c, c) && (buffer.getByte(row + (c + 1) * channels + STRAND) & 0xFF) != 0;
+  }
+
+  /**
+   * {@code hap} with the allele {@code alt} in place of {@code ref} from column {@code centre}; null
+   * where {@code ref} is not there or the result would not reach the centre's next column.
+   */
+  static byte[] withAllele(byte[] hap, int centre, String ref, String alt) {
+    int after = centre + ref.length();
+    if (after > hap.length || alt.isEmpty()) return null;
+    for (int i = 0; i < ref.length(); i++) if (hap[centre + i] != ref.charAt(i)) return null;
+    byte[] out = new byte[hap.length - ref.length() + alt.length()];
+    System.arraycopy(hap, 0, out, 0, centre);
+    for (int i = 0; i < alt.length(); i++) out[centre + i] = (byte) alt.charAt(i);
+    System.arraycopy(hap, after, out, centre + alt.length(), hap.length - after);
+    return out.length > centre + 1 ? out : null;
+  }
+
+  /** Whether the read in {@code row} shows base {@code base} (0..3) a column either side of the centre. */
+  private static boolean baseBesideCentre(DirectBuffer buffer, int row, int width, int channels, int base) {
+    int centre = (width - 1) / 2;
+    return centre > 0 && baseAt(buffer, row, channels, centre - 1) == base
+        || centre + 1 < width && baseAt(buffer, row, channels, centre + 1) == base;
+  }
 
   /** Whether the read in {@code row} shows a base other than the reference row's a column either side of the centre. */
   private static boolean otherBaseBesideCentre(DirectBuffer buffer, int offset, int row, int width, int channels) {
@@ -475,15 +626,18 @@ public final class PileupLikelihood {
   }
 
   /**
-   * The rate at which the sample's reads of the alt's haplotype {@code hap} ({@link #sampleBases} with
-   * the alt at the centre) show what the reference read in {@code row} shows, where it shows the alt's base a
-   * column either side of the centre instead of the haplotype's: 0 unless its bases up to {@value
-   * #SLIP_WINDOW} columns either side, all alike, are that haplotype with one base more or fewer at
-   * some place and the bases on one side of it moved a column (an aligner lays a read of a slipped
-   * run without a gap where the bases beyond it are the run's own), the sample's rate of that slip in
-   * the repeat there. The mirror of {@link #shiftedBase} for reads of the other allele: blind57's
-   * hom-alt A>G that splits a run of 24 A into 9 and 14 was called 0/1 on AD 5,37 beside reads with
-   * ten A before the G, which show the reference's A at the SNP and the G one column on.
+   * The rate at which the sample's reads of the haplotype {@code hap} ({@link #sampleBases} with, at
+   * the centre, the other allele than the read in {@code row} shows) show what that read shows, where
+   * it shows the haplotype's centre base a column either side of the centre instead of the
+   * haplotype's: 0 unless its bases up to {@value #SLIP_WINDOW} columns either side, all alike, are
+   * that haplotype with one base more or fewer at some place and the bases on one side of it moved a
+   * column (an aligner lays a read of a slipped run without a gap where the bases beyond it are the
+   * run's own), the sample's rate of that slip in the repeat there. The mirror of {@link #shiftedBase}
+   * for reads of the other allele: blind57's hom-alt A>G that splits a run of 24 A into 9 and 14 was
+   * called 0/1 on AD 5,37 beside reads with ten A before the G, which show the reference's A at the
+   * SNP and the G one column on. And an alt read may be the sample's haplotype so moved: blind58 made
+   * a false T>G one base after a hom-alt T>G that splits a run of 23 T into 7 and 15 (AD 44,7 at 60x)
+   * from reads with eight T before the G, which show the reference's T at the hom-alt's column.
    */
   static double movedSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] hap, IndelErrorRate slips) {
     int centre = (width - 1) / 2;

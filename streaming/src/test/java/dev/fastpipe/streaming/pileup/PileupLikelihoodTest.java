@@ -1006,9 +1006,7 @@ class PileupLikelihoodTest {
     // alt's haplotype with ten A before the G, laid without a gap, show the reference's A at the SNP
     // and the G one column on. Called 0/1 on AD 5,37.
     rate = 1e-9;
-    g.ref[SITE - 10] = 'C';
-    for (int i = -9; i <= 14; i++) g.ref[SITE + i] = 'A';
-    g.ref[SITE + 15] = 'T';
+    runAroundSite('C', -9, 14, 'A', 'T');
     String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
     String slipped = altHaplotype.substring(0, 50) + "A" + altHaplotype.substring(50);
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "100M");
@@ -1017,13 +1015,75 @@ class PileupLikelihoodTest {
     assertHetUnlessTheReadsSlip(image, homopolymerSlips(9, 1e-4), homopolymerSlips(9, 0.05));
   }
 
+  @Test
+  void anAltReadThatShowsTheSamplesHomAltBaseMovedOneColumnInARunIsAStutterReadOfTheSample() {
+    // blind58's MSv3 60x with stutter: a hom-alt T>G splitting a run of 23 T into 7 and 15; reads of
+    // the sample's haplotype with eight T before the G, laid without a gap, show the reference's T at
+    // the hom-alt's column and the G one column on: a false T>G there, 0/1 on AD 44,7.
+    rate = 1e-9;
+    runAroundSite('C', -8, 14, 'T', 'A');
+    // the example is the false site's (SITE); the sample's G is at SITE - 1
+    String sample = g.refString(SITE - 50, SITE - 1) + "G" + g.refString(SITE, SITE + 60);
+    String slipped = sample.substring(0, 49) + "T" + sample.substring(49);
+    UnsafeBuffer image = altAndSlippedReads(sample, 5, slipped, "100M", "100M", 0, 1);
+    assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the reference's T at the hom-alt's column");
+    assertEquals('G', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the sample's G one column on");
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(7, 1e-4));
+    assertTrue(clean[1] == 0 && clean[0] < -2, "a het where the run does not slip: " + Arrays.toString(clean));
+    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(7, 0.05));
+    assertTrue(slipping[0] == 0 && slipping[1] < -2, "slipped reads of the sample's haplotype: " + Arrays.toString(slipping));
+  }
+
+  @Test
+  void aSnpAltsReadsThatAreTheSitesInsertionsHaplotypeSlippedAreStutterReadsOfIt() {
+    // blind58's MSv3 60x with stutter: a hom-alt C>CT between nine T and five; reads of the insertion's
+    // haplotype with eight T before the C, laid without a gap, show the C a column back and a T at the
+    // site: C>CT,T called 1/2 at GQ 1 on AD 1,54,8, the insertion's reads drawing no base at the site.
+    rate = 1e-9;
+    g.ref[SITE - 10] = 'G';
+    for (int i = -9; i <= -1; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE] = 'C';
+    for (int i = 1; i <= 5; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE + 6] = 'A';
+    String insertion = g.refString(SITE - 50, SITE + 1) + "T" + g.refString(SITE + 1, SITE + 60);
+    String slipped = insertion.substring(0, 41) + insertion.substring(42); // one T fewer in the first run
+    UnsafeBuffer image = altAndSlippedReads(insertion, 5, slipped, "100M", "51M1I48M", 0, 1);
+    assertEquals('C', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the insertion's C a column back");
+    assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "a T at the site");
+    String[] indels = {"CT"};
+    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
+    assertTrue(alone[2] == 0, "the SNP's reads alone, the insertion's drawing no base: " + Arrays.toString(alone));
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4),
+        "C", indels);
+    assertTrue(clean[1] == 0 && clean[0] < -2, "a het where the run does not slip: " + Arrays.toString(clean));
+    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05),
+        "C", indels);
+    assertTrue(slipping[0] == 0 && slipping[1] < -2, "slipped reads of the insertion's haplotype: " + Arrays.toString(slipping));
+  }
+
+  /** The reference from SITE + {@code from} to SITE + {@code to} a run of {@code base}, {@code before} and {@code after} either side. */
+  void runAroundSite(char before, int from, int to, char base, char after) {
+    g.ref[SITE + from - 1] = (byte) before;
+    for (int i = from; i <= to; i++) g.ref[SITE + i] = (byte) base;
+    g.ref[SITE + to + 1] = (byte) after;
+  }
+
   /** Where {@link #altAndSlippedReads} puts its first slipped read: the row after 30 alt reads. */
   static final int FIRST_SLIPPED_ROW = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
 
   /** The image of 30 reads of {@code altHaplotype} (from SITE - 50) and {@code n} of {@code slipped}, laid as {@code cigar}. */
   UnsafeBuffer altAndSlippedReads(String altHaplotype, int n, String slipped, String cigar) {
-    for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
-    for (int i = 0; i < n; i++) stutterRead(slipped.substring(0, 100), cigar, 0);
+    return altAndSlippedReads(altHaplotype, n, slipped, cigar, "100M", 1, 0);
+  }
+
+  /**
+   * As {@link #altAndSlippedReads(String, int, String, String)}, the 30 reads of {@code haplotype} laid
+   * as {@code haplotypeCigar}, the two kinds of read supporting the SNP as given (1: yes).
+   */
+  UnsafeBuffer altAndSlippedReads(String haplotype, int n, String slipped, String cigar, String haplotypeCigar, int supports,
+      int slippedSupports) {
+    for (int i = 0; i < 30; i++) stutterRead(haplotype.substring(0, 100), haplotypeCigar, supports);
+    for (int i = 0; i < n; i++) stutterRead(slipped.substring(0, 100), cigar, slippedSupports);
     return encoded();
   }
 
