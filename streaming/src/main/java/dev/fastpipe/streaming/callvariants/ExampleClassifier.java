@@ -219,10 +219,14 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
    * The pileup likelihoods of a site whose alts are SNPs and indels (a SNP in an STR whose stutter
    * reads make an indel candidate) over its SNP alts' genotypes, once the examples of its SNP alts are
    * in: as at a bi-allelic SNP ({@link PileupLikelihood#snp}) where it has one SNP alt, as at a
-   * multi-allelic SNP site where it has more; every genotype with an indel allele is NaN, unmeasured.
-   * Where the site's indel alts are pruned, its SNP call so gets the reads' opinion a SNP site gets
-   * (blind54: T>A,C in a (TTTC)n STR on AD 1,11,17 beside a stutter insertion, left to the network
-   * alone, came out 1/2 at GQ 1). Null until then, and for examples of its indel alts.
+   * multi-allelic SNP site where it has more. Where it has one, the SNP pileup counts the reads of the
+   * site's indels as reads without the SNP's alt, so a genotype's likelihood is that of its copies of
+   * the SNP's alt (the indels' as the reference's: the network tells those apart); where it has more,
+   * every genotype with an indel allele is NaN, unmeasured, and counts only once the indels are pruned.
+   * The SNP call so gets the reads' opinion a SNP site gets (blind54: T>A,C in a (TTTC)n STR on AD
+   * 1,11,17 beside a stutter insertion, left to the network alone, came out 1/2 at GQ 1; blind59: a
+   * hom-alt T>G beside a stutter insertion TG, 1/2 at GQ 1 on AD 0,19,2). Null until then, and for
+   * examples of its indel alts.
    */
   private float[] mixedSiteSnps(org.agrona.DirectBuffer buffer, String ref, String[] alts) {
     int[] snpAlts = new int[alts.length];
@@ -243,6 +247,17 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     }
     if (likelihoods == null) return null;
     float[] all = new float[CallResult.genotypes(alts.length)];
+    if (count == 1) {
+      // the SNP's pileup counts the indel's reads as reads without the SNP's alt, as the reference's:
+      // it measures copies of the SNP's alt, and says nothing between the reference and the indels
+      for (int b = 0; b <= alts.length; b++) {
+        for (int a = 0; a <= b; a++) {
+          all[GenotypeCombiner.genotypeIndex(a, b)] =
+              likelihoods[GenotypeCombiner.genotypeIndex(a == alt + 1 ? 1 : 0, b == alt + 1 ? 1 : 0)];
+        }
+      }
+      return all;
+    }
     Arrays.fill(all, Float.NaN);
     for (int b = 0; b <= count; b++) {
       for (int a = 0; a <= b; a++) {

@@ -141,9 +141,12 @@ public final class PileupLikelihood {
    * between nine T and five made a false C>T (and T>C one base before) from reads of the insertion's
    * haplotype with eight T before the C, which an aligner lays without a gap: the C a column back,
    * then six T over the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. And a
-   * read with an insertion after the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the
-   * site's insertion, anchored on the reference's base) is a read without the SNP's alt; the image
-   * draws no base there, and the SNP's reads alone made those 54 reads' site a hom-alt SNP's.
+   * read with an indel anchored at the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the
+   * site's indel, anchored on the reference's base) is a read without the SNP's alt, unless it is a
+   * read of the alt's haplotype slipped ({@link #slipOfHaplotype}): the image draws no base there, so
+   * the SNP's reads alone made those 54 reads' site a hom-alt SNP's; and blind59's hom-alt T>G near
+   * the end of a run of 13 T has four reads with one T more in the run, written as the reference's T
+   * and an insertion of the G.
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts) {
@@ -179,12 +182,17 @@ public final class PileupLikelihood {
         deleting[deletingCount++] = anchor;
         continue;
       }
-      if (indelAlts != null && basePixel == 0 && bqPixel != 0 && anchors[OWN_INDEL_COLUMNS] >= SHARED_INDEL_ROWS
-          && insertionAfter(buffer, offset + r * rowLength, width, channels, centre)) {
-        // a read of the site's insertion, anchored on the reference's base: one without the SNP's alt
+      if (indelAlts != null && basePixel == 0 && bqPixel != 0 && anchors[OWN_INDEL_COLUMNS] >= SHARED_INDEL_ROWS) {
+        // a read of the site's indel, anchored on the reference's base: one without the SNP's alt, unless
+        // a read of the alt's haplotype slipped (the image draws neither the anchor's base nor an insertion's)
         int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
         fragments.add(r - PileupConstants.REFERENCE_ROWS, false,
             readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
+        if (slips != null) {
+          if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
+          gapped[gappedCount++] = r;
+          gapped[gappedCount++] = ANCHORED;
+        }
         continue;
       }
       if (bqPixel == 0 || basePixel == 0) continue; // no base here, an indel anchor '*', an N, or Q0
@@ -210,19 +218,24 @@ public final class PileupLikelihood {
         gapped[gappedCount++] = indel;
       }
     }
-    if (gappedCount > 0 && altBase >= 0 && refBase >= 0) {
-      byte[] altHaplotype = sampleBases(buffer, offset, height, width, channels);
-      byte[] refHaplotype = altHaplotype.clone();
+    byte[] altHaplotype = null; // the sample's bases with the alt at the centre, once a read needs them
+    byte[] refHaplotype = null; // and with the reference's
+    if ((gappedCount > 0 || deletingCount > 0) && slips != null && altBase >= 0 && refBase >= 0) {
+      altHaplotype = sampleBases(buffer, offset, height, width, channels);
+      refHaplotype = altHaplotype.clone();
       if (centre < altHaplotype.length) {
         altHaplotype[centre] = BASES[altBase];
         refHaplotype[centre] = BASES[refBase];
       }
+    }
+    if (gappedCount > 0 && altHaplotype != null) {
       for (int i = 0; i < gappedCount; i += 2) {
         int r = gapped[i], anchor = gapped[i + 1];
         int at = offset + r * rowLength + centre * channels;
-        boolean alt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+        boolean alt = anchor != ANCHORED && (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
         byte[] other = alt ? refHaplotype : altHaplotype; // the haplotype the read does not show at the centre
         double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips)
+            : anchor == ANCHORED ? slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips)
             : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, other, anchor, slips);
         if (alt && indelAlts != null) {
           for (String indel : indelAlts) {
@@ -236,8 +249,8 @@ public final class PileupLikelihood {
     }
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
-      double slip = slips == null || altBase < 0 ? 0
-          : altSlipRate(buffer, offset, offset + r * rowLength, width, channels, altBase, anchor,
+      double slip = altHaplotype == null ? 0
+          : altSlipRate(buffer, offset + r * rowLength, width, channels, altHaplotype, anchor,
               deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
     }
@@ -360,8 +373,8 @@ public final class PileupLikelihood {
   static final int SLIP_WINDOW = 12;
 
   /**
-   * The rate at which the sample's reads of the alt's haplotype (the reference row with base {@code
-   * altBase} at the centre) show what the read in {@code row} shows around its deletion of the {@code
+   * The rate at which the sample's reads of the alt's haplotype {@code hap} ({@link #sampleBases} with
+   * the alt at the centre) show what the read in {@code row} shows around its deletion of the {@code
    * length} bases after column {@code anchor}; 0 where no slip of that haplotype gives it. Its bases
    * (the anchor's taken as the reference's) up to {@value #SLIP_WINDOW} columns either side of the
    * gap, as far as the read goes without another gap, must be that haplotype with {@code length} bases
@@ -370,15 +383,15 @@ public final class PileupLikelihood {
    * The place need not be the gap's: a read that slipped in a run after the SNP may be written as a
    * deletion of the SNP's base and a mismatch (blind53: A>C before fourteen A, 5 such reads at 60x).
    * At least the rate of the gap's own bases deleted from that haplotype, so that a base error of the
-   * read near the gap takes nothing away (733b27f read only that).
+   * read near the gap takes nothing away (733b27f read only that). The sample's haplotype, not the
+   * reference's: blind59's hom-alt GAA>TCT before nine A, whose reads with eight A the aligner wrote
+   * as a deletion of the G and three mismatches, was 0/1 on AD 0,28 beside three such reads.
    */
-  static double altSlipRate(DirectBuffer buffer, int offset, int row, int width, int channels, int altBase, int anchor,
+  static double altSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] hap, int anchor,
       int length, IndelErrorRate slips) {
     int centre = (width - 1) / 2;
-    byte[] hap = referenceBases(buffer, offset, width, channels, 0);
     int end = hap.length;
     if (length < 1 || centre >= end || anchor + length >= end) return 0;
-    hap[centre] = BASES[altBase];
     double gap = slipRateOfDeletion(hap, anchor + 1, length, slips);
     int lo = windowStart(buffer, row, channels, anchor);
     int hi = windowEnd(buffer, row, channels, anchor + length, end);
@@ -501,6 +514,9 @@ public final class PileupLikelihood {
    */
   private static final int MOVED = -2;
 
+  /** {@code snp}'s mark for a read of a mixed site's indel, anchored at the centre: no base drawn there. */
+  private static final int ANCHORED = -3;
+
   /** The read's base a window of {@link #readWindow} marks unknown: an indel anchor's, or an insertion's. */
   private static final byte ANY = '?';
 
@@ -514,14 +530,14 @@ public final class PileupLikelihood {
    * The read in {@code row} over the {@value #SLIP_WINDOW} columns either side of the centre: its
    * bases, {@code inserted} unknown bases ({@link #ANY}) after an anchor that a base follows (an
    * insertion; the image draws neither its bases nor their count), deleted columns left out, an
-   * anchor's own base unknown. Null where the read has no base at the centre.
+   * anchor's own base unknown. Null where the read draws nothing at the centre.
    */
   private static ReadWindow readWindow(DirectBuffer buffer, int row, int width, int channels, int inserted) {
     int centre = (width - 1) / 2;
     int from = Math.max(0, centre - SLIP_WINDOW), to = Math.min(width - 1, centre + SLIP_WINDOW);
     while (from < centre && (buffer.getByte(row + from * channels + STRAND) & 0xFF) == 0) from++;
     while (to > centre && (buffer.getByte(row + to * channels + STRAND) & 0xFF) == 0) to--;
-    if (baseAt(buffer, row, channels, centre) < 0) return null;
+    if ((buffer.getByte(row + centre * channels + STRAND) & 0xFF) == 0) return null;
     byte[] seq = new byte[(to - from + 1) * (1 + inserted)];
     int n = 0;
     for (int c = from; c <= to; c++) {

@@ -1061,6 +1061,34 @@ class PileupLikelihoodTest {
     assertTrue(slipping[0] == 0 && slipping[1] < -2, "slipped reads of the insertion's haplotype: " + Arrays.toString(slipping));
   }
 
+  @Test
+  void aReadOfAMixedSitesIndelAnchoredAtTheSnpIsAReadWithoutItsAltUnlessTheAltsHaplotypeSlipped() {
+    // blind59's HS20 60x with stutter: a hom-alt T>G near the end of a run of 13 T (T>G,TG at the
+    // site); four reads of the alt's haplotype with one T more before the G are written as the
+    // reference's T and an insertion of the G, drawn as an anchor at the site: 1/1 on AD 0,48.
+    rate = 1e-9;
+    runAroundSite('C', -11, 1, 'T', 'G');
+    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    String slipped = altHaplotype.substring(0, 50) + "T" + altHaplotype.substring(50);
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 4, slipped, "51M1I48M");
+    String[] indels = {"TG"};
+    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 0.05));
+    assertTrue(alone[2] == 0, "a SNP site's pileup draws no base for the anchored reads: " + Arrays.toString(alone));
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 1e-4),
+        "T", indels);
+    assertTrue(clean[1] == 0 && clean[2] < -2, "four reads of the insertion where the run does not slip: " + Arrays.toString(clean));
+    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 0.05),
+        "T", indels);
+    assertTrue(slipping[2] == 0 && slipping[1] < -2, "slipped reads of the alt's haplotype: " + Arrays.toString(slipping));
+  }
+
+  /** {@link PileupLikelihood#altSlipRate} of a one-base deletion after {@code anchor} in {@code row}, the sample's bases with {@code alt} at the centre. */
+  static double altSlipRate(UnsafeBuffer image, int row, char alt, int anchor, IndelErrorRate slips) {
+    byte[] hap = PileupLikelihood.sampleBases(image, 8, H, W, 6);
+    hap[W / 2] = (byte) alt;
+    return PileupLikelihood.altSlipRate(image, row, W, 6, hap, anchor, 1, slips);
+  }
+
   /** The reference from SITE + {@code from} to SITE + {@code to} a run of {@code base}, {@code before} and {@code after} either side. */
   void runAroundSite(char before, int from, int to, char base, char after) {
     g.ref[SITE + from - 1] = (byte) before;
@@ -1126,7 +1154,7 @@ class PileupLikelihoodTest {
     float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 1e-4));
     assertTrue(clean[1] == 0 && clean[2] < -3, Arrays.toString(clean));
     int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
-    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, firstDeletingRow, W, 6, 3, W / 2 - 1, 1, homopolymerSlips(8, 0.03)), 1e-12,
+    assertEquals(0.03, altSlipRate(image, firstDeletingRow, 'T', W / 2 - 1, homopolymerSlips(8, 0.03)), 1e-12,
         "the alt T's haplotype with the C deleted: a T run of eight, left-aligned");
   }
 
@@ -1152,13 +1180,35 @@ class PileupLikelihoodTest {
     float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(14, 0.03));
     assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
     int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
-    assertEquals(0.03, PileupLikelihood.altSlipRate(image, 8, firstDeletingRow, W, 6, 1, W / 2 - 1, 1, homopolymerSlips(14, 0.03)), 1e-12,
+    assertEquals(0.03, altSlipRate(image, firstDeletingRow, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12,
         "the read's own bases: the alt's haplotype with one A of the run deleted");
     // a read whose bases after the gap are no slip of the alt's haplotype (a base error four columns on):
     // the rate of the gap's own base deleted from that haplotype (CC, no repeat: the class-0 rate)
     int alone = 8 + (PileupConstants.REFERENCE_ROWS + 34) * W * 6;
     image.putByte(alone + (W / 2 + 4) * 6, (byte) ReadBaseChannel.baseColor((byte) 'G'));
-    assertEquals(1e-4, PileupLikelihood.altSlipRate(image, 8, alone, W, 6, 1, W / 2 - 1, 1, homopolymerSlips(14, 0.03)), 1e-12);
+    assertEquals(1e-4, altSlipRate(image, alone, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12);
+  }
+
+  @Test
+  void aDeletingReadIsReadAgainstTheSamplesHaplotypeWithItsHomAltNeighbours() {
+    // blind59's MSv3 30x with stutter: a hom-alt GAA>TCT before nine A; reads of it with eight A are
+    // written as a deletion of the G and mismatches after it, which only the sample's haplotype (TCT),
+    // not the reference's with the alt at the centre (TAA), gives with one A fewer. 0/1 on AD 0,28.
+    rate = 1e-9;
+    byte[] before = {'A', 'C', 'T'};
+    for (int i = 0; i < 3; i++) g.ref[SITE - 3 + i] = before[i];
+    g.ref[SITE] = 'G';
+    g.ref[SITE + 1] = 'A';
+    g.ref[SITE + 2] = 'A';
+    runAroundSite('T', 5, 13, 'A', 'G');
+    g.ref[SITE + 3] = 'T';
+    String altHaplotype = g.refString(SITE - 50, SITE) + "TCT" + g.refString(SITE + 3, SITE + 60);
+    String slipped = altHaplotype.substring(0, 55) + altHaplotype.substring(56); // one A fewer
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "50M1D50M");
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4));
+    assertTrue(clean[1] == 0 && clean[2] < -2, "reads without the alt where the run does not slip: " + Arrays.toString(clean));
+    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
+    assertTrue(slipping[2] == 0 && slipping[1] < -2, "slipped reads of the sample's haplotype: " + Arrays.toString(slipping));
   }
 
   @Test
