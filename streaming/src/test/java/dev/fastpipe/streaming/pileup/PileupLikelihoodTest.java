@@ -992,7 +992,7 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 10; i++) g.ref[SITE + 2 + i] = (byte) (i % 2 == 0 ? 'A' : 'C');
     g.ref[SITE + 12] = 'T';
     g.ref[SITE + 13] = 'G';
-    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    String altHaplotype = haplotypeWith('G');
     // one AC more in the run: 49 bases to SITE - 2, then the haplotype's TG written as inserted, then the rest
     String slipped = altHaplotype.substring(0, 52) + "AC" + altHaplotype.substring(52);
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 6, slipped, "49M2I49M");
@@ -1007,7 +1007,7 @@ class PileupLikelihoodTest {
     // and the G one column on. Called 0/1 on AD 5,37.
     rate = 1e-9;
     runAroundSite('C', -9, 14, 'A', 'T');
-    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    String altHaplotype = haplotypeWith('G');
     String slipped = altHaplotype.substring(0, 50) + "A" + altHaplotype.substring(50);
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "100M");
     assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2));
@@ -1068,7 +1068,7 @@ class PileupLikelihoodTest {
     // reference's T and an insertion of the G, drawn as an anchor at the site: 1/1 on AD 0,48.
     rate = 1e-9;
     runAroundSite('C', -11, 1, 'T', 'G');
-    String altHaplotype = g.refString(SITE - 50, SITE) + "G" + g.refString(SITE + 1, SITE + 60);
+    String altHaplotype = haplotypeWith('G');
     String slipped = altHaplotype.substring(0, 50) + "T" + altHaplotype.substring(50);
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 4, slipped, "51M1I48M");
     String[] indels = {"TG"};
@@ -1087,6 +1087,11 @@ class PileupLikelihoodTest {
     byte[] hap = PileupLikelihood.sampleBases(image, 8, H, W, 6);
     hap[W / 2] = (byte) alt;
     return PileupLikelihood.altSlipRate(image, row, W, 6, hap, anchor, 1, slips);
+  }
+
+  /** The reference from SITE - 50 to SITE + 60 with {@code base} at SITE. */
+  String haplotypeWith(char base) {
+    return g.refString(SITE - 50, SITE) + base + g.refString(SITE + 1, SITE + 60);
   }
 
   /** The reference from SITE + {@code from} to SITE + {@code to} a run of {@code base}, {@code before} and {@code after} either side. */
