@@ -933,6 +933,12 @@ public final class PileupLikelihood {
     private double[] error = new double[0];
     /** Per row of an indel site: the rate at which a read of the reference shows the alt the row shows. */
     private double[] referenceError = new double[0];
+    /**
+     * Per row of a SNP site, per allele (0 the reference): the rate at which the sample's reads of the
+     * haplotype with that allele show the row's read, slipped ({@link #movedSlipRate}); null where no
+     * row is such a read.
+     */
+    private double[][] slip;
 
     /**
      * A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts,
@@ -980,6 +986,7 @@ public final class PileupLikelihood {
           int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
           error[r] = drawn ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
         }
+        slip = movedReads(buffer, offset, height, width, channels, ref, altAlleles);
       } else if (seenCount == 0) {
         TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
         double indelError = indelErrors.at(after.length(), after.unit());
@@ -1015,6 +1022,42 @@ public final class PileupLikelihood {
       seenCount++;
     }
 
+    /**
+     * Per read row, per allele of the SNP site {@code ref} > {@code altAlleles}: the rate at which the
+     * sample's reads of its haplotype ({@link #sampleBases} with that allele's base at the centre) show
+     * the read, slipped once ({@link #slipOfHaplotype}), where the read shows another base at the
+     * centre and has an indel near it or shows that allele's base beside it; null where no read is
+     * such. A hom-alt GAA>TCT before nine A has reads with eight A that the aligner writes as a
+     * deletion of the G, so they show the T and C a column on: blind59 wrote it as A>C,T 1/2 on AD
+     * 0,14,2 and A>T,C 1/2 on AD 0,2,14 at 15x, the two reads of the third allele base errors.
+     */
+    private double[][] movedReads(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+        String[] altAlleles) {
+      int centre = (width - 1) / 2;
+      int rowLength = width * channels;
+      byte[] sample = null;
+      double[][] out = null;
+      for (int r = 0; r < rows; r++) {
+        int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
+        int shown = baseAt(buffer, row, channels, centre);
+        if (shown < 0) continue;
+        boolean gapped = indelAnchorNearCentre(buffer, row, width, channels) >= 0;
+        for (int k = 0; k <= alts; k++) {
+          int base = baseIndex(ReadBaseChannel.baseColor((byte) (k == 0 ? ref : altAlleles[k - 1]).charAt(0)));
+          if (base < 0 || base == shown || !gapped && !baseBesideCentre(buffer, row, width, channels, base)) continue;
+          if (sample == null) sample = sampleBases(buffer, offset, height, width, channels);
+          if (centre >= sample.length) return out;
+          byte[] hap = sample.clone();
+          hap[centre] = BASES[base];
+          double rate = slipOfHaplotype(buffer, row, width, channels, hap, indelErrors);
+          if (rate <= 0) continue;
+          if (out == null) out = new double[rows][alts + 1];
+          out[r][k] = combined(rate, mappingError(buffer, row + centre * channels));
+        }
+      }
+      return out;
+    }
+
     /** True when every alt's example has been added. */
     public boolean complete() {
       return seenCount == alts;
@@ -1037,10 +1080,11 @@ public final class PileupLikelihood {
         double wrong = snp ? e / 3 : e;
         // an alt read from a reference haplotype: the rate at which reference reads grow that indel
         double fromRef = x > 0 && !snp ? referenceError[r] : wrong;
+        double[] slipped = slip == null ? null : slip[r];
         for (int b = 0; b < alleles; b++) {
           for (int a = 0; a <= b; a++) {
-            double pa = x == a ? right : a == 0 ? fromRef : wrong;
-            double pb = x == b ? right : b == 0 ? fromRef : wrong;
+            double pa = x == a ? right : Math.max(a == 0 ? fromRef : wrong, slipped == null ? 0 : slipped[a]);
+            double pb = x == b ? right : Math.max(b == 0 ? fromRef : wrong, slipped == null ? 0 : slipped[b]);
             l[b * (b + 1) / 2 + a] += Math.log10((pa + pb) / 2);
           }
         }

@@ -785,6 +785,37 @@ class PileupLikelihoodTest {
     for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-3, "genotype " + k + ": " + Arrays.toString(gl));
   }
 
+  @Test
+  void aTriAllelicSnpSitesThirdAlleleReadsThatAreTheSamplesHaplotypeSlippedAreNoHet() {
+    // blind59's MSv3 15x with stutter: a hom-alt GAA>TCT before nine A; reads with eight A, written
+    // as a deletion of the G, show a T at the A>C's column, which came out A>C,T 1/2 on AD 0,14,2.
+    byte[] ref = "ACTGAATTAAAAAAAAAG".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int i = 0; i < ref.length; i++) g.ref[SITE - 4 + i] = ref[i]; // the A>C at SITE, the G before it
+    String sample = g.refString(SITE - 50, SITE - 1) + "TCT" + g.refString(SITE + 2, SITE + 60);
+    String slipped = sample.substring(0, 57) + sample.substring(58); // one A fewer
+    for (int i = 0; i < 30; i++) stutterRead(sample.substring(0, 100), "100M", 1);
+    for (int i = 0; i < 3; i++) stutterRead(slipped.substring(0, 100), "49M1D51M", 0);
+    UnsafeBuffer first = encoded();
+    java.util.Collections.fill(support.subList(0, 30), 0);
+    java.util.Collections.fill(support.subList(30, 33), 1);
+    UnsafeBuffer second = encoded();
+    assertEquals('T', (char) readBaseAt(second, FIRST_SLIPPED_ROW, W / 2), "the slipped read's T at the A>C's column");
+    String[] alts = {"C", "T"};
+    float[] clean = triAllelic(first, second, alts, homopolymerSlips(9, 1e-4));
+    assertEquals(0f, clean[4], "1/2 where the run does not slip: " + Arrays.toString(clean));
+    float[] slipping = triAllelic(first, second, alts, homopolymerSlips(9, 0.05));
+    assertEquals(0f, slipping[2], "1/1, the T reads slipped reads of the sample's C: " + Arrays.toString(slipping));
+    assertTrue(slipping[4] < -1, Arrays.toString(slipping));
+  }
+
+  /** The likelihoods of a site A>{@code alts} at SITE from its two examples' images. */
+  static float[] triAllelic(UnsafeBuffer first, UnsafeBuffer second, String[] alts, IndelErrorRate slips) {
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, true, slips);
+    site.add(1, first, 8, H, W, 6, "A", alts);
+    site.add(2, second, 8, H, W, 6, "A", alts);
+    return site.likelihoods();
+  }
+
   /**
    * A sample whose bases keep their qualities' promise at Q10, Q35 and Q37, and whose Q2 bases
    * (63 % wrong) make about one base in 260 wrong overall: the mean error a wrong base's quality is
