@@ -234,30 +234,27 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     for (int i = 0; i < alts.length; i++) if (isSnpAlt(ref, alts[i])) snpAlts[count++] = i;
     int alt = record.altSubset()[0];
     if (count == 0 || count > PileupLikelihood.MAX_MULTI_ALLELIC_ALTS || !isSnpAlt(ref, alts[alt])) return null;
-    snpAlts = Arrays.copyOf(snpAlts, count);
-    float[] likelihoods;
     if (count == 1) {
       String[] indels = new String[alts.length - 1];
       for (int i = 0, k = 0; i < alts.length; i++) if (i != alt) indels[k++] = alts[i];
-      likelihoods = snpLikelihoods(buffer, ref, indels);
-    } else {
-      String[] snps = new String[count];
-      for (int k = 0; k < count; k++) snps[k] = alts[snpAlts[k]];
-      likelihoods = siteAlleles(buffer, ref, snps, Arrays.binarySearch(snpAlts, alt), true);
-    }
-    if (likelihoods == null) return null;
-    float[] all = new float[CallResult.genotypes(alts.length)];
-    if (count == 1) {
-      // the SNP's pileup counts the indel's reads as reads without the SNP's alt, as the reference's:
+      float[] snp = snpLikelihoods(buffer, ref, indels);
+      if (snp == null) return null;
+      float[] all = new float[CallResult.genotypes(alts.length)];
+      // the SNP's pileup counts the indels' reads as reads without the SNP's alt, as the reference's:
       // it measures copies of the SNP's alt, and says nothing between the reference and the indels
       for (int b = 0; b <= alts.length; b++) {
         for (int a = 0; a <= b; a++) {
-          all[GenotypeCombiner.genotypeIndex(a, b)] =
-              likelihoods[GenotypeCombiner.genotypeIndex(a == alt + 1 ? 1 : 0, b == alt + 1 ? 1 : 0)];
+          all[GenotypeCombiner.genotypeIndex(a, b)] = snp[GenotypeCombiner.genotypeIndex(a == alt + 1 ? 1 : 0, b == alt + 1 ? 1 : 0)];
         }
       }
       return all;
     }
+    snpAlts = Arrays.copyOf(snpAlts, count);
+    String[] snps = new String[count];
+    for (int k = 0; k < count; k++) snps[k] = alts[snpAlts[k]];
+    float[] likelihoods = siteAlleles(buffer, ref, snps, Arrays.binarySearch(snpAlts, alt), true);
+    if (likelihoods == null) return null;
+    float[] all = new float[CallResult.genotypes(alts.length)];
     Arrays.fill(all, Float.NaN);
     for (int b = 0; b <= count; b++) {
       for (int a = 0; a <= b; a++) {

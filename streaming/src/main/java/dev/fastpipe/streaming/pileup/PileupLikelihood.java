@@ -229,6 +229,8 @@ public final class PileupLikelihood {
       }
     }
     if (gappedCount > 0 && altHaplotype != null) {
+      byte[][] indelHaplotypes = new byte[indelAlts == null ? 0 : indelAlts.length][]; // null where one does not fit
+      for (int k = 0; k < indelHaplotypes.length; k++) indelHaplotypes[k] = withAllele(refHaplotype, centre, siteRef, indelAlts[k]);
       for (int i = 0; i < gappedCount; i += 2) {
         int r = gapped[i], anchor = gapped[i + 1];
         int at = offset + r * rowLength + centre * channels;
@@ -237,11 +239,9 @@ public final class PileupLikelihood {
         double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips)
             : anchor == ANCHORED ? slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips)
             : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, other, anchor, slips);
-        if (alt && indelAlts != null) {
-          for (String indel : indelAlts) {
-            byte[] hap = withAllele(refHaplotype, centre, siteRef, indel);
-            if (hap != null) slip = Math.max(slip, slipOfHaplotype(buffer, offset + r * rowLength, width, channels, hap, slips));
-          }
+        for (int k = 0; alt && k < indelHaplotypes.length; k++) {
+          if (indelHaplotypes[k] == null) continue;
+          slip = Math.max(slip, slipOfHaplotype(buffer, offset + r * rowLength, width, channels, indelHaplotypes[k], slips));
         }
         int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
         if (slip > 0) fragments.slipped(r - PileupConstants.REFERENCE_ROWS, combined(slip, ERROR[mq]));
@@ -568,10 +568,11 @@ public final class PileupLikelihood {
   static double slipOfHaplotype(DirectBuffer buffer, int row, int width, int channels, byte[] hap, IndelErrorRate slips) {
     ReadWindow plain = readWindow(buffer, row, width, channels, 0);
     if (plain == null) return 0;
-    boolean insertion = readWindow(buffer, row, width, channels, 1).bases().length > plain.bases().length;
+    ReadWindow one = readWindow(buffer, row, width, channels, 1); // each insertion of its own one base long
+    boolean insertion = one.bases().length > plain.bases().length;
     double rate = 0;
     for (int inserted = insertion ? 1 : 0; inserted <= (insertion ? MAX_SLIP_INSERTION : 0); inserted++) {
-      ReadWindow window = inserted == 0 ? plain : readWindow(buffer, row, width, channels, inserted);
+      ReadWindow window = inserted == 0 ? plain : inserted == 1 ? one : readWindow(buffer, row, width, channels, inserted);
       byte[] read = window.bases();
       int first = window.first();
       for (int length = 1; length <= MAX_SLIP_INSERTION; length++) {
@@ -1035,6 +1036,11 @@ public final class PileupLikelihood {
         String[] altAlleles) {
       int centre = (width - 1) / 2;
       int rowLength = width * channels;
+      int[] bases = new int[alts + 1]; // each allele's base, 0..3 (-1: none)
+      for (int k = 0; k <= alts; k++) {
+        bases[k] = baseIndex(ReadBaseChannel.baseColor((byte) (k == 0 ? ref : altAlleles[k - 1]).charAt(0)));
+      }
+      byte[][] haplotypes = new byte[alts + 1][]; // the sample's bases with each allele, once a read needs it
       byte[] sample = null;
       double[][] out = null;
       for (int r = 0; r < rows; r++) {
@@ -1043,13 +1049,15 @@ public final class PileupLikelihood {
         if (shown < 0) continue;
         boolean gapped = indelAnchorNearCentre(buffer, row, width, channels) >= 0;
         for (int k = 0; k <= alts; k++) {
-          int base = baseIndex(ReadBaseChannel.baseColor((byte) (k == 0 ? ref : altAlleles[k - 1]).charAt(0)));
+          int base = bases[k];
           if (base < 0 || base == shown || !gapped && !baseBesideCentre(buffer, row, width, channels, base)) continue;
-          if (sample == null) sample = sampleBases(buffer, offset, height, width, channels);
-          if (centre >= sample.length) return out;
-          byte[] hap = sample.clone();
-          hap[centre] = BASES[base];
-          double rate = slipOfHaplotype(buffer, row, width, channels, hap, indelErrors);
+          if (haplotypes[k] == null) {
+            if (sample == null) sample = sampleBases(buffer, offset, height, width, channels);
+            if (centre >= sample.length) return out;
+            haplotypes[k] = sample.clone();
+            haplotypes[k][centre] = BASES[base];
+          }
+          double rate = slipOfHaplotype(buffer, row, width, channels, haplotypes[k], indelErrors);
           if (rate <= 0) continue;
           if (out == null) out = new double[rows][alts + 1];
           out[r][k] = combined(rate, mappingError(buffer, row + centre * channels));

@@ -1059,10 +1059,7 @@ class PileupLikelihoodTest {
     UnsafeBuffer image = altAndSlippedReads(sample, 5, slipped, "100M", "100M", 0, 1);
     assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the reference's T at the hom-alt's column");
     assertEquals('G', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the sample's G one column on");
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(7, 1e-4));
-    assertTrue(clean[1] == 0 && clean[0] < -2, "a het where the run does not slip: " + Arrays.toString(clean));
-    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(7, 0.05));
-    assertTrue(slipping[0] == 0 && slipping[1] < -2, "slipped reads of the sample's haplotype: " + Arrays.toString(slipping));
+    assertHetUnlessTheReadsSlip(image, homopolymerSlips(7, 1e-4), homopolymerSlips(7, 0.05), 0, null, null);
   }
 
   @Test
@@ -1071,11 +1068,8 @@ class PileupLikelihoodTest {
     // haplotype with eight T before the C, laid without a gap, show the C a column back and a T at the
     // site: C>CT,T called 1/2 at GQ 1 on AD 1,54,8, the insertion's reads drawing no base at the site.
     rate = 1e-9;
-    g.ref[SITE - 10] = 'G';
-    for (int i = -9; i <= -1; i++) g.ref[SITE + i] = 'T';
-    g.ref[SITE] = 'C';
-    for (int i = 1; i <= 5; i++) g.ref[SITE + i] = 'T';
-    g.ref[SITE + 6] = 'A';
+    runAroundSite('G', -9, -1, 'T', 'C');
+    runAroundSite('C', 1, 5, 'T', 'A');
     String insertion = g.refString(SITE - 50, SITE + 1) + "T" + g.refString(SITE + 1, SITE + 60);
     String slipped = insertion.substring(0, 41) + insertion.substring(42); // one T fewer in the first run
     UnsafeBuffer image = altAndSlippedReads(insertion, 5, slipped, "100M", "51M1I48M", 0, 1);
@@ -1084,12 +1078,7 @@ class PileupLikelihoodTest {
     String[] indels = {"CT"};
     float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
     assertTrue(alone[2] == 0, "the SNP's reads alone, the insertion's drawing no base: " + Arrays.toString(alone));
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4),
-        "C", indels);
-    assertTrue(clean[1] == 0 && clean[0] < -2, "a het where the run does not slip: " + Arrays.toString(clean));
-    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05),
-        "C", indels);
-    assertTrue(slipping[0] == 0 && slipping[1] < -2, "slipped reads of the insertion's haplotype: " + Arrays.toString(slipping));
+    assertHetUnlessTheReadsSlip(image, homopolymerSlips(9, 1e-4), homopolymerSlips(9, 0.05), 0, "C", indels);
   }
 
   @Test
@@ -1105,12 +1094,8 @@ class PileupLikelihoodTest {
     String[] indels = {"TG"};
     float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 0.05));
     assertTrue(alone[2] == 0, "a SNP site's pileup draws no base for the anchored reads: " + Arrays.toString(alone));
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 1e-4),
-        "T", indels);
-    assertTrue(clean[1] == 0 && clean[2] < -2, "four reads of the insertion where the run does not slip: " + Arrays.toString(clean));
-    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 0.05),
-        "T", indels);
-    assertTrue(slipping[2] == 0 && slipping[1] < -2, "slipped reads of the alt's haplotype: " + Arrays.toString(slipping));
+    // four reads of the insertion where the run does not slip; slipped reads of the alt's haplotype where it does
+    assertHetUnlessTheReadsSlip(image, homopolymerSlips(11, 1e-4), homopolymerSlips(11, 0.05), 2, "T", indels);
   }
 
   /** {@link PileupLikelihood#altSlipRate} of a one-base deletion after {@code anchor} in {@code row}, the sample's bases with {@code alt} at the centre. */
@@ -1153,10 +1138,20 @@ class PileupLikelihoodTest {
 
   /** The SNP pileup of {@code image}: a het where the sample's reads do not slip ({@code clean}), hom-alt where they do. */
   void assertHetUnlessTheReadsSlip(UnsafeBuffer image, IndelErrorRate clean, IndelErrorRate slipping) {
-    float[] c = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, clean);
-    assertTrue(c[1] == 0 && c[2] < -2, "reference reads where the repeat does not slip: " + Arrays.toString(c));
-    float[] s = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, slipping);
-    assertTrue(s[2] == 0 && s[1] < -2, "slipped reads of the alt: " + Arrays.toString(s));
+    assertHetUnlessTheReadsSlip(image, clean, slipping, 2, null, null);
+  }
+
+  /**
+   * The SNP pileup of {@code image} at a site of {@code siteRef} and indel alts {@code indelAlts}
+   * besides the SNP (null: none): a het where the sample's reads do not slip ({@code clean}),
+   * genotype {@code slipped} (0 hom-ref, 2 hom-alt) where they do.
+   */
+  void assertHetUnlessTheReadsSlip(UnsafeBuffer image, IndelErrorRate clean, IndelErrorRate slipping, int slipped,
+      String siteRef, String[] indelAlts) {
+    float[] c = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, clean, siteRef, indelAlts);
+    assertTrue(c[1] == 0 && c[slipped] < -2, "a het where the repeat does not slip: " + Arrays.toString(c));
+    float[] s = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, slipping, siteRef, indelAlts);
+    assertTrue(s[slipped] == 0 && s[1] < -2, "slipped reads: " + Arrays.toString(s));
   }
 
   /** The base a read row starting at {@code row} shows at column {@code c}, or 0. */
@@ -1241,10 +1236,7 @@ class PileupLikelihoodTest {
     String altHaplotype = g.refString(SITE - 50, SITE) + "TCT" + g.refString(SITE + 3, SITE + 60);
     String slipped = altHaplotype.substring(0, 55) + altHaplotype.substring(56); // one A fewer
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "50M1D50M");
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 1e-4));
-    assertTrue(clean[1] == 0 && clean[2] < -2, "reads without the alt where the run does not slip: " + Arrays.toString(clean));
-    float[] slipping = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
-    assertTrue(slipping[2] == 0 && slipping[1] < -2, "slipped reads of the sample's haplotype: " + Arrays.toString(slipping));
+    assertHetUnlessTheReadsSlip(image, homopolymerSlips(9, 1e-4), homopolymerSlips(9, 0.05));
   }
 
   @Test
