@@ -864,6 +864,9 @@ public final class PileupLikelihood {
    * slippage explains it; such a read,
    * and an alt read under hom-ref, err at the rate the sample's reference reads grow such an indel
    * ({@link IndelErrorRate#ofReferenceReads}, not floored), each combined with its mapping error;
+   * under the alt, a read without it errs at the rate of the repeat after the anchor on the alt's
+   * haplotype ({@link #repeatOfAllele}) where that is more: a hom-alt A>AT before seven T has reads
+   * of eight T that slipped back to seven ({@link ReadEvidence#addIndelRead});
    * the strand-artifact term is the SNPs'. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
@@ -883,6 +886,9 @@ public final class PileupLikelihood {
     int to = span.to();
     double readError = indelErrors.at(after.length(), after.unit());
     double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
+    TandemRepeat.Repeat altAfter = span.altAfter();
+    double altReadError = indelErrors.at(altAfter.length(), altAfter.unit());
+    double altReadSlip = indelErrors.ofReferenceReads(altAfter.length(), altAfter.unit());
     ReadEvidence reads = new ReadEvidence(2);
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
@@ -894,7 +900,10 @@ public final class PileupLikelihood {
       // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
       boolean slipped = showsAlt || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
       double e = slipped ? referenceReadError : readError;
-      reads.add(showsAlt, combined(e, mappingError(buffer, at)), reverse(buffer, at));
+      double mapping = mappingError(buffer, at);
+      // a read without the alt from the alt's haplotype slips at the rate of the alt's repeat
+      double fromAlt = showsAlt ? 0 : combined(slipped ? altReadSlip : altReadError, mapping);
+      reads.addIndelRead(showsAlt, combined(e, mapping), reverse(buffer, at), fromAlt);
     }
     return reads.likelihoods(artifactRate);
   }
@@ -937,7 +946,9 @@ public final class PileupLikelihood {
     /**
      * Per row of a SNP site, per allele (0 the reference): the rate at which the sample's reads of the
      * haplotype with that allele show the row's read, slipped ({@link #movedSlipRate}); null where no
-     * row is such a read.
+     * row is such a read. Per row of an indel site, per alt: the rate at which the sample's reads of
+     * that alt's haplotype show another allele, at the repeat after the anchor on that haplotype
+     * ({@link #repeatOfAllele}): an insertion that lengthens a repeat slips as the longer one does.
      */
     private double[][] slip;
 
@@ -993,10 +1004,18 @@ public final class PileupLikelihood {
         double indelError = indelErrors.at(after.length(), after.unit());
         double fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
         int to = lastColumnToReach(buffer, offset, width, channels, ref, altAlleles, after);
+        double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
+        double[] altSlip = new double[alts + 1]; // the same for a read no aligner made from it
+        for (int k = 1; k <= alts; k++) {
+          TandemRepeat.Repeat own = repeatOfAllele(buffer, offset, width, channels, ref, altAlleles[k - 1]);
+          altError[k] = indelErrors.at(own.length(), own.unit());
+          altSlip[k] = indelErrors.ofReferenceReads(own.length(), own.unit());
+        }
         rows = n;
         allele = new int[n];
         error = new double[n];
         referenceError = new double[n];
+        slip = new double[n][alts + 1];
         for (int r = 0; r < n; r++) {
           int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
           int at = row + centre * channels;
@@ -1008,6 +1027,7 @@ public final class PileupLikelihood {
           boolean slipped = spans;
           for (String a : altAlleles) slipped = slipped && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
           error[r] = slipped ? referenceError[r] : combined(indelError, mapping);
+          for (int k = 1; k <= alts; k++) slip[r][k] = combined(slipped ? altSlip[k] : altError[k], mapping);
         }
       } else if (n != rows) {
         return;
@@ -1171,7 +1191,7 @@ public final class PileupLikelihood {
    * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
    * {@link #indelRowEvidence} read it.
    */
-  public record IndelSpan(TandemRepeat.Repeat after, int to, String ref, String alt) {}
+  public record IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt) {}
 
   /**
    * The tandem repeat of the reference after an example's anchor (the column after the centre), the
@@ -1192,7 +1212,20 @@ public final class PileupLikelihood {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
     TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
     int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
-    return to < 0 ? null : new IndelSpan(after, to, ref, alt);
+    return to < 0 ? null : new IndelSpan(after, repeatOfAllele(buffer, offset, width, channels, ref, alt), to, ref, alt);
+  }
+
+  /**
+   * The tandem repeat after the anchor (the image's centre) on the haplotype with {@code alt} in place
+   * of {@code ref}: the alt's bases after the anchor, then the reference's after {@code ref}. An
+   * insertion of the repeat's unit lengthens it (A>AT before seven T: eight), a deletion shortens it.
+   */
+  static TandemRepeat.Repeat repeatOfAllele(DirectBuffer buffer, int offset, int width, int channels, String ref, String alt) {
+    byte[] rest = referenceBases(buffer, offset, width, channels, (width - 1) / 2 + ref.length());
+    byte[] hap = new byte[alt.length() - 1 + rest.length];
+    for (int i = 1; i < alt.length(); i++) hap[i - 1] = (byte) alt.charAt(i);
+    System.arraycopy(rest, 0, hap, alt.length() - 1, rest.length);
+    return TandemRepeat.longest(hap, 0, Integer.MAX_VALUE);
   }
 
   /**
@@ -1522,6 +1555,21 @@ public final class PileupLikelihood {
     }
 
     /**
+     * A read of an indel site, as {@link #add(boolean, double, boolean)}; a read without the alt
+     * comes from the alt's haplotype at {@code altSlip} where that is more than {@code e} (the
+     * alt's repeat, longer than the reference's, slips more), and from the reference's at 1 - e.
+     */
+    public void addIndelRead(boolean alt, double e, boolean reverse, double altSlip) {
+      int s = reverse ? 1 : 0;
+      double ref = fromRef(alt, e, s, 0);
+      double other = alt ? fromAlt(true, e, s, 0) : Math.max(e * refShare[s], altSlip);
+      het += Math.log10((ref + other) / 2);
+      homRef[s] += Math.log10(ref);
+      homAlt += Math.log10(other);
+      count(alt, e, s);
+    }
+
+    /**
      * The two reads of one fragment, each as {@link #add} takes a read. Both come from one
      * haplotype, so under het the fragment is the reference's or the alt's, half and half:
      * L(0/1) *= (P(a|ref) P(b|ref) + P(a|alt) P(b|alt)) / 2, where reads taken apart would give
@@ -1548,6 +1596,10 @@ public final class PileupLikelihood {
       int s = reverse ? 1 : 0;
       homRef[s] += Math.log10(fromRef(alt, e, s, slip));
       homAlt += Math.log10(fromAlt(alt, e, s, slip));
+      count(alt, e, s);
+    }
+
+    private void count(boolean alt, double e, int s) {
       if (alt) {
         alts[s]++;
         if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);

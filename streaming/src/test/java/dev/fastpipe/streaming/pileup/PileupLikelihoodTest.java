@@ -709,6 +709,63 @@ class PileupLikelihoodTest {
     for (int k = 0; k < 6; k++) assertEquals(l[k] - max, gl[k], 1e-4, "genotype " + k + ": " + Arrays.toString(gl));
   }
 
+  /**
+   * A G anchor before seven T, in a sample whose reads slip in homopolymers of 8-11 bases (one read
+   * in ten) and hardly in those of 4-7: stutter as the v3 recipe and PCR make it.
+   */
+  void sevenTAfterTheSiteSlippingFromEight() {
+    g.ref[SITE] = 'G';
+    for (int i = 1; i <= 7; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE + 8] = 'C';
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-5);
+    rates[IndelErrorRate.classOf(8, 1)] = 0.1;
+    indelErrors = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  /**
+   * blind60's stutter cells called hom-alt insertions that lengthen a run of seven to eight (A>AT,
+   * C>CA) 0/1 at GQ 20-29 on AD 10,33 and 6,45: the reads of the sample's eight-base run that lost a
+   * T show the reference, and were weighed at the slip rate of the reference's seven-base run. A read
+   * of the alt's haplotype slips as its own repeat does.
+   */
+  @Test
+  void aHomAltInsertionsReadsThatSlipBackToTheReferenceSlipAtTheRateOfTheLongerRun() {
+    sevenTAfterTheSiteSlippingFromEight();
+    for (int i = 0; i < 10; i++) insertionRead(1, i % 2 == 1, 1);
+    referenceRead(SITE - 40, false);
+    referenceRead(SITE - 45, true);
+    UnsafeBuffer image = encoded();
+    assertEquals(new TandemRepeat.Repeat(7, 1), PileupLikelihood.tandemRepeat(image, 8, W, 6, W / 2 + 1));
+    assertEquals(new TandemRepeat.Repeat(8, 1), PileupLikelihood.repeatOfAllele(image, 8, W, 6, "G", "GT"));
+    assertEquals(new TandemRepeat.Repeat(6, 1), PileupLikelihood.repeatOfAllele(image, 8, W, 6, "GT", "G"));
+    float[] gl = PileupLikelihood.indel(image, 8, H, W, 6, "G", "GT", rate, indelErrors);
+    assertEquals(0, gl[2], 1e-6, "hom-alt: two reads of ten slipped, at one in ten: " + Arrays.toString(gl));
+    assertTrue(gl[1] < -1, "het ten times less likely: " + Arrays.toString(gl));
+  }
+
+  /**
+   * The same sample's hom-alt G>GT (eight T) beside two reads of nine T and one of seven (blind60:
+   * T>TAAA,TAAAA 1/2 at GQ 24 on AD 3,37,9): every read off the alt is a slip of its run of eight.
+   */
+  @Test
+  void aHomAltInsertionsStutterAlleleIsItsSlipNotASecondAllele() {
+    sevenTAfterTheSiteSlippingFromEight();
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, indelErrors);
+    String[] alts = {"GT", "GTT"};
+    for (int shown = 1; shown <= 2; shown++) {
+      reads.clear();
+      support.clear();
+      for (int i = 0; i < 12; i++) insertionRead(1, i % 2 == 1, shown == 1 ? 1 : 2);
+      for (int i = 0; i < 2; i++) insertionRead(2, i % 2 == 0, shown == 2 ? 1 : 2);
+      referenceRead(SITE - 40, false);
+      site.add(shown, encoded(), 8, H, W, 6, "G", alts);
+    }
+    float[] gl = site.likelihoods();
+    assertEquals(0, gl[2], 1e-6, "1/1: " + Arrays.toString(gl));
+    assertTrue(gl[4] < -1, "1/2 ten times less likely: " + Arrays.toString(gl));
+  }
+
   @Test
   void aMultiAllelicSiteTakesEachAltOnce() {
     tRunAfterTheSite();
