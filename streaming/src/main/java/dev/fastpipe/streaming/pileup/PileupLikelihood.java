@@ -208,7 +208,7 @@ public final class PileupLikelihood {
       double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
-      if (indel < 0 && slips != null && (ref ? otherBaseBesideCentre(buffer, offset, offset + r * rowLength, width, channels)
+      if (indel < 0 && slips != null && (ref ? otherBaseNearCentre(buffer, offset, offset + r * rowLength, width, channels)
           : refBase >= 0 && baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase))) {
         indel = MOVED;
       }
@@ -236,7 +236,9 @@ public final class PileupLikelihood {
         int at = offset + r * rowLength + centre * channels;
         boolean alt = anchor != ANCHORED && (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
         byte[] other = alt ? refHaplotype : altHaplotype; // the haplotype the read does not show at the centre
-        double slip = anchor == MOVED ? movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips)
+        // a reference read may be the alt's haplotype slipped by more than a base: slipOfHaplotype reads any slip of 1-4
+        double slip = anchor == MOVED ? Math.max(movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips),
+                alt ? 0 : slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips))
             : anchor == ANCHORED ? slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips)
             : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, other, anchor, slips);
         for (int k = 0; alt && k < indelHaplotypes.length; k++) {
@@ -631,11 +633,17 @@ public final class PileupLikelihood {
         || centre + 1 < width && baseAt(buffer, row, channels, centre + 1) == base;
   }
 
-  /** Whether the read in {@code row} shows a base other than the reference row's a column either side of the centre. */
-  private static boolean otherBaseBesideCentre(DirectBuffer buffer, int offset, int row, int width, int channels) {
+  /**
+   * Whether the read in {@code row} shows a base other than the reference row's within {@value
+   * #SLIP_PLACES} columns either side of the centre: where a reference read at a hom-alt SNP is the
+   * sample's haplotype slipped by a repeat's unit (1 to {@value #MAX_SLIP_INSERTION} bases) and laid
+   * without a gap, the alt's base sits that far from the SNP (blind62: a hom-alt G>T inside a (TGA)n
+   * repeat called 0/1 on AD 2,16, its two reference reads one unit short, the T three columns on).
+   */
+  private static boolean otherBaseNearCentre(DirectBuffer buffer, int offset, int row, int width, int channels) {
     int centre = (width - 1) / 2;
-    for (int c = centre - 1; c <= centre + 1; c += 2) {
-      if (c < 0 || c >= width) continue;
+    for (int c = centre - SLIP_PLACES; c <= centre + SLIP_PLACES; c++) {
+      if (c < 0 || c >= width || c == centre) continue;
       int b = baseAt(buffer, row, channels, c);
       if (b >= 0 && b != baseAt(buffer, offset, channels, c)) return true;
     }

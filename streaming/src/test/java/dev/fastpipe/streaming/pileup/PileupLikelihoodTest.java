@@ -1104,6 +1104,25 @@ class PileupLikelihoodTest {
   }
 
   @Test
+  void aReferenceReadThatShowsTheAltsBaseMovedARepeatsUnitIsAStutterReadOfTheAlt() {
+    // blind62's MSv1 stutter cells: a hom-alt G>T inside a (TGA)n repeat (TGA to TTA), 0/1 on AD 2,16
+    // at 15x and 3,19 at 20x; its reference reads are the alt's haplotype with one TGA fewer before
+    // the SNP, laid without a gap: the reference's G at the SNP, the alt's T three columns back.
+    rate = 1e-9;
+    g.ref[SITE - 26] = 'C';
+    for (int i = -25; i <= 26; i++) g.ref[SITE + i] = (byte) "TGA".charAt(Math.floorMod(i + 1, 3));
+    g.ref[SITE + 27] = 'C';
+    String altHaplotype = haplotypeWith('T');
+    String slipped = altHaplotype.substring(0, 30) + altHaplotype.substring(33) + "CCC";
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "100M");
+    assertEquals('G', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the slipped read shows the reference's G at the SNP");
+    assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 3), "and the alt's T three columns back");
+    assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the columns beside the SNP are the reference's");
+    assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 + 1));
+    assertHetUnlessTheReadsSlip(image, repeatSlips(52, 3, 1e-4), repeatSlips(52, 3, 0.05));
+  }
+
+  @Test
   void anAltReadThatShowsTheSamplesHomAltBaseMovedOneColumnInARunIsAStutterReadOfTheSample() {
     // blind58's MSv3 60x with stutter: a hom-alt T>G splitting a run of 23 T into 7 and 15; reads of
     // the sample's haplotype with eight T before the G, laid without a gap, show the reference's T at
