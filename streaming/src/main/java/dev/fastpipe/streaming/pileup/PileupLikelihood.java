@@ -1195,7 +1195,8 @@ public final class PileupLikelihood {
 
   /**
    * Where a bi-allelic indel example's alleles are told apart: the tandem repeat {@code after} its
-   * anchor and the last column {@code to} a read must reach from the column before the anchor
+   * anchor on the reference and {@code altAfter} on the alt's haplotype ({@link #repeatOfAllele}),
+   * and the last column {@code to} a read must reach from the column before the anchor
    * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
    * {@link #indelRowEvidence} read it.
    */
