@@ -1559,8 +1559,7 @@ public final class PileupLikelihood {
      */
     public void add(boolean alt, double e, boolean reverse, double slip) {
       int s = reverse ? 1 : 0;
-      het += Math.log10((fromRef(alt, e, s, slip) + fromAlt(alt, e, s, slip)) / 2);
-      addHomozygous(alt, e, reverse, slip);
+      addRead(alt, e, s, fromRef(alt, e, s, slip), fromAlt(alt, e, s, slip));
     }
 
     /**
@@ -1570,12 +1569,13 @@ public final class PileupLikelihood {
      */
     public void addIndelRead(boolean alt, double e, boolean reverse, double altSlip) {
       int s = reverse ? 1 : 0;
-      double ref = fromRef(alt, e, s, 0);
-      double other = alt ? fromAlt(true, e, s, 0) : Math.max(e * refShare[s], altSlip);
+      addRead(alt, e, s, fromRef(alt, e, s, 0), fromAlt(alt, e, s, alt ? 0 : altSlip));
+    }
+
+    /** One read of P(read | reference's haplotype) {@code ref} and P(read | alt's) {@code other}. */
+    private void addRead(boolean alt, double e, int s, double ref, double other) {
       het += Math.log10((ref + other) / 2);
-      homRef[s] += Math.log10(ref);
-      homAlt += Math.log10(other);
-      count(alt, e, s);
+      addHomozygous(alt, e, s, ref, other);
     }
 
     /**
@@ -1595,20 +1595,17 @@ public final class PileupLikelihood {
     public void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
         double slipB) {
       int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
-      het += Math.log10((fromRef(altA, eA, sA, slipA) * fromRef(altB, eB, sB, slipB)
-          + fromAlt(altA, eA, sA, slipA) * fromAlt(altB, eB, sB, slipB)) / 2);
-      addHomozygous(altA, eA, reverseA, slipA);
-      addHomozygous(altB, eB, reverseB, slipB);
+      double refA = fromRef(altA, eA, sA, slipA), otherA = fromAlt(altA, eA, sA, slipA);
+      double refB = fromRef(altB, eB, sB, slipB), otherB = fromAlt(altB, eB, sB, slipB);
+      het += Math.log10((refA * refB + otherA * otherB) / 2);
+      addHomozygous(altA, eA, sA, refA, otherA);
+      addHomozygous(altB, eB, sB, refB, otherB);
     }
 
-    private void addHomozygous(boolean alt, double e, boolean reverse, double slip) {
-      int s = reverse ? 1 : 0;
-      homRef[s] += Math.log10(fromRef(alt, e, s, slip));
-      homAlt += Math.log10(fromAlt(alt, e, s, slip));
-      count(alt, e, s);
-    }
-
-    private void count(boolean alt, double e, int s) {
+    /** A read's terms of hom-ref (the reference's haplotype: {@code ref}) and hom-alt ({@code other}), and its count. */
+    private void addHomozygous(boolean alt, double e, int s, double ref, double other) {
+      homRef[s] += Math.log10(ref);
+      homAlt += Math.log10(other);
       if (alt) {
         alts[s]++;
         if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);
