@@ -26,11 +26,24 @@ import java.util.Locale;
  * their reads. The rate's prior is a Beta with mean {@link #FLOOR} worth {@link #PRIOR_READS} reads,
  * so that a class with few reads (long repeats in a small sample) keeps close to the floor.
  *
+ * <p>A class's rate is its loci's mean, and loci differ: PCR stutter slips one tract of a class and
+ * not the next (blind63's 60x MiSeq stutter sample: 30 of 51 perfect tetranucleotide tracts of 20
+ * bases or more show no unit indel in any read, the rest five or more). So each kind of repeat
+ * (homopolymers, dinucleotide STRs, longer units) also gets its loci's spread ({@link
+ * #locusWeights}): the share of its anchor columns whose reads slip at each multiple ({@link
+ * #LOCUS_MULTIPLIERS}) of their class's rate, fitted by the same mixture with the hom-ref part split
+ * over the multiples. A site's indel likelihoods are summed over them
+ * ({@code PileupLikelihood.indel}): eight of 22 reads one unit off at a locus whose class slips
+ * 0.013 a read are a het's under one rate, and a stuttering locus's under the spread, where the
+ * sample shows such loci. A sample whose loci slip alike (most simulators) fits no spread.
+ *
  * @param rates per class, the fitted rate (before the floor)
  * @param reads per class, the read columns sampled
  * @param errors per class, the expected indel errors among them
+ * @param locusWeights per kind of repeat ({@link #kindOf}), the share of loci at each of {@link
+ *     #LOCUS_MULTIPLIERS} times their class's rate (summing to 1)
  */
-public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
+public record IndelErrorRate(double[] rates, long[] reads, double[] errors, double[][] locusWeights) {
   /** The lowest per-read indel error the caller uses. */
   public static final double FLOOR = 0.002;
   /**
@@ -64,6 +77,15 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
   static final int MAX_ROUNDS = 200;
   static final double TOLERANCE = 1e-4;
 
+  /** The multiples of its class's rate at which a locus's reads may slip ({@link #locusWeights}). */
+  public static final double[] LOCUS_MULTIPLIERS = {1, 2, 4, 8, 16};
+  /** The most a multiplied rate reaches ({@link #atLocus}): a locus slipping more looks like a het. */
+  public static final double MAX_LOCUS_RATE = 0.25;
+  /** Pseudo-count, in anchor columns at their class's rate, behind each kind's spread. */
+  static final double LOCUS_PRIOR_COLUMNS = 50;
+  /** Kinds of repeat whose loci spread alike: homopolymers, dinucleotide STRs, longer units. */
+  public static final int KINDS = 3;
+
   public IndelErrorRate {
     if (rates.length != CLASSES || reads.length != CLASSES || errors.length != CLASSES) {
       throw new IllegalArgumentException("expected " + CLASSES + " classes");
@@ -71,9 +93,68 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
     for (double r : rates) {
       if (!(r > 0 && r < 0.5)) throw new IllegalArgumentException("indel error rate " + r + " is not in (0, 0.5)");
     }
+    if (locusWeights.length != KINDS) throw new IllegalArgumentException("expected " + KINDS + " kinds of repeat");
+    double[][] weights = new double[KINDS][];
+    for (int k = 0; k < KINDS; k++) {
+      weights[k] = locusWeights[k].clone();
+      double sum = 0;
+      for (double w : weights[k]) {
+        if (!(w >= 0)) throw new IllegalArgumentException("locus weight " + w + " is negative");
+        sum += w;
+      }
+      if (weights[k].length != LOCUS_MULTIPLIERS.length || Math.abs(sum - 1) > 1e-6) {
+        throw new IllegalArgumentException("a kind's locus weights are one per multiplier, summing to 1");
+      }
+    }
     rates = rates.clone();
     reads = reads.clone();
     errors = errors.clone();
+    locusWeights = weights;
+  }
+
+  /** Rates without a spread of loci: every locus at its class's rate. */
+  public IndelErrorRate(double[] rates, long[] reads, double[] errors) {
+    this(rates, reads, errors, noSpread());
+  }
+
+  private static double[][] noSpread() {
+    double[][] w = new double[KINDS][LOCUS_MULTIPLIERS.length];
+    for (double[] kind : w) kind[0] = 1;
+    return w;
+  }
+
+  /** The kind of repeat of class {@code c} ({@link #KINDS}), or -1 for class 0 (no or a short repeat: no spread). */
+  public static int kindOf(int c) {
+    return c == 0 ? -1 : (c - 1) / (CLASS_FROM.length - 1);
+  }
+
+  /**
+   * The share of loci of a tandem repeat of {@code tract} bases with a unit of {@code unit} that
+   * slip at each of {@link #LOCUS_MULTIPLIERS} times their class's rate: {1, 0, ...} where the
+   * sample fits no spread or the repeat is short.
+   */
+  public double[] locusWeights(int tract, int unit) {
+    int kind = kindOf(classOf(tract, unit));
+    return kind < 0 ? NO_SPREAD : locusWeights[kind];
+  }
+
+  private static final double[] NO_SPREAD = noSpread()[0];
+
+  /**
+   * The rates at a locus whose reads slip {@code multiple} times their class's rate, at most {@link
+   * #MAX_LOCUS_RATE} (a class fitted above it keeps its rate); for their rates only (a multiple
+   * other than 1 gives rates without a spread).
+   */
+  public IndelErrorRate atLocus(double multiple) {
+    if (multiple == 1) return this;
+    double[] r = new double[CLASSES];
+    for (int c = 0; c < CLASSES; c++) r[c] = atLocus(rates[c], multiple);
+    return new IndelErrorRate(r, reads, errors);
+  }
+
+  /** A class's {@code rate} at a locus of {@code multiple} times it, at most {@link #MAX_LOCUS_RATE} unless it is more already. */
+  private static double atLocus(double rate, double multiple) {
+    return Math.max(rate, Math.min(MAX_LOCUS_RATE, multiple * rate));
   }
 
   /** Nothing measured: {@link #FLOOR} in every class. */
@@ -149,6 +230,8 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
     if (readsByClass.length != classes || columnsByClass.length != classes) throw new IllegalArgumentException("classes");
     double[] rates = new double[classes];
     double[] errors = new double[classes];
+    double[] hets = new double[classes];
+    double[] homAlts = new double[classes];
     for (int c = 0; c < classes; c++) {
       int tc = c;
       List<Column> cols = evidence.stream().filter(x -> x.tractClass() == tc).toList();
@@ -198,8 +281,83 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
       }
       rates[c] = rate;
       errors[c] = expected;
+      hets[c] = het;
+      homAlts[c] = homAlt;
     }
-    return new IndelErrorRate(rates, readsByClass, errors);
+    double[][] weights = new double[KINDS][];
+    for (int kind = 0; kind < KINDS; kind++) {
+      weights[kind] = locusSpread(kind, evidence, readsByClass, columnsByClass, rates, hets, homAlts);
+    }
+    return new IndelErrorRate(rates, readsByClass, errors, weights);
+  }
+
+  /**
+   * The share of a kind's loci at each of {@link #LOCUS_MULTIPLIERS} times their class's rate, by
+   * expectation maximisation over its classes' anchor columns with their rates, het and hom-alt
+   * shares held as fitted: a column's hom-ref part is split over the multiples, and the columns
+   * without evidence count as hom-ref ones of their class's mean reads. {@link
+   * #LOCUS_PRIOR_COLUMNS} columns at the class's rate stand behind it, so that a kind with few
+   * columns keeps close to no spread.
+   */
+  private static double[] locusSpread(int kind, List<Column> evidence, long[] readsByClass, long[] columnsByClass,
+      double[] rates, double[] hets, double[] homAlts) {
+    int m = LOCUS_MULTIPLIERS.length;
+    double[] weights = new double[m];
+    Arrays.fill(weights, 0.5 / (m - 1));
+    weights[0] = 0.5;
+    double[] p = new double[m + 2];
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+      double[] share = new double[m];
+      share[0] = LOCUS_PRIOR_COLUMNS;
+      for (int c = 0; c < CLASSES; c++) {
+        if (kindOf(c) != kind || columnsByClass[c] == 0) continue;
+        double rate = rates[c];
+        long evidenceReads = 0;
+        long evidenceColumns = 0;
+        for (Column x : evidence) {
+          if (x.tractClass() != c) continue;
+          evidenceReads += x.reads();
+          evidenceColumns++;
+          int a = x.alts();
+          int n = x.reads();
+          for (int k = 0; k < m; k++) {
+            double r = atLocus(rate, LOCUS_MULTIPLIERS[k]);
+            p[k] = Math.log(Math.max(1e-300, weights[k])) + a * Math.log(r) + (n - a) * Math.log1p(-r);
+          }
+          p[m] = Math.log(hets[c]) + n * Math.log(0.5);
+          p[m + 1] = Math.log(homAlts[c]) + a * Math.log1p(-rate) + (n - a) * Math.log(rate);
+          normalise(p, m + 2);
+          for (int k = 0; k < m; k++) share[k] += p[k];
+        }
+        long quiet = columnsByClass[c] - evidenceColumns;
+        if (quiet <= 0) continue;
+        double reads = (readsByClass[c] - evidenceReads) / (double) quiet;
+        for (int k = 0; k < m; k++) {
+          p[k] = Math.log(Math.max(1e-300, weights[k])) + reads * Math.log1p(-atLocus(rate, LOCUS_MULTIPLIERS[k]));
+        }
+        normalise(p, m);
+        for (int k = 0; k < m; k++) share[k] += quiet * p[k];
+      }
+      double total = 0;
+      for (double x : share) total += x;
+      double change = 0;
+      for (int k = 0; k < m; k++) {
+        double next = share[k] / total;
+        change = Math.max(change, Math.abs(next - weights[k]));
+        weights[k] = next;
+      }
+      if (change < 1e-6) break;
+    }
+    return weights;
+  }
+
+  /** Log-probabilities {@code p[0 .. n - 1]} in place to probabilities summing to 1. */
+  private static void normalise(double[] p, int n) {
+    double max = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < n; i++) max = Math.max(max, p[i]);
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += p[i] = Math.exp(p[i] - max);
+    for (int i = 0; i < n; i++) p[i] /= sum;
   }
 
   /** One line for the log: the fitted rate per class of repeat length, and the floor the caller keeps. */
@@ -211,7 +369,16 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
       if (c > 0) b.append(", ");
       b.append(String.format(Locale.ROOT, "%.2g (%s)", rates[c], label(c)));
     }
-    return b + String.format(Locale.ROOT, " per read, at least %.2g; fitted to %,d read columns", FLOOR, total);
+    b.append(String.format(Locale.ROOT, " per read, at least %.2g; fitted to %,d read columns", FLOOR, total));
+    b.append("; loci at 1/2/4/8/16x their class's rate:");
+    String[] kinds = {"homopolymers", "dinucleotide STRs", "longer units"};
+    for (int k = 0; k < KINDS; k++) {
+      b.append(k == 0 ? " " : ", ").append(kinds[k]);
+      for (int i = 0; i < LOCUS_MULTIPLIERS.length; i++) {
+        b.append(String.format(Locale.ROOT, i == 0 ? " %.2f" : "/%.2f", locusWeights[k][i]));
+      }
+    }
+    return b.toString();
   }
 
   /** A class's name for the log: "repeat 0-3 bp", "homopolymer 4-7 bp", "dinucleotide STR 8-11 bp", "STR 20+ bp". */
@@ -226,12 +393,13 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors) {
   @Override
   public boolean equals(Object o) {
     return o instanceof IndelErrorRate r && Arrays.equals(rates, r.rates) && Arrays.equals(reads, r.reads)
-        && Arrays.equals(errors, r.errors);
+        && Arrays.equals(errors, r.errors) && Arrays.deepEquals(locusWeights, r.locusWeights);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * Arrays.hashCode(rates) + Arrays.hashCode(reads)) + Arrays.hashCode(errors);
+    return 31 * (31 * (31 * Arrays.hashCode(rates) + Arrays.hashCode(reads)) + Arrays.hashCode(errors))
+        + Arrays.deepHashCode(locusWeights);
   }
 
   @Override

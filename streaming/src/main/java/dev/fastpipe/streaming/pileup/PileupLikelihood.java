@@ -887,6 +887,46 @@ public final class PileupLikelihood {
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, IndelSpan span, double artifactRate, IndelErrorRate indelErrors) {
     if (span == null) return null;
+    return overLoci(indelErrors.locusWeights(span.after().length(), span.after().unit()),
+        m -> indelReads(buffer, offset, height, width, channels, ref, alt, span, indelErrors.atLocus(m)).likelihoodsUnshifted(artifactRate));
+  }
+
+  /**
+   * log10 of the likelihoods summed over the sample's spread of loci ({@link
+   * IndelErrorRate#locusWeights}: {@code weights[k]} of them slip at {@link
+   * IndelErrorRate#LOCUS_MULTIPLIERS}[k] times their class's rate), from {@code likelihoodsAt}, the
+   * unshifted log10 likelihoods at a multiple; shifted so that the largest is 0 (a NaN stays NaN);
+   * null where they are.
+   */
+  static float[] overLoci(double[] weights, java.util.function.DoubleFunction<double[]> likelihoodsAt) {
+    double[] sum = null;
+    for (int k = 0; k < weights.length; k++) {
+      if (weights[k] <= 0) continue;
+      double[] l = likelihoodsAt.apply(IndelErrorRate.LOCUS_MULTIPLIERS[k]);
+      if (l == null) return null;
+      double w = Math.log10(weights[k]);
+      if (sum == null) {
+        sum = new double[l.length];
+        for (int g = 0; g < l.length; g++) sum[g] = l[g] + w;
+      } else {
+        for (int g = 0; g < l.length; g++) sum[g] = log10Sum(sum[g], l[g] + w);
+      }
+    }
+    return sum == null ? null : shifted(sum);
+  }
+
+  /** {@code l} less its largest value (NaN aside), as floats: the largest 0. */
+  static float[] shifted(double[] l) {
+    double max = Double.NEGATIVE_INFINITY;
+    for (double v : l) if (!Double.isNaN(v)) max = Math.max(max, v);
+    float[] out = new float[l.length];
+    for (int g = 0; g < l.length; g++) out[g] = (float) (l[g] - max);
+    return out;
+  }
+
+  /** The reads of a bi-allelic indel example, as {@link #indel} weighs them at the rates {@code indelErrors}. */
+  private static ReadEvidence indelReads(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt, IndelSpan span, IndelErrorRate indelErrors) {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
     TandemRepeat.Repeat after = span.after();
@@ -913,7 +953,7 @@ public final class PileupLikelihood {
       double fromAlt = showsAlt ? 0 : combined(slipped ? altReadSlip : altReadError, mapping);
       reads.addIndelRead(showsAlt, combined(e, mapping), reverse(buffer, at), fromAlt);
     }
-    return reads.likelihoods(artifactRate);
+    return reads;
   }
 
   /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
@@ -959,6 +999,12 @@ public final class PileupLikelihood {
      * ({@link #repeatOfAllele}): an insertion that lengthens a repeat slips as the longer one does.
      */
     private double[][] slip;
+    /** An indel site's repeat after the anchor, and each alt's on its haplotype ({@link #repeatOfAllele}; index 0 unused). */
+    private TandemRepeat.Repeat after;
+    private TandemRepeat.Repeat[] own;
+    /** Per row of an indel site: its read's mapping error, and whether no aligner made it of any alt's read ({@link #noAlignerMadeIt}). */
+    private double[] mapping;
+    private boolean[] slipped;
 
     /**
      * A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts,
@@ -1008,35 +1054,25 @@ public final class PileupLikelihood {
         }
         slip = movedReads(buffer, offset, height, width, channels, ref, altAlleles);
       } else if (seenCount == 0) {
-        TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, centre + 1);
-        double indelError = indelErrors.at(after.length(), after.unit());
-        double fromReference = indelErrors.ofReferenceReads(after.length(), after.unit());
+        after = tandemRepeat(buffer, offset, width, channels, centre + 1);
         int to = lastColumnToReach(buffer, offset, width, channels, ref, altAlleles, after);
-        double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
-        double[] altSlip = new double[alts + 1]; // the same for a read no aligner made from it
-        for (int k = 1; k <= alts; k++) {
-          TandemRepeat.Repeat own = repeatOfAllele(buffer, offset, width, channels, ref, altAlleles[k - 1]);
-          altError[k] = indelErrors.at(own.length(), own.unit());
-          altSlip[k] = indelErrors.ofReferenceReads(own.length(), own.unit());
-        }
+        own = new TandemRepeat.Repeat[alts + 1];
+        for (int k = 1; k <= alts; k++) own[k] = repeatOfAllele(buffer, offset, width, channels, ref, altAlleles[k - 1]);
         rows = n;
         allele = new int[n];
-        error = new double[n];
-        referenceError = new double[n];
-        slip = new double[n][alts + 1];
+        mapping = new double[n];
+        slipped = new boolean[n];
         for (int r = 0; r < n; r++) {
           int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
           int at = row + centre * channels;
           boolean anchor = (buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0;
           boolean spans = to >= 0 && drawnThroughout(buffer, row, channels, centre - 1, to);
           allele[r] = anchor && spans ? 0 : -1;
-          double mapping = mappingError(buffer, at);
-          referenceError[r] = combined(fromReference, mapping);
-          boolean slipped = spans;
-          for (String a : altAlleles) slipped = slipped && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
-          error[r] = slipped ? referenceError[r] : combined(indelError, mapping);
-          for (int k = 1; k <= alts; k++) slip[r][k] = combined(slipped ? altSlip[k] : altError[k], mapping);
+          mapping[r] = mappingError(buffer, at);
+          slipped[r] = spans;
+          for (String a : altAlleles) slipped[r] = slipped[r] && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
         }
+        indelRowErrors(indelErrors);
       } else if (n != rows) {
         return;
       }
@@ -1099,9 +1135,52 @@ public final class PileupLikelihood {
       return seenCount == alts;
     }
 
-    /** log10 L of each genotype in VCF order, largest 0; null unless complete or with no informative read. */
+    /**
+     * An indel site's per-row rates at the sample's {@code rates}: a read errs at the rate of the
+     * repeat after the anchor (at the rate reference reads grow an indel where no aligner made it of
+     * an alt's read), a reference read shows an alt at the latter, and a read of alt k's haplotype
+     * shows another allele at the rate of that haplotype's repeat; each combined with the read's
+     * mapping error.
+     */
+    private void indelRowErrors(IndelErrorRate rates) {
+      double indelError = rates.at(after.length(), after.unit());
+      double fromReference = rates.ofReferenceReads(after.length(), after.unit());
+      double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
+      double[] altSlip = new double[alts + 1]; // the same for a read no aligner made from it
+      for (int k = 1; k <= alts; k++) {
+        altError[k] = rates.at(own[k].length(), own[k].unit());
+        altSlip[k] = rates.ofReferenceReads(own[k].length(), own[k].unit());
+      }
+      if (error.length != rows) {
+        error = new double[rows];
+        referenceError = new double[rows];
+        slip = new double[rows][alts + 1];
+      }
+      for (int r = 0; r < rows; r++) {
+        referenceError[r] = combined(fromReference, mapping[r]);
+        error[r] = slipped[r] ? referenceError[r] : combined(indelError, mapping[r]);
+        for (int k = 1; k <= alts; k++) slip[r][k] = combined(slipped[r] ? altSlip[k] : altError[k], mapping[r]);
+      }
+    }
+
+    /**
+     * log10 L of each genotype in VCF order, largest 0; null unless complete or with no informative
+     * read. An indel site's are summed over the sample's spread of loci ({@link #overLoci}).
+     */
     public float[] likelihoods() {
       if (!complete()) return null;
+      if (snp) {
+        double[] l = likelihoodsUnshifted();
+        return l == null ? null : shifted(l);
+      }
+      return overLoci(indelErrors.locusWeights(after.length(), after.unit()), m -> {
+        indelRowErrors(indelErrors.atLocus(m));
+        return likelihoodsUnshifted();
+      });
+    }
+
+    /** log10 L of each genotype in VCF order at the rows' rates as they stand; null with no informative read. */
+    private double[] likelihoodsUnshifted() {
       int alleles = alts + 1;
       double[] l = new double[alleles * (alleles + 1) / 2];
       int informative = 0;
@@ -1126,11 +1205,7 @@ public final class PileupLikelihood {
         }
       }
       if (informative == 0) return null;
-      double max = Double.NEGATIVE_INFINITY;
-      for (double v : l) max = Math.max(max, v);
-      float[] out = new float[l.length];
-      for (int g = 0; g < l.length; g++) out[g] = (float) (l[g] - max);
-      return out;
+      return l;
     }
   }
 
@@ -1657,10 +1732,17 @@ public final class PileupLikelihood {
 
     /** The log10 likelihoods {0/0, 0/1, 1/1}, largest 0, hom-ref with a strand artifact at {@code artifactRate}; null with no read. */
     float[] likelihoods(double artifactRate) {
+      double[] l = likelihoodsUnshifted(artifactRate);
+      if (l == null) return null;
+      double max = Math.max(l[0], Math.max(l[1], l[2]));
+      return new float[] {(float) (l[0] - max), (float) (l[1] - max), (float) (l[2] - max)};
+    }
+
+    /** As {@link #likelihoods}, not shifted. */
+    double[] likelihoodsUnshifted(double artifactRate) {
       if (alts[0] + alts[1] + refs[0] + refs[1] == 0) return null;
       double l00 = withArtifact(homRef[0] + homRef[1], Math.log10(artifactRate / 2)); // hom-ref, or a strand artifact
-      double max = Math.max(l00, Math.max(het, homAlt));
-      return new float[] {(float) (l00 - max), (float) (het - max), (float) (homAlt - max)};
+      return new double[] {l00, het, homAlt};
     }
   }
 

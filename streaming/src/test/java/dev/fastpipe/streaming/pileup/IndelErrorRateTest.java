@@ -112,6 +112,46 @@ class IndelErrorRateTest {
     assertTrue(r.describe().contains("1,100,000 read columns"), r.describe());
   }
 
+  /**
+   * Dinucleotide STRs of 8-11 bases, 500 anchor columns of 20 reads: 100 loci that stutter (three
+   * reads of 20 one unit off) and 400 where no read shows an indel. The class's rate, 0.025 a read,
+   * is their mean; its loci spread, one in five at four or eight times it. Where 300 loci show one read of
+   * 20 each and the rest none (the same mean, spread no more than chance spreads it), the fit puts its loci at their class's rate. Homopolymers
+   * and longer units, with no columns, keep no spread.
+   */
+  @Test
+  void lociThatSlipUnevenlyFitASpreadAroundTheirClasssRateAndEvenOnesNone() {
+    int di = IndelErrorRate.classOf(10, 2);
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[di] = 10_000;
+    columns[di] = 500;
+    List<IndelErrorRate.Column> uneven = new ArrayList<>();
+    for (int i = 0; i < 100; i++) uneven.add(new IndelErrorRate.Column(di, 20, 3));
+    IndelErrorRate spread = IndelErrorRate.estimate(uneven, reads, columns);
+    double[] w = spread.locusWeights(10, 2);
+    assertEquals(1, java.util.Arrays.stream(w).sum(), 1e-9);
+    assertTrue(w[2] + w[3] > 0.15, "one locus in five at 4-8x its class's rate: " + spread.describe());
+    assertTrue(w[0] > 0.6, "most at it: " + spread.describe());
+    assertTrue(spread.describe().contains("dinucleotide STRs 0."), spread.describe());
+
+    List<IndelErrorRate.Column> even = new ArrayList<>();
+    for (int i = 0; i < 300; i++) even.add(new IndelErrorRate.Column(di, 20, 1));
+    IndelErrorRate alike = IndelErrorRate.estimate(even, reads, columns);
+    assertEquals(spread.rates()[di], alike.rates()[di], 0.002, "the same mean rate");
+    assertTrue(alike.locusWeights(10, 2)[0] > 0.95, "loci alike: no spread: " + alike.describe());
+
+    for (IndelErrorRate r : new IndelErrorRate[] {spread, alike, IndelErrorRate.assumed()}) {
+      assertEquals(1, r.locusWeights(10, 1)[0], 1e-9, "homopolymers: nothing measured, no spread");
+      assertEquals(1, r.locusWeights(9, 3)[0], 1e-9, "longer units: nothing measured, no spread");
+      assertEquals(1, r.locusWeights(2, 1)[0], 1e-9, "no repeat: no spread");
+    }
+    // a locus's rates: its class's times the multiple, at most MAX_LOCUS_RATE
+    IndelErrorRate eightfold = spread.atLocus(8);
+    assertEquals(Math.min(IndelErrorRate.MAX_LOCUS_RATE, 8 * spread.rates()[di]), eightfold.rates()[di], 1e-12);
+    assertEquals(8 * spread.rates()[0], eightfold.rates()[0], 1e-12);
+  }
+
   @Test
   void moreEvidenceThanSampledIsRejected() {
     long[] reads = new long[CLASSES];

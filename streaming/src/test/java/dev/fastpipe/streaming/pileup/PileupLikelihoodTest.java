@@ -553,6 +553,53 @@ class PileupLikelihoodTest {
   }
 
   /**
+   * Five insertion reads and seventeen reference reads spanning an eight-T run whose class slips
+   * 0.013 a read: a het by 10^2.9 under one rate for every locus. Where the sample's homopolymer loci
+   * spread ({@link IndelErrorRate#locusWeights}: 60 % at their class's rate, 10 % each at 2, 4, 8
+   * and 16 times it), the likelihoods are summed over the spread and this locus is likelier one that
+   * slips at 16 times the rate (0.21) than a het; eleven insertion reads of 22 stay a het.
+   */
+  @Test
+  void anIndelsReadsAreWeighedOverTheSpreadOfTheSamplesLoci() {
+    tRunAfterTheSite();
+    sampleSlipsInTheTRunAt(0.013);
+    IndelErrorRate even = indelErrors;
+    double[][] weights = {{0.6, 0.1, 0.1, 0.1, 0.1}, {1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}};
+    IndelErrorRate spread = new IndelErrorRate(even.rates(), even.reads(), even.errors(), weights);
+    for (int i = 0; i < 5; i++) insertionRead(i % 2 == 1);
+    for (int i = 0; i < 17; i++) referenceRead(SITE - 40, i % 2 == 1); // to SITE + 59: past the run and the flank
+    double het = 22 * Math.log10(0.5);
+
+    float[] one = indelLikelihoods();
+    assertEquals(0, one[1], 1e-6, "one rate: a het: " + Arrays.toString(one));
+    assertEquals(homRefAtLoci(new double[] {1, 0, 0, 0, 0}, 0.013, 5, 17) - het, one[0], 1e-3, "hom-ref at the class's rate");
+    assertTrue(one[0] < -2.5, Arrays.toString(one));
+
+    indelErrors = spread;
+    float[] loci = indelLikelihoods();
+    assertEquals(0, loci[0], 1e-6, "over the spread: hom-ref: " + Arrays.toString(loci));
+    assertEquals(het - homRefAtLoci(weights[0], 0.013, 5, 17), loci[1], 1e-3, "the het by the formula");
+
+    for (int i = 0; i < 6; i++) insertionRead(i % 2 == 1);
+    reads.subList(5, 11).clear(); // eleven insertion reads and eleven reference reads
+    support.subList(5, 11).clear();
+    float[] half = indelLikelihoods();
+    assertEquals(0, half[1], 1e-6, "half the reads: a het: " + Arrays.toString(half));
+    assertTrue(half[0] < -2, Arrays.toString(half));
+  }
+
+  /** log10 of the sum over loci at {@code weights} of {@code alts} reads erring and {@code refs} not, at each locus's rate (mapping error 1e-6). */
+  static double homRefAtLoci(double[] weights, double rate, int alts, int refs) {
+    double sum = 0;
+    for (int k = 0; k < weights.length; k++) {
+      double r = Math.min(IndelErrorRate.MAX_LOCUS_RATE, IndelErrorRate.LOCUS_MULTIPLIERS[k] * rate);
+      double e = r + 1e-6 - r * 1e-6;
+      sum += weights[k] * Math.pow(e, alts) * Math.pow(1 - e, refs);
+    }
+    return Math.log10(sum);
+  }
+
+  /**
    * A het insertion with one reference read of seven that reaches 40 bases before the anchor and
    * 50 past the run: no aligner makes that of a read carrying the insertion, so under hom-alt it is
    * a read slipping at the sample's rate (1e-5), not at the floor, and the het wins by 10^2.9. The
@@ -764,6 +811,38 @@ class PileupLikelihoodTest {
     float[] gl = site.likelihoods();
     assertEquals(0, gl[2], 1e-6, "1/1: " + Arrays.toString(gl));
     assertTrue(gl[4] < -1, "1/2 ten times less likely: " + Arrays.toString(gl));
+  }
+
+  /**
+   * A multi-allelic site of one and two T more in an eight-T run whose class slips 0.013 a read: four
+   * +T reads, two +TT and sixteen reference reads. Under one rate the six are no slips but a het
+   * (0/1 beats 0/0 by 10^1.6); summed over the sample's spread of homopolymer loci (60 % at the
+   * class's rate, 10 % each at 2-16 times it) they are a stuttering locus's (0/0 by 10^1.6).
+   */
+  @Test
+  void aMultiAllelicIndelSitesReadsAreWeighedOverTheSpreadOfTheSamplesLoci() {
+    tRunAfterTheSite();
+    sampleSlipsInTheTRunAt(0.013);
+    IndelErrorRate even = indelErrors;
+    IndelErrorRate spread = new IndelErrorRate(even.rates(), even.reads(), even.errors(),
+        new double[][] {{0.6, 0.1, 0.1, 0.1, 0.1}, {1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}});
+    float[][] gl = new float[2][];
+    for (int s = 0; s < 2; s++) {
+      PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, s == 0 ? even : spread);
+      for (int shown = 1; shown <= 2; shown++) {
+        reads.clear();
+        support.clear();
+        for (int i = 0; i < 4; i++) insertionRead(1, i % 2 == 1, shown == 1 ? 1 : 2);
+        for (int i = 0; i < 2; i++) insertionRead(2, i % 2 == 0, shown == 2 ? 1 : 2);
+        for (int i = 0; i < 16; i++) referenceRead(SITE - 40, i % 2 == 1);
+        site.add(shown, encoded(), 8, H, W, 6, "G", TWO_INSERTIONS);
+      }
+      gl[s] = site.likelihoods();
+    }
+    assertEquals(0, gl[0][1], 1e-6, "one rate: 0/1: " + Arrays.toString(gl[0]));
+    assertTrue(gl[0][0] < -1.5, Arrays.toString(gl[0]));
+    assertEquals(0, gl[1][0], 1e-6, "over the spread: 0/0: " + Arrays.toString(gl[1]));
+    assertTrue(gl[1][1] < -1.5, Arrays.toString(gl[1]));
   }
 
   @Test
