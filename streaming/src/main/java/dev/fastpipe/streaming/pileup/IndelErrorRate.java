@@ -302,6 +302,18 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
   private static double[] locusSpread(int kind, List<Column> evidence, long[] readsByClass, long[] columnsByClass,
       double[] rates, double[] hets, double[] homAlts) {
     int m = LOCUS_MULTIPLIERS.length;
+    List<List<Column>> byClass = new java.util.ArrayList<>();
+    for (int c = 0; c < CLASSES; c++) byClass.add(new java.util.ArrayList<>());
+    for (Column x : evidence) if (kindOf(x.tractClass()) == kind) byClass.get(x.tractClass()).add(x);
+    double[][] logRate = new double[CLASSES][m]; // per class and multiple: log r and log(1 - r) at the locus's rate
+    double[][] logRight = new double[CLASSES][m];
+    for (int c = 0; c < CLASSES; c++) {
+      for (int k = 0; k < m; k++) {
+        double r = atLocus(rates[c], LOCUS_MULTIPLIERS[k]);
+        logRate[c][k] = Math.log(r);
+        logRight[c][k] = Math.log1p(-r);
+      }
+    }
     double[] weights = new double[m];
     Arrays.fill(weights, 0.5 / (m - 1));
     weights[0] = 0.5;
@@ -311,30 +323,21 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
       share[0] = LOCUS_PRIOR_COLUMNS;
       for (int c = 0; c < CLASSES; c++) {
         if (kindOf(c) != kind || columnsByClass[c] == 0) continue;
-        double rate = rates[c];
         long evidenceReads = 0;
-        long evidenceColumns = 0;
-        for (Column x : evidence) {
-          if (x.tractClass() != c) continue;
+        for (Column x : byClass.get(c)) {
           evidenceReads += x.reads();
-          evidenceColumns++;
           int a = x.alts();
           int n = x.reads();
-          for (int k = 0; k < m; k++) {
-            double r = atLocus(rate, LOCUS_MULTIPLIERS[k]);
-            p[k] = Math.log(Math.max(1e-300, weights[k])) + a * Math.log(r) + (n - a) * Math.log1p(-r);
-          }
+          for (int k = 0; k < m; k++) p[k] = Math.log(Math.max(1e-300, weights[k])) + a * logRate[c][k] + (n - a) * logRight[c][k];
           p[m] = Math.log(hets[c]) + n * Math.log(0.5);
-          p[m + 1] = Math.log(homAlts[c]) + a * Math.log1p(-rate) + (n - a) * Math.log(rate);
+          p[m + 1] = Math.log(homAlts[c]) + a * logRight[c][0] + (n - a) * logRate[c][0];
           normalise(p, m + 2);
           for (int k = 0; k < m; k++) share[k] += p[k];
         }
-        long quiet = columnsByClass[c] - evidenceColumns;
+        long quiet = columnsByClass[c] - byClass.get(c).size();
         if (quiet <= 0) continue;
         double reads = (readsByClass[c] - evidenceReads) / (double) quiet;
-        for (int k = 0; k < m; k++) {
-          p[k] = Math.log(Math.max(1e-300, weights[k])) + reads * Math.log1p(-atLocus(rate, LOCUS_MULTIPLIERS[k]));
-        }
+        for (int k = 0; k < m; k++) p[k] = Math.log(Math.max(1e-300, weights[k])) + reads * logRight[c][k];
         normalise(p, m);
         for (int k = 0; k < m; k++) share[k] += quiet * p[k];
       }
