@@ -69,13 +69,7 @@ class GenotypeCombinerTest {
    */
   @Test
   void aLowGqIndelWhoseRepeatTheSampleSlipsInBeyondTheEnvelopeIsLowQual(@TempDir Path dir) throws Exception {
-    StringBuilder map = new StringBuilder();
-    for (int i = 0; i <= 100; i++) map.append(i > 0 ? "," : "").append(i);
-    Path file = dir.resolve(GqCalibration.FILE_NAME);
-    Files.writeString(file, "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": {\"gq_by_raw_gq\": [" + map
-        + "], \"min_pass_gq\": 1}, \"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 0}}");
-    GenotypeCombiner combiner = new GenotypeCombiner(GenotypeCombiner.DEFAULT_MIN_QUAL,
-        GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ, HaploidRegions.none(), GqCalibration.load(file));
+    GenotypeCombiner combiner = identityMapCombiner(dir);
     int[] ad = {6, 3};
     float[] unsure = {0.25f, 0.7f, 0.05f};
     CallResult inside = new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, unsure, 1, 9, ad, null, false);
@@ -107,6 +101,54 @@ class GenotypeCombinerTest {
     assertEquals(9, out.gq());
     assertEquals(GenotypeCall.PASS, out.filter());
     assertEquals(Math.round(in.pl()[0] * 9 / 30.0), out.pl()[0]);
+  }
+
+  /** A combiner with a GQ map that keeps every GQ and passes SNPs from GQ 1, indels from 0. */
+  static GenotypeCombiner identityMapCombiner(Path dir) throws Exception {
+    return combinerWithMap(dir, 0);
+  }
+
+  /** As {@link #identityMapCombiner(Path)}, each GQ mapped to {@code less} below it (at least 0). */
+  static GenotypeCombiner combinerWithMap(Path dir, int less) throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int i = 0; i <= 100; i++) map.append(i > 0 ? "," : "").append(Math.max(0, i - less));
+    Path file = dir.resolve(GqCalibration.FILE_NAME);
+    Files.writeString(file, "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": {\"gq_by_raw_gq\": [" + map
+        + "], \"min_pass_gq\": 1}, \"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 0}}");
+    return new GenotypeCombiner(GenotypeCombiner.DEFAULT_MIN_QUAL, GenotypeCombiner.DEFAULT_MIN_HOMREF_GQ,
+        HaploidRegions.none(), GqCalibration.load(file));
+  }
+
+  /**
+   * Beyond the envelope, an indel whose variant is sure (QUAL 43: p(0/0) 5e-5) but whose genotype is
+   * a toss (hom-alt 0.55 against het 0.45, GQ 3) is PASS: a wrong genotype costs the scorer one
+   * false call and one missed, LowQual one missed. At QUAL 30 (p(0/0) 1e-3) the same toss stays
+   * LowQual, and so does a sure variant whose genotype the GQ map vouches for less than even odds
+   * (calibrated GQ 1).
+   */
+  @Test
+  void aSureIndelBeyondTheEnvelopeWhoseGenotypeIsATossIsPass(@TempDir Path dir) throws Exception {
+    GenotypeCombiner combiner = identityMapCombiner(dir);
+    int[] ad = {4, 19};
+    GenotypeCall sure = combiner.combine(List.of(new CallResult(0, 99, "A", List.of("AAAT"), new int[] {0},
+        new float[] {0.00005f, 0.45f, 0.54995f}, 1, 23, ad, null, true)));
+    assertArrayEquals(new int[] {1, 1}, sure.genotype());
+    assertEquals(43.0, sure.qual(), 0.1);
+    assertEquals(3, sure.gq());
+    assertEquals(GenotypeCall.PASS, sure.filter(), "a sure variant: PASS at its likelier genotype");
+    GenotypeCall unsure = combiner.combine(List.of(new CallResult(0, 99, "A", List.of("AAAT"), new int[] {0},
+        new float[] {0.001f, 0.45f, 0.549f}, 1, 23, ad, null, true)));
+    assertEquals(30.0, unsure.qual(), 0.1);
+    assertEquals(GenotypeCall.LOW_QUAL, unsure.filter(), "QUAL 30: LowQual below GQ 10, as before");
+    GenotypeCall inside = combiner.combine(List.of(new CallResult(0, 99, "A", List.of("AAAT"), new int[] {0},
+        new float[] {0.001f, 0.45f, 0.549f}, 1, 23, ad, null, false)));
+    assertEquals(GenotypeCall.PASS, inside.filter(), "inside the envelope the rule does not apply");
+    // a map that vouches for two less than the model claims: the same toss at GQ 1, no better than a coin
+    GenotypeCombiner doubting = combinerWithMap(dir, 2);
+    GenotypeCall coin = doubting.combine(List.of(new CallResult(0, 99, "A", List.of("AAAT"), new int[] {0},
+        new float[] {0.00005f, 0.45f, 0.54995f}, 1, 23, ad, null, true)));
+    assertEquals(1, coin.gq());
+    assertEquals(GenotypeCall.LOW_QUAL, coin.filter(), "its genotype likelier wrong than right: LowQual");
   }
 
   @Test
