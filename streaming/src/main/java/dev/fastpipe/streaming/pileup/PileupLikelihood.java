@@ -887,8 +887,9 @@ public final class PileupLikelihood {
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, IndelSpan span, double artifactRate, IndelErrorRate indelErrors) {
     if (span == null) return null;
+    IndelRows rows = indelRows(buffer, offset, height, width, channels, ref, alt, span);
     return overLoci(indelErrors.locusWeights(span.after().length(), span.after().unit()),
-        m -> indelReads(buffer, offset, height, width, channels, ref, alt, span, indelErrors.atLocus(m)).likelihoodsUnshifted(artifactRate));
+        m -> rows.evidence(span, indelErrors.atLocus(m)).likelihoodsUnshifted(artifactRate));
   }
 
   /**
@@ -924,36 +925,59 @@ public final class PileupLikelihood {
     return out;
   }
 
-  /** The reads of a bi-allelic indel example, as {@link #indel} weighs them at the rates {@code indelErrors}. */
-  private static ReadEvidence indelReads(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
-      String alt, IndelSpan span, IndelErrorRate indelErrors) {
+  /**
+   * The informative reads of a bi-allelic indel example, read off the image once whatever rates
+   * they are weighed at: whether each shows the alt, whether no aligner made it of a read of the
+   * other allele ({@code slipped}), its mapping error and its strand.
+   */
+  private record IndelRows(int count, boolean[] showsAlt, boolean[] slipped, double[] mapping, boolean[] reverse) {
+    /** The reads as {@link #indel} weighs them at the rates {@code indelErrors}. */
+    ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors) {
+      TandemRepeat.Repeat after = span.after();
+      double readError = indelErrors.at(after.length(), after.unit());
+      double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
+      TandemRepeat.Repeat altAfter = span.altAfter();
+      double altReadError = indelErrors.at(altAfter.length(), altAfter.unit());
+      double altReadSlip = indelErrors.ofReferenceReads(altAfter.length(), altAfter.unit());
+      ReadEvidence reads = new ReadEvidence(2);
+      for (int i = 0; i < count; i++) {
+        double e = slipped[i] ? referenceReadError : readError;
+        // a read without the alt from the alt's haplotype slips at the rate of the alt's repeat
+        double fromAlt = showsAlt[i] ? 0 : combined(slipped[i] ? altReadSlip : altReadError, mapping[i]);
+        reads.addIndelRead(showsAlt[i], combined(e, mapping[i]), reverse[i], fromAlt);
+      }
+      return reads;
+    }
+  }
+
+  /** The rows of a bi-allelic indel example that {@link #indel} counts ({@link IndelRows}). */
+  private static IndelRows indelRows(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt, IndelSpan span) {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
-    TandemRepeat.Repeat after = span.after();
     int from = centre - 1;
     int to = span.to();
-    double readError = indelErrors.at(after.length(), after.unit());
-    double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
-    TandemRepeat.Repeat altAfter = span.altAfter();
-    double altReadError = indelErrors.at(altAfter.length(), altAfter.unit());
-    double altReadSlip = indelErrors.ofReferenceReads(altAfter.length(), altAfter.unit());
-    ReadEvidence reads = new ReadEvidence(2);
+    int n = Math.max(0, height - PileupConstants.REFERENCE_ROWS);
+    boolean[] showsAlt = new boolean[n];
+    boolean[] slipped = new boolean[n];
+    double[] mapping = new double[n];
+    boolean[] reverse = new boolean[n];
+    int count = 0;
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
       int at = row + centre * channels;
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
-      boolean showsAlt = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
-      if (!showsAlt && !drawnThroughout(buffer, row, channels, from, to)
+      boolean shows = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      if (!shows && !drawnThroughout(buffer, row, channels, from, to)
           && !endsShowingTheReference(buffer, offset, row, width, channels, ref, alt, to)) continue;
+      showsAlt[count] = shows;
       // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
-      boolean slipped = showsAlt || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
-      double e = slipped ? referenceReadError : readError;
-      double mapping = mappingError(buffer, at);
-      // a read without the alt from the alt's haplotype slips at the rate of the alt's repeat
-      double fromAlt = showsAlt ? 0 : combined(slipped ? altReadSlip : altReadError, mapping);
-      reads.addIndelRead(showsAlt, combined(e, mapping), reverse(buffer, at), fromAlt);
+      slipped[count] = shows || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
+      mapping[count] = mappingError(buffer, at);
+      reverse[count] = reverse(buffer, at);
+      count++;
     }
-    return reads;
+    return new IndelRows(count, showsAlt, slipped, mapping, reverse);
   }
 
   /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
@@ -1733,9 +1757,7 @@ public final class PileupLikelihood {
     /** The log10 likelihoods {0/0, 0/1, 1/1}, largest 0, hom-ref with a strand artifact at {@code artifactRate}; null with no read. */
     float[] likelihoods(double artifactRate) {
       double[] l = likelihoodsUnshifted(artifactRate);
-      if (l == null) return null;
-      double max = Math.max(l[0], Math.max(l[1], l[2]));
-      return new float[] {(float) (l[0] - max), (float) (l[1] - max), (float) (l[2] - max)};
+      return l == null ? null : shifted(l);
     }
 
     /** As {@link #likelihoods}, not shifted. */
