@@ -63,6 +63,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private Consumer<RefBlock> refBlocks;
   private final ExampleRecord record = new ExampleRecord();
   private final Header[] headers;
+  /** Reused by {@link #rowCycles}. */
+  private byte[] cycles;
   /** Multi-allelic sites whose single-alt examples are not all in yet. */
   private final java.util.Map<CallResult.SiteKey, PileupLikelihood.SiteAlleles> pendingSites = new java.util.HashMap<>();
   /** Partitions whose markers arrived after examples still in the batch. */
@@ -209,7 +211,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private float[] siteAlleles(org.agrona.DirectBuffer buffer, String ref, String[] alts, int alt, boolean snps) {
     CallResult.SiteKey key = new CallResult.SiteKey(record.contigIndex(), record.position(), ref, List.of(record.alts()));
     PileupLikelihood.SiteAlleles site = pendingSites.computeIfAbsent(key, k -> new PileupLikelihood.SiteAlleles(alts.length, snps, indelErrors, baseErrors));
-    site.add(alt + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(), ref, alts);
+    site.add(alt + 1, buffer, record.imageOffset(), record.height(), record.width(), record.channels(), ref, alts,
+        snps ? rowCycles() : null);
     if (!site.complete()) return null;
     pendingSites.remove(key);
     return site.likelihoods();
@@ -274,7 +277,14 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
     if (mates != null) mateOf = mates;
     return PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-        artifactRate, baseErrors, mates, indelErrors, ref, indelAlts);
+        artifactRate, baseErrors, mates, indelErrors, ref, indelAlts, rowCycles());
+  }
+
+  /** The current record's read rows' cycles at its centre, in a reused array; null where it has none. */
+  private byte[] rowCycles() {
+    byte[] c = record.cycles(record.height() - PileupConstants.REFERENCE_ROWS, cycles);
+    if (c != null) cycles = c;
+    return c;
   }
 
   /** An alt of {@code ref}'s length that differs from it at its first base only: a SNP, padded where the site holds a deletion. */

@@ -74,7 +74,28 @@ public final class ExampleRecord {
 
   /** EXAMPLE: how many fragments have both reads among the image's rows (see {@link #mateRow}). */
   public int matePairCount() {
-    return kind() == KIND_EXAMPLE ? buffer.getShort(offset + MATE_PAIRS_OFFSET, LITTLE_ENDIAN) & 0xFFFF : 0;
+    return kind() == KIND_EXAMPLE ? buffer.getByte(offset + MATE_PAIRS_OFFSET) & 0xFF : 0;
+  }
+
+  /** EXAMPLE: how many read rows, from the first, have their cycle in the record (see {@link #cycles}). */
+  public int cycleCount() {
+    return kind() == KIND_EXAMPLE ? buffer.getByte(offset + CYCLES_OFFSET) & 0xFF : 0;
+  }
+
+  /**
+   * EXAMPLE: per read row (0 = the first below the reference rows), the place in its read of its
+   * base at the centre column ({@code pileup.BaseErrorRate#cycle}; 255 where not known, rows past the
+   * record's cycles included); into {@code into} when it has at least {@code rows} entries, else a new
+   * array; null when the record has none.
+   */
+  public byte[] cycles(int rows, byte[] into) {
+    int n = cycleCount();
+    if (n == 0) return null;
+    byte[] c = into != null && into.length >= rows ? into : new byte[rows];
+    int known = Math.min(n, rows);
+    buffer.getBytes(floatsAt() + 4 * floatCount() + 2 * matePairCount(), c, 0, known);
+    java.util.Arrays.fill(c, known, rows, (byte) 0xFF);
+    return c;
   }
 
   /** EXAMPLE: the read row (0 = the first below the reference rows) of mate {@code side} (0 or 1) of pair {@code k}. */

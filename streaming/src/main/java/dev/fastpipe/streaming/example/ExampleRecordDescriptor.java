@@ -37,7 +37,7 @@ package dev.fastpipe.streaming.example;
  *  +---------------+---------------+---------------+---------------+
  *  | Channels (u8) | Alt count (u8)| Subset n (u8) | Floats n (u8) | 52
  *  +---------------+---------------+---------------+---------------+
- *  | Subset[0] (i8)| Subset[1] (i8)|   Mate pairs n (uint16)       | 56
+ *  | Subset[0] (i8)| Subset[1] (i8)| Mate pairs n  | Cycles n (u8) | 56
  *  +---------------+---------------+-------------------------------+
  *  |          Image offset (from the record start, 8-aligned)      | 60
  *  +---------------------------------------------------------------+
@@ -50,6 +50,8 @@ package dev.fastpipe.streaming.example;
  *  |  Floats: float32 x (Floats n), unaligned                     ...|
  *  +---------------------------------------------------------------+
  *  |  Mate pairs: 2 x uint8 (read rows) x (Mate pairs n)          ...|
+ *  +---------------------------------------------------------------+
+ *  |  Cycles: uint8 x (Cycles n), one per read row from the first ...|
  *  +---------------------------------------------------------------+
  *  |  zero padding to an 8-byte boundary                          ...|
  *  +---------------------------------------------------------------+
@@ -66,7 +68,15 @@ package dev.fastpipe.streaming.example;
  * that hold the two reads of one fragment, a pair per fragment with both reads in the image: reads
  * of one fragment are not independent where they overlap (an error in one mate is no evidence of a
  * het when the other shows the reference), and the image cannot show which rows they are. Rows
- * above 254 are not paired. A record with none has Mate pairs n = 0 and no section.
+ * above 254 are not paired (so Mate pairs n, a uint8, is at most 127). A record with none has Mate
+ * pairs n = 0 and no section.
+ *
+ * <p>The cycles of an EXAMPLE are, per read row from the first below the reference rows, the place
+ * in its read, in the order the bases were sequenced, of the read's base at the image's centre
+ * column ({@code pileup.BaseErrorRate#cycle}: 0 the first base sequenced, 250 the last; 255 none:
+ * the read shows no base there): a base's error rate depends on it beyond its quality, and the
+ * image cannot show it. Rows past the 255th have none. A record with none has Cycles n = 0 and no
+ * section.
  *
  * <p>A SMALL_CALL record (kind 4) is a bi-allelic candidate that make_examples' small model
  * called itself: the EXAMPLE layout with label -1, one example at the site, alt subset {0},
@@ -151,6 +161,7 @@ public final class ExampleRecordDescriptor {
   public static final int FLOAT_COUNT_OFFSET = 55;
   public static final int SUBSET_OFFSET = 56;
   public static final int MATE_PAIRS_OFFSET = 58;
+  public static final int CYCLES_OFFSET = 59;
   public static final int IMAGE_OFFSET_OFFSET = 60;
   /** Where the variable-length section (allele depths, alleles) starts. */
   public static final int HEADER_LENGTH = 64;
@@ -195,7 +206,12 @@ public final class ExampleRecordDescriptor {
 
   /** Offset of the image from the record start, for these alleles, {@code floats} floats and {@code matePairs} mate pairs. */
   public static int imageOffset(String ref, String[] alts, int floats, int matePairs) {
-    return align(floatsOffset(ref, alts) + 4 * floats + 2 * matePairs);
+    return imageOffset(ref, alts, floats, matePairs, 0);
+  }
+
+  /** As {@link #imageOffset(String, String[], int, int)}, with {@code cycles} read rows' cycles. */
+  public static int imageOffset(String ref, String[] alts, int floats, int matePairs, int cycles) {
+    return align(floatsOffset(ref, alts) + 4 * floats + 2 * matePairs + cycles);
   }
 
   /** Total length of an EXAMPLE record with these alleles and image shape, without floats. */
@@ -210,11 +226,20 @@ public final class ExampleRecordDescriptor {
 
   /** Total length of an EXAMPLE record with these alleles, {@code floats} floats, {@code matePairs} mate pairs and image shape. */
   public static int encodedLength(String ref, String[] alts, int floats, int matePairs, int height, int width, int channels) {
-    return imageOffset(ref, alts, floats, matePairs) + height * width * channels;
+    return encodedLength(ref, alts, floats, matePairs, 0, height, width, channels);
+  }
+
+  /** As {@link #encodedLength(String, String[], int, int, int, int, int)}, with {@code cycles} read rows' cycles. */
+  public static int encodedLength(String ref, String[] alts, int floats, int matePairs, int cycles, int height, int width,
+      int channels) {
+    return imageOffset(ref, alts, floats, matePairs, cycles) + height * width * channels;
   }
 
   /** The highest read row a mate pair may name (a row is one byte); rows past it are not paired. */
   public static final int MAX_MATE_ROW = 254;
+
+  /** The most read rows whose cycles a record holds (Cycles n is one byte). */
+  public static final int MAX_CYCLE_ROWS = 255;
 
   /** Total length of a SMALL_CALL record with these alleles. */
   public static int smallCallLength(String ref, String[] alts) {

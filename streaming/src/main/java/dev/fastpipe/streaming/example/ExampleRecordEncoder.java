@@ -17,6 +17,7 @@ import org.agrona.MutableDirectBuffer;
  *     .example(contigIndex, position, label).site(examplesAtSite, depth)
  *     .alleles(ref, alts, alleleDepths).altSubset(subset).floats(features) // floats: optional
  *     .matePairs(rows, pairs) // optional, after the floats
+ *     .cycles(cycles, rows) // optional, after the mate pairs
  *     .image(height, width, channels); // then write the image's bytes at imageAt
  * encoder.wrap(buffer, at).origin(...).smallCall(contigIndex, position, depth)
  *     .alleles(ref, alts, alleleDepths).probabilities(p);
@@ -29,7 +30,8 @@ import org.agrona.MutableDirectBuffer;
  * record is an {@link IllegalStateException} at the call that notices it. Single-threaded.
  */
 public final class ExampleRecordEncoder {
-  private static final int ORIGIN = 1, SITE = 2, ALLELES = 4, SUBSET = 8, FLOATS = 16, QUALITY = 32, MATES = 64;
+  private static final int ORIGIN = 1, SITE = 2, ALLELES = 4, SUBSET = 8, FLOATS = 16, QUALITY = 32, MATES = 64,
+      CYCLES = 128;
 
   private MutableDirectBuffer buffer;
   private int offset;
@@ -38,6 +40,7 @@ public final class ExampleRecordEncoder {
   private int altCount;
   private int floatCount;
   private int matePairs;
+  private int cycles;
   private int limit; // absolute offset just past the variable section written so far
 
   /** Starts a record at {@code offset} of {@code buffer} (8-byte aligned, room for its length). */
@@ -48,6 +51,7 @@ public final class ExampleRecordEncoder {
     this.parts = 0;
     this.floatCount = 0;
     this.matePairs = 0;
+    this.cycles = 0;
     return this;
   }
 
@@ -145,7 +149,8 @@ public final class ExampleRecordEncoder {
     expect(KIND_EXAMPLE, "matePairs");
     if ((parts & MATES) != 0) throw new IllegalStateException("mate pairs put twice");
     if ((parts & FLOATS) == 0) putFloats(null);
-    if (pairs < 0 || pairs > 0xFFFF || 2 * pairs > rows.length) throw new IllegalArgumentException("mate pairs: " + pairs);
+    if ((parts & CYCLES) != 0) throw new IllegalStateException("mate pairs after the cycles");
+    if (pairs < 0 || pairs > (MAX_MATE_ROW + 1) / 2 || 2 * pairs > rows.length) throw new IllegalArgumentException("mate pairs: " + pairs);
     for (int i = 0; i < 2 * pairs; i++) {
       if (rows[i] < 0 || rows[i] > MAX_MATE_ROW) throw new IllegalArgumentException("mate row out of range: " + rows[i]);
       buffer.putByte(limit + i, (byte) rows[i]);
@@ -153,6 +158,23 @@ public final class ExampleRecordEncoder {
     limit += 2 * pairs;
     matePairs = pairs;
     parts |= MATES;
+    return this;
+  }
+
+  /**
+   * EXAMPLE: the cycles of the first {@code rows} read rows ({@code cycles[r]}, 0..255: see
+   * {@link ExampleRecordDescriptor}), after the mate pairs (none put: none); at most
+   * {@value ExampleRecordDescriptor#MAX_CYCLE_ROWS} rows.
+   */
+  public ExampleRecordEncoder cycles(byte[] cycles, int rows) {
+    expect(KIND_EXAMPLE, "cycles");
+    if ((parts & CYCLES) != 0) throw new IllegalStateException("cycles put twice");
+    if (rows < 0 || rows > MAX_CYCLE_ROWS || rows > cycles.length) throw new IllegalArgumentException("cycle rows: " + rows);
+    if ((parts & FLOATS) == 0) putFloats(null);
+    buffer.putBytes(limit, cycles, 0, rows);
+    limit += rows;
+    this.cycles = rows;
+    parts |= CYCLES;
     return this;
   }
 
@@ -282,7 +304,8 @@ public final class ExampleRecordEncoder {
     buffer.putShort(offset + WIDTH_OFFSET, (short) width, LITTLE_ENDIAN);
     buffer.putByte(offset + CHANNELS_OFFSET, (byte) channels);
     buffer.putByte(offset + FLOAT_COUNT_OFFSET, (byte) floatCount);
-    buffer.putShort(offset + MATE_PAIRS_OFFSET, (short) matePairs, LITTLE_ENDIAN);
+    buffer.putByte(offset + MATE_PAIRS_OFFSET, (byte) matePairs);
+    buffer.putByte(offset + CYCLES_OFFSET, (byte) cycles);
     buffer.putInt(offset + IMAGE_OFFSET_OFFSET, imageRel, LITTLE_ENDIAN);
     for (int at = limit; at < offset + imageRel; at++) buffer.putByte(at, (byte) 0);
     return offset + imageRel;

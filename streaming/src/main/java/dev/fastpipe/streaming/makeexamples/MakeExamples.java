@@ -80,6 +80,8 @@ public final class MakeExamples {
   private final int[] mateRows;
   private final java.util.HashMap<String, Integer> firstRowOfName = new java.util.HashMap<>();
   private final int[] rowSupport;
+  /** The current candidate's rows' cycles at its position ({@link ReadCycle}), for the record. */
+  private final byte[] rowCycles;
   private long sequence;
 
   private MakeExamples(RunPlan plan, int task, InputFiles in, ExampleProducer out) {
@@ -109,6 +111,7 @@ public final class MakeExamples {
     rowReads = new SAMRecord[image.height()];
     rowSupport = new int[image.height()];
     mateRows = new int[image.height()];
+    rowCycles = new byte[Math.min(image.height(), ExampleRecordDescriptor.MAX_CYCLE_ROWS)];
     this.rows = new PileupRows(spans, o.readFilters().minBaseQuality(), encoder.maxReadRows(), image.downsampleSeed());
     this.smallModel = inputs.smallModel() == null || labeler != null ? null
         : SmallModel.load(inputs.smallModel(), CandidateFeatures.NAMES);
@@ -311,13 +314,15 @@ public final class MakeExamples {
     int[][] subsets = c.altSubsets();
     for (int i = 0; i < n; i++) rowReads[i] = reads.get(rowIndex[i]);
     int pairs = matePairs(n);
+    int cycled = Math.min(n, rowCycles.length);
+    for (int i = 0; i < cycled; i++) rowCycles[i] = (byte) ReadCycle.atReference(rowReads[i], c.position + 1);
     for (int[] subset : subsets) {
       for (int i = 0; i < n; i++) {
         int alt = readAlt[rowIndex[i]] - 1;
         rowSupport[i] = alt < 0 ? 0 : (alt == subset[0] || (subset.length > 1 && alt == subset[1])) ? 1 : 2;
       }
       int label = labeler == null ? -1 : labeler.label(c, subset);
-      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, pairs,
+      int len = ExampleRecordDescriptor.encodedLength(c.ref, c.alts, summary == null ? 0 : summary.length, pairs, cycled,
           o.image().height(), o.image().width(), encoder.channels());
       if (len > out.maxRecordLength()) {
         throw new IllegalStateException(c + ": example of " + len + " bytes exceeds the transport's "
@@ -327,6 +332,7 @@ public final class MakeExamples {
       int imageAt = record.wrap(out.buffer(), at).origin(task, sequence++, p.index())
           .example(c.contigIndex, c.position, label).site(subsets.length, c.depth)
           .alleles(c.ref, c.alts, c.alleleDepths).altSubset(subset).floats(summary).matePairs(mateRows, pairs)
+          .cycles(rowCycles, cycled)
           .image(o.image().height(), o.image().width(), encoder.channels());
       encoder.encode(out.buffer(), imageAt, ref, refStart, c.position - halfWidth, rowReads, rowSupport, n);
       out.commit();

@@ -32,8 +32,9 @@ import java.util.regex.Pattern;
  * read with the error the caller gives it (the sample's error rate for its base quality, combined
  * with its mapping quality, capped as the image caps them). The other columns' bases, of reads of
  * mapping quality {@value #MIN_INDEL_MAPQ} or more, give that error rate per quality: how often a
- * base of each quality differs from the reference where no two reads agree on another base, and
- * which base a wrong one shows, per reference base and strand.
+ * base of each quality differs from the reference where no two reads agree on another base, per
+ * fifth of its read in the order the bases were sequenced ({@link ReadCycle}), and which base a wrong
+ * one shows, per reference base and strand.
  * For the indel error rates, each column is also an indel anchor: its reads of mapping quality
  * {@value #MIN_INDEL_MAPQ} or more, those among them whose CIGAR has an insertion after it or a
  * deletion starting after it (the most common such indel is the column's), and the tandem repeat
@@ -95,8 +96,12 @@ public final class ReadErrorSample {
     }
   }
 
-  /** Columns piled up as the reads arrive in coordinate order, each read base packed into an int. */
+  /**
+   * Columns piled up as the reads arrive in coordinate order, each read base packed into an int: its
+   * base (bits 0-1), strand (2), quality (3-9), mapping quality (10-16) and cycle (17-24).
+   */
   static final class Pileup {
+    private static final int CYCLE_SHIFT = 17;
     private final InputFiles in;
     private final int defaultBaseQuality;
     private final int[][] columns = new int[RING][];
@@ -118,6 +123,9 @@ public final class ReadErrorSample {
     /** Per base quality, the bases of reads of MAPQ >= MIN_INDEL_MAPQ in columns that are no variant, and their mismatches. */
     private final long[] qualityBases = new long[BaseErrorRate.qualities()];
     private final long[] qualityMismatches = new long[BaseErrorRate.qualities()];
+    /** The same bases and mismatches per quality and part of the read ({@link BaseErrorRate#alongRead}). */
+    private final long[] binBases = new long[BaseErrorRate.qualities() * BaseErrorRate.CYCLE_BINS];
+    private final long[] binMismatches = new long[BaseErrorRate.qualities() * BaseErrorRate.CYCLE_BINS];
     /** The same bases' mismatches per reference base, strand and base shown ({@link BaseErrorRate#substitution}). */
     private final long[] substitutions = new long[BaseErrorRate.substitutions()];
     /** The evidence columns: their reference base index, alt base index and packed reads. */
@@ -154,7 +162,7 @@ public final class ReadErrorSample {
           int bq = noQualities ? defaultBaseQuality : quals[read];
           if (base < 0 || bq <= 0) continue;
           bq = Math.min(bq, PileupConstants.BASE_QUALITY_CAP);
-          push(b.getReferenceStart() + i, base | strand << 2 | bq << 3 | mq << 10);
+          push(b.getReferenceStart() + i, base | strand << 2 | bq << 3 | mq << 10 | ReadCycle.of(r, read) << CYCLE_SHIFT);
         }
       }
       if (r.getMappingQuality() >= MIN_INDEL_MAPQ) pushIndels(r);
@@ -243,10 +251,13 @@ public final class ReadErrorSample {
         for (int i = 0; i < n; i++) {
           if ((reads[i] >>> 10 & 0x7F) < MIN_INDEL_MAPQ) continue;
           int q = reads[i] >>> 3 & 0x7F;
+          int bin = BaseErrorRate.alongRead(q, BaseErrorRate.cycleBin(reads[i] >>> CYCLE_SHIFT & 0xFF));
           qualityBases[q]++;
+          binBases[bin]++;
           int base = reads[i] & 3;
           if (base != ref) {
             qualityMismatches[q]++;
+            binMismatches[bin]++;
             substitutions[BaseErrorRate.substitution(ref, (reads[i] >>> 2 & 1) == 1, base)]++;
           }
         }
@@ -297,7 +308,7 @@ public final class ReadErrorSample {
 
     /** The rates fitted to the columns. */
     ReadErrors fit() {
-      BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches, substitutions);
+      BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches, substitutions, binBases, binMismatches);
       return new ReadErrors(fitStrandArtifacts(bases), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns), bases);
     }
 
@@ -318,7 +329,8 @@ public final class ReadErrorSample {
         for (int i = 2; i < e.length; i++) {
           int base = e[i] & 3;
           if (base != e[0] && base != e[1]) continue;
-          site.add(base == e[1], PileupLikelihood.readError(bases, e[i] >>> 3 & 0x7F, e[i] >>> 10 & 0x7F, factor),
+          site.add(base == e[1], PileupLikelihood.readError(bases, e[i] >>> 3 & 0x7F, e[i] >>> CYCLE_SHIFT & 0xFF,
+                  e[i] >>> 10 & 0x7F, factor),
               (e[i] >>> 2 & 1) == 1);
         }
         sites.add(site);

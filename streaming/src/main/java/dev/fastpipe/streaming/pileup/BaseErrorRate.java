@@ -19,15 +19,32 @@ import java.util.Locale;
  * often on one strand than a third each would make them. Each share is (that substitution's count +
  * {@link #PRIOR_SUBSTITUTIONS} / 3) / (the reference base's and strand's wrong bases +
  * {@link #PRIOR_SUBSTITUTIONS}): a third each where little was measured.
+ *
+ * <p>And how a quality's error changes along the read ({@link #at(int, int)}): per fifth of the read
+ * in the order it was sequenced ({@link #CYCLE_BINS}), the rate of that quality's bases there
+ * against the quality's mean. dwgsim's and Mason's bases of one quality err three to five times as
+ * often in the last fifth of a read as in its first (ART's carry most of it in their qualities);
+ * instruments whose qualities were not recalibrated do the same. Each fifth's share is (its mismatches
+ * + {@link #PRIOR_CYCLE_ERRORS}) / (the mismatches the quality's measured rate gives its bases +
+ * {@link #PRIOR_CYCLE_ERRORS}), so a fifth with few errors keeps the quality's rate; a base whose
+ * place is not known gets {@link #at(int)}.
  */
 public final class BaseErrorRate {
   /** Pseudo-count of bases at the promised rate behind every quality's measured rate. */
   public static final double PRIOR_BASES = 20_000;
+  /** Pseudo-count of wrong bases at a quality's rate behind each part of the read's rate ({@link #at(int, int)}). */
+  public static final double PRIOR_CYCLE_ERRORS = 20;
   /** Pseudo-count of wrong bases, a third showing each other base, behind every reference base's and strand's shares. */
   public static final double PRIOR_SUBSTITUTIONS = 300;
   /** Substitution counts: reference base (A, C, G, T as 0..3) x strand (forward 0, reverse 1) x the base shown. */
   private static final int SUBSTITUTIONS = 4 * 2 * 4;
   private static final int QUALITIES = PileupConstants.BASE_QUALITY_CAP + 1;
+  /** Parts of a read, in the order its bases were sequenced, whose errors are measured apart. */
+  public static final int CYCLE_BINS = 5;
+  /** A base's place in its read ({@link #cycle}) runs from 0 (the first base sequenced) to this (the last). */
+  public static final int LAST_CYCLE = 250;
+  /** The place of a base not known: its quality's rate ({@link #at(int)}). */
+  public static final int NO_CYCLE = 255;
 
   private static final BaseErrorRate PROMISED = promisedRates();
 
@@ -36,12 +53,18 @@ public final class BaseErrorRate {
   private final double meanError;
   /** Per {@link #substitution} index, the share of a wrong base that shows that base (0 where it is the reference's). */
   private final double[] share;
+  /** Per quality q and part of the read b, at [q * CYCLE_BINS + b]: that part's rate over the quality's. */
+  private final double[] alongRead;
+  /** The quality with the most bases measured, whose rate along the read the log shows. */
+  private final int commonest;
 
-  private BaseErrorRate(double[] rate, long bases, double meanError, double[] share) {
+  private BaseErrorRate(double[] rate, long bases, double meanError, double[] share, double[] alongRead, int commonest) {
     this.rate = rate;
     this.bases = bases;
     this.meanError = meanError;
     this.share = share;
+    this.alongRead = alongRead;
+    this.commonest = commonest;
   }
 
   /** Every quality at its promise: nothing measured (one shared, immutable instance). */
@@ -52,7 +75,34 @@ public final class BaseErrorRate {
   private static BaseErrorRate promisedRates() {
     double[] r = new double[QUALITIES];
     for (int q = 0; q < QUALITIES; q++) r[q] = PileupLikelihood.promisedError(q);
-    return new BaseErrorRate(r, 0, Double.NaN, shares(new long[SUBSTITUTIONS]));
+    return new BaseErrorRate(r, 0, Double.NaN, shares(new long[SUBSTITUTIONS]), even(), 0);
+  }
+
+  private static double[] even() {
+    double[] f = new double[QUALITIES * CYCLE_BINS];
+    Arrays.fill(f, 1.0);
+    return f;
+  }
+
+  /**
+   * The place of the base at {@code index} (0-based, as the record stores its bases) of a read of
+   * {@code length} bases, in the order they were sequenced (a reverse-strand read's last base stored
+   * was its first), from 0 to {@link #LAST_CYCLE}.
+   */
+  public static int cycle(int index, int length, boolean reverse) {
+    if (length <= 1) return 0;
+    int sequenced = reverse ? length - 1 - index : index;
+    return (int) Math.round((double) LAST_CYCLE * Math.max(0, Math.min(sequenced, length - 1)) / (length - 1));
+  }
+
+  /** The part of the read ({@code 0..CYCLE_BINS - 1}) of a base at place {@code cycle} (0..{@link #LAST_CYCLE}). */
+  public static int cycleBin(int cycle) {
+    return Math.min(CYCLE_BINS - 1, cycle * CYCLE_BINS / (LAST_CYCLE + 1));
+  }
+
+  /** The index of quality {@code q}'s count in part {@code bin} of the read, in the arrays {@link #measure(long[], long[], long[], long[], long[])} takes. */
+  public static int alongRead(int q, int bin) {
+    return q * CYCLE_BINS + bin;
   }
 
   /** The index of the count of reference base {@code ref} read as {@code shown} on the {@code reverse} strand or not (bases 0..3). */
@@ -95,20 +145,53 @@ public final class BaseErrorRate {
    * reverse, shown)]} the wrong bases counted per reference base, strand and base shown.
    */
   public static BaseErrorRate measure(long[] bases, long[] mismatches, long[] substitutions) {
+    return measure(bases, mismatches, substitutions, null, null);
+  }
+
+  /**
+   * As {@link #measure(long[], long[], long[])}, with {@code binBases[}{@link #alongRead}{@code (q, b)]}
+   * the bases of quality q in part b of their reads and {@code binMismatches} theirs that differ from
+   * the reference (null: every part of a read errs alike).
+   */
+  public static BaseErrorRate measure(long[] bases, long[] mismatches, long[] substitutions, long[] binBases,
+      long[] binMismatches) {
     if (bases.length != QUALITIES || mismatches.length != QUALITIES) {
       throw new IllegalArgumentException("one count per quality 0.." + (QUALITIES - 1));
     }
     double[] r = new double[QUALITIES];
     long total = 0;
     double wrong = 0;
+    int commonest = 0;
     for (int q = 0; q < QUALITIES; q++) {
+      if (bases[q] > bases[commonest]) commonest = q;
       double promise = PileupLikelihood.promisedError(q);
       r[q] = Math.min(PileupLikelihood.MAX_ERROR,
           Math.max(promise, (mismatches[q] + PRIOR_BASES * promise) / (bases[q] + PRIOR_BASES)));
       total += bases[q];
       wrong += bases[q] * r[q];
     }
-    return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total, shares(substitutions));
+    return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total, shares(substitutions),
+        binBases == null ? even() : alongRead(bases, mismatches, binBases, binMismatches), commonest);
+  }
+
+  /**
+   * Each part's rate over its quality's: (its mismatches + {@link #PRIOR_CYCLE_ERRORS}) / (the
+   * mismatches its bases would have at the quality's measured rate + {@link #PRIOR_CYCLE_ERRORS}), so
+   * that a quality with few errors (or none: a clean sample's) keeps its rate all along the read.
+   */
+  private static double[] alongRead(long[] bases, long[] mismatches, long[] binBases, long[] binMismatches) {
+    if (binBases.length != QUALITIES * CYCLE_BINS || binMismatches.length != QUALITIES * CYCLE_BINS) {
+      throw new IllegalArgumentException("one count per quality 0.." + (QUALITIES - 1) + " and part of the read 0.." + (CYCLE_BINS - 1));
+    }
+    double[] f = new double[QUALITIES * CYCLE_BINS];
+    for (int q = 0; q < QUALITIES; q++) {
+      double measured = bases[q] == 0 ? 0 : (double) mismatches[q] / bases[q];
+      for (int b = 0; b < CYCLE_BINS; b++) {
+        int i = alongRead(q, b);
+        f[i] = (binMismatches[i] + PRIOR_CYCLE_ERRORS) / (binBases[i] * measured + PRIOR_CYCLE_ERRORS);
+      }
+    }
+    return f;
   }
 
   /** Counts per quality of {@link #measure}: cap + 1. */
@@ -119,6 +202,17 @@ public final class BaseErrorRate {
   /** The error rate of a base of quality {@code q} (capped at the image's cap). */
   public double at(int q) {
     return rate[Math.max(0, Math.min(q, QUALITIES - 1))];
+  }
+
+  /**
+   * The error rate of a base of quality {@code q} at place {@code cycle} of its read ({@link #cycle};
+   * {@link #NO_CYCLE}: not known): its quality's rate ({@link #at(int)}) times that part of the
+   * read's measured excess or shortfall.
+   */
+  public double at(int q, int cycle) {
+    if (cycle == NO_CYCLE) return at(q);
+    int qq = Math.max(0, Math.min(q, QUALITIES - 1));
+    return Math.min(PileupLikelihood.MAX_ERROR, rate[qq] * alongRead[alongRead(qq, cycleBin(Math.max(0, Math.min(cycle, LAST_CYCLE))))]);
   }
 
   /**
@@ -158,14 +252,23 @@ public final class BaseErrorRate {
     for (int i = 1; i < SUBSTITUTIONS; i++) if (share[i] > share[top]) top = i;
     String bases4 = "ACGT";
     return b + String.format(Locale.ROOT, " per base, the likeliest substitution %c>%c on %s reads at %.2f of their errors;"
-        + " fitted to %,d bases", bases4.charAt(top / 8), bases4.charAt(top % 4), (top & 4) != 0 ? "reverse" : "forward",
-        share[top], bases);
+        + " along the read at Q%d, %s of its rate; fitted to %,d bases", bases4.charAt(top / 8), bases4.charAt(top % 4),
+        (top & 4) != 0 ? "reverse" : "forward", share[top], commonest, alongReadOf(commonest), bases);
+  }
+
+  /** Quality q's rate in each part of the read over its mean, as "0.9/1.0/1.0/1.1/1.4x". */
+  private String alongReadOf(int q) {
+    StringBuilder b = new StringBuilder();
+    for (int bin = 0; bin < CYCLE_BINS; bin++) {
+      b.append(bin == 0 ? "" : "/").append(String.format(Locale.ROOT, "%.1f", alongRead[alongRead(q, bin)]));
+    }
+    return b.append('x').toString();
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof BaseErrorRate other && bases == other.bases && Arrays.equals(rate, other.rate)
-        && Arrays.equals(share, other.share);
+        && Arrays.equals(share, other.share) && Arrays.equals(alongRead, other.alongRead);
   }
 
   @Override

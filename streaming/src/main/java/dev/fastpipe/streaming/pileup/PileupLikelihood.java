@@ -150,6 +150,20 @@ public final class PileupLikelihood {
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
       double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts) {
+    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, slips, siteRef, indelAlts, null);
+  }
+
+  /**
+   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[], IndelErrorRate, String,
+   * String[])}, each read's base at the centre erring as the sample's bases of its quality do at its
+   * place in the read ({@link BaseErrorRate#at(int, int)}): {@code cycles[r]} is read row r's (0 = the
+   * first below the reference rows; {@link BaseErrorRate#NO_CYCLE}: not known); null: none known.
+   * dwgsim's and Mason's late bases err three to five times as often as their early ones of one quality,
+   * and two late alt reads at 10-20x made false hets that two early ones do not.
+   */
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
+      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts,
+      byte[] cycles) {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
@@ -187,7 +201,8 @@ public final class PileupLikelihood {
         // a read of the alt's haplotype slipped (the image draws neither the anchor's base nor an insertion's)
         int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
         fragments.add(r - PileupConstants.REFERENCE_ROWS, false,
-            readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor), reverse(buffer, at));
+            readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycleOf(cycles, r), mq, factor),
+            reverse(buffer, at));
         if (slips != null) {
           if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
           gapped[gappedCount++] = r;
@@ -205,7 +220,7 @@ public final class PileupLikelihood {
       if (alt && slips != null && slippedAlt(buffer, offset, offset + r * rowLength, width, channels, basePixel, anchors, slips)) continue;
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor);
+      double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycleOf(cycles, r), mq, factor);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
       if (indel < 0 && slips != null && (ref ? otherBaseNearCentre(buffer, offset, offset + r * rowLength, width, channels)
@@ -1055,6 +1070,16 @@ public final class PileupLikelihood {
      */
     public void add(int alt, DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
         String[] altAlleles) {
+      add(alt, buffer, offset, height, width, channels, ref, altAlleles, null);
+    }
+
+    /**
+     * As {@link #add(int, DirectBuffer, int, int, int, int, String, String[])}, a SNP site's reads
+     * erring at their bases' places in their reads ({@code cycles}, as {@link PileupLikelihood#snp}
+     * takes them; null: not known), read from its first example.
+     */
+    public void add(int alt, DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+        String[] altAlleles, byte[] cycles) {
       if (alt < 1 || alt > alts || seen[alt - 1]) return;
       if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return;
       int n = height - PileupConstants.REFERENCE_ROWS;
@@ -1074,7 +1099,10 @@ public final class PileupLikelihood {
           allele[r] = drawn && (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) == MATCHES_REF
               && !ownIndelNearCentre(buffer, row, width, channels, anchors) ? 0 : -1;
           int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-          error[r] = drawn ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), mq, factor) : MAX_ERROR;
+          error[r] = drawn
+              ? readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP),
+                  cycleOf(cycles, r + PileupConstants.REFERENCE_ROWS), mq, factor)
+              : MAX_ERROR;
         }
         slip = movedReads(buffer, offset, height, width, channels, ref, altAlleles);
       } else if (seenCount == 0) {
@@ -1546,7 +1574,18 @@ public final class PileupLikelihood {
    * {@code factor} ({@link #errorFactor}), at most {@link #MAX_ERROR}, combined with the mapping error.
    */
   public static double readError(BaseErrorRate baseErrors, int bq, int mq, double factor) {
-    return combined(Math.min(MAX_ERROR, factor * baseErrors.at(bq)), ERROR[mq]);
+    return readError(baseErrors, bq, BaseErrorRate.NO_CYCLE, mq, factor);
+  }
+
+  /** As {@link #readError(BaseErrorRate, int, int, double)}, the base at place {@code cycle} of its read ({@link BaseErrorRate#at(int, int)}). */
+  public static double readError(BaseErrorRate baseErrors, int bq, int cycle, int mq, double factor) {
+    return combined(Math.min(MAX_ERROR, factor * baseErrors.at(bq, cycle)), ERROR[mq]);
+  }
+
+  /** Image row {@code row}'s cycle in {@code cycles} (indexed from the first read row), or {@link BaseErrorRate#NO_CYCLE}. */
+  private static int cycleOf(byte[] cycles, int row) {
+    int r = row - PileupConstants.REFERENCE_ROWS;
+    return cycles == null || r < 0 || r >= cycles.length ? BaseErrorRate.NO_CYCLE : cycles[r] & 0xFF;
   }
 
   /** The error rate quality {@code q} (0..60) promises, 10^(-q/10). */

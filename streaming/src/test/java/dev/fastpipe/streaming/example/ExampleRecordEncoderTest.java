@@ -342,6 +342,41 @@ class ExampleRecordEncoderTest {
   }
 
   @Test
+  void cyclesFollowTheMatePairsAndReadBackPerRow() {
+    dirty();
+    byte[] cycles = {0, 125, (byte) 250, (byte) 255, 7};
+    int img = e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).matePairs(new int[] {0, 2}, 1)
+        .cycles(cycles, 4).image(9, 3, 6);
+    int len = image(img, 9 * 3 * 6);
+    assertEquals(ExampleRecordDescriptor.encodedLength("A", new String[] {"C"}, 0, 1, 4, 9, 3, 6), len);
+    r.wrap(b, AT);
+    assertEquals(len, r.length());
+    assertEquals(1, r.matePairCount());
+    assertEquals(2, r.mateRow(0, 1));
+    assertEquals(4, r.cycleCount(), "the fifth in the array is not the record's");
+    byte[] back = r.cycles(6, null);
+    assertArrayEquals(new byte[] {0, 125, (byte) 250, (byte) 255, (byte) 255, (byte) 255}, back, "rows past the record's: none");
+    byte[] into = new byte[8];
+    assertSame(into, r.cycles(2, into), "into a reused array");
+    assertEquals(125, into[1]);
+    assertEquals(1, r.pixel(0, 0, 0), "the image is where the record says");
+    dirty();
+    img = e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).image(2, 3, 6);
+    image(img, 36);
+    assertEquals(0, r.wrap(b, AT).cycleCount(), "a record that never put cycles, in a dirty buffer");
+    assertNull(r.cycles(2, null));
+    e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).cycles(cycles, 2);
+    assertThrows(IllegalStateException.class, () -> e.matePairs(new int[] {1, 2}, 1), "mate pairs after the cycles");
+    assertThrows(IllegalStateException.class, () -> e.cycles(cycles, 2), "cycles twice");
+    e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
+        .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0});
+    assertThrows(IllegalArgumentException.class, () -> e.cycles(new byte[300], 256), "more rows than a byte counts");
+  }
+
+  @Test
   void matePairsOutOfOrderOrOutOfRangeAreRefused() {
     e.wrap(b, AT).origin(0, 1L, 2L).example(0, 500, -1).site(1, 20)
         .alleles("A", new String[] {"C"}, new int[] {18, 2}).altSubset(new int[] {0}).matePairs(new int[] {1, 2}, 1);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.example.ExampleRecord;
+import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.PileupConstants;
 import dev.fastpipe.streaming.plan.ExampleSettings;
 import dev.fastpipe.streaming.testing.CapturingProducer;
@@ -70,6 +71,54 @@ class MatePairRowsTest {
       assertEquals(r.pixel(a, centre, 0), r.pixel(b, centre, 0), "pair " + k + ": one fragment, one base at the SNP");
     }
     assertTrue(bothAtTheSnp >= 5, "pairs with both reads over the SNP: " + bothAtTheSnp);
+  }
+
+  @Test
+  void eachRowCarriesThePlaceInItsReadOfItsBaseAtTheCandidate() throws IOException {
+    // The same fragments: a row's read starts inside the window where its first column is drawn, so
+    // its SNP base is read base (centre - that column), sequenced from the other end on a reverse read.
+    TestGenome g = new TestGenome("chrT", 3000, 7);
+    char alt = g.ref[SNP] == 'A' ? 'G' : 'A';
+    for (int start = SNP - 230, f = 0; start <= SNP + 30; start += 4, f++) {
+      SAMRecord first = read(g, start, f % 2 == 0, alt);
+      SAMRecord second = read(g, start + FRAGMENT - READ, f % 2 == 0, alt);
+      second.setReadName(first.getReadName());
+      pair(first, second, true);
+      pair(second, first, false);
+      g.add(first);
+      g.add(second);
+    }
+    TestGenome.Written w = g.write(dir, "cycles.bam");
+    CapturingProducer p = new CapturingProducer();
+    MakeExamples.run(ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(), p);
+    ExampleRecord r = MakeExamplesTest.at(p, SNP, 0);
+    assertNotNull(r, "an example of the SNP");
+    int centre = (r.width() - 1) / 2;
+    int rows = r.height() - PileupConstants.REFERENCE_ROWS;
+    byte[] cycles = r.cycles(rows, null);
+    assertNotNull(cycles, "the example carries its rows' cycles");
+    int checked = 0, without = 0, drawn = 0;
+    for (int k = 0; k < rows; k++) {
+      int row = PileupConstants.REFERENCE_ROWS + k;
+      int firstColumn = -1;
+      for (int c = 0; c < r.width() && firstColumn < 0; c++) if (r.pixel(row, c, 3) != 0) firstColumn = c;
+      if (firstColumn < 0) {
+        assertEquals(BaseErrorRate.NO_CYCLE, cycles[k] & 0xFF, "row " + k + ": no read, no place");
+        continue;
+      }
+      drawn++;
+      if (r.pixel(row, centre, 0) == 0) { // a read that ends within the buffer, before the SNP, or starts after it
+        assertEquals(BaseErrorRate.NO_CYCLE, cycles[k] & 0xFF, "row " + k + ": no base at the SNP");
+        without++;
+        continue;
+      }
+      if (firstColumn == 0) continue; // it starts before the window: where is not drawn
+      boolean reverse = r.pixel(row, centre, 3) == PileupConstants.NEGATIVE_STRAND_COLOR;
+      assertEquals(BaseErrorRate.cycle(centre - firstColumn, READ, reverse), cycles[k] & 0xFF, "row " + k);
+      checked++;
+    }
+    assertEquals(drawn, r.cycleCount(), "one place per read row");
+    assertTrue(checked >= 10 && without >= 1, "rows checked: " + checked + ", without a base at the SNP: " + without);
   }
 
   static boolean overlaps(int start, int from, int to) {

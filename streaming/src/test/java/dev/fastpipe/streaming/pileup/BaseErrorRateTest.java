@@ -14,6 +14,20 @@ class BaseErrorRateTest {
     return c;
   }
 
+  /** Quality q's bases, {@code perPart} in each fifth of their reads, {@code wrong[b]} of them wrong in fifth b. */
+  static BaseErrorRate alongTheRead(int q, long perPart, long[] wrong) {
+    long[] binBases = new long[BaseErrorRate.qualities() * BaseErrorRate.CYCLE_BINS];
+    long[] binWrong = new long[binBases.length];
+    long total = 0;
+    for (int b = 0; b < BaseErrorRate.CYCLE_BINS; b++) {
+      binBases[BaseErrorRate.alongRead(q, b)] = perPart;
+      binWrong[BaseErrorRate.alongRead(q, b)] = wrong[b];
+      total += wrong[b];
+    }
+    return BaseErrorRate.measure(counts(q, perPart * BaseErrorRate.CYCLE_BINS), counts(q, total),
+        new long[BaseErrorRate.substitutions()], binBases, binWrong);
+  }
+
   @Test
   void nothingMeasuredIsWhatEachQualityPromises() {
     BaseErrorRate r = BaseErrorRate.promised();
@@ -40,6 +54,41 @@ class BaseErrorRateTest {
     BaseErrorRate noise = BaseErrorRate.measure(counts(2, 10_000_000), counts(2, 9_900_000));
     assertEquals(PileupLikelihood.MAX_ERROR, noise.at(2), 1e-12);
     assertEquals(noise.at(BaseErrorRate.qualities() - 1), noise.at(99), "qualities above the cap read at the cap");
+  }
+
+  @Test
+  void aQualitysRateAlongTheReadIsItsRateTimesEachFifthsShareOfItsErrors() {
+    // Q30 bases, a million in each fifth of their reads, wrong 500 / 1,000 / 1,000 / 1,000 / 4,000
+    // times: the last fifth errs at 2.6 times the quality's 0.15 %, the first at a third of it.
+    BaseErrorRate r = alongTheRead(30, 1_000_000, new long[] {500, 1_000, 1_000, 1_000, 4_000});
+    double mean = (7_500 + BaseErrorRate.PRIOR_BASES * 1e-3) / (5_000_000 + BaseErrorRate.PRIOR_BASES);
+    assertEquals(mean, r.at(30), 1e-12);
+    // the last fifth: 4,000 errors where the quality's 0.15 % gives its million bases 1,500, each with the prior's 20
+    double last = mean * (4_000 + BaseErrorRate.PRIOR_CYCLE_ERRORS) / (1_500 + BaseErrorRate.PRIOR_CYCLE_ERRORS);
+    assertEquals(last, r.at(30, BaseErrorRate.LAST_CYCLE), 1e-12, "the last fifth at its share of the errors");
+    assertEquals(last, r.at(30, 201), 1e-12, "201 of 250 is in the last fifth");
+    assertTrue(r.at(30, 0) < 0.6e-3 && r.at(30, 0) > 0.5e-3, "the first fifth near 0.05 %: " + r.at(30, 0));
+    assertEquals(r.at(30), r.at(30, BaseErrorRate.NO_CYCLE), 0, "a base whose place is not known: the quality's rate");
+    assertEquals(r.at(20), r.at(20, 0), 1e-15, "a quality measured nowhere along the read keeps its rate everywhere");
+    BaseErrorRate flawless = alongTheRead(30, 1_000_000, new long[BaseErrorRate.CYCLE_BINS]);
+    for (int c : new int[] {0, 125, 250}) assertEquals(flawless.at(30), flawless.at(30, c), 0, "no error anywhere: one rate all along");
+    assertTrue(r.describe().contains("along the read at Q30, 0.3/0.7/0.7/0.7/2.6x"), r.describe());
+    assertEquals(BaseErrorRate.promised().at(30), BaseErrorRate.promised().at(30, 240), 0, "nothing measured: the promise everywhere");
+    assertThrows(IllegalArgumentException.class, () -> BaseErrorRate.measure(counts(30, 1), counts(30, 0),
+        new long[BaseErrorRate.substitutions()], new long[3], new long[3]));
+  }
+
+  @Test
+  void aBasesPlaceRunsInTheOrderTheReadWasSequenced() {
+    assertEquals(0, BaseErrorRate.cycle(0, 150, false));
+    assertEquals(BaseErrorRate.LAST_CYCLE, BaseErrorRate.cycle(149, 150, false));
+    assertEquals(BaseErrorRate.LAST_CYCLE, BaseErrorRate.cycle(0, 150, true), "a reverse read's first stored base was sequenced last");
+    assertEquals(0, BaseErrorRate.cycle(149, 150, true));
+    assertEquals(125, BaseErrorRate.cycle(50, 101, false));
+    assertEquals(0, BaseErrorRate.cycleBin(0));
+    assertEquals(0, BaseErrorRate.cycleBin(50));
+    assertEquals(1, BaseErrorRate.cycleBin(51));
+    assertEquals(BaseErrorRate.CYCLE_BINS - 1, BaseErrorRate.cycleBin(BaseErrorRate.LAST_CYCLE));
   }
 
   @Test

@@ -305,6 +305,29 @@ class PileupLikelihoodTest {
   }
 
   @Test
+  void aSnpsReadsErrAtTheirBasesPlaceInTheRead() {
+    // Two Q37 alt reads of thirteen, in a sample whose Q37 bases err at 0.025 % in the first fifth of a
+    // read and at 0.5 % in the last (dwgsim's and Mason's grow so), 0.15 % in between.
+    twoAltReadsOfThirteen();
+    BaseErrorRate measured = BaseErrorRateTest.alongTheRead(37, 2_000_000, new long[] {500, 3_000, 3_000, 3_000, 10_000});
+    byte[] early = new byte[H];
+    byte[] late = new byte[H];
+    Arrays.fill(early, (byte) 10);
+    Arrays.fill(late, (byte) 240);
+    float[] atEarly = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, early);
+    float[] atLate = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, late);
+    float[] anywhere = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured);
+    assertTrue(measured.at(37, 240) > 10 * measured.at(37, 10), measured.describe());
+    assertTrue(atLate[0] - atLate[1] > anywhere[0] - anywhere[1] + 0.5 && anywhere[0] - anywhere[1] > atEarly[0] - atEarly[1] + 0.5,
+        "two late alt bases are likelier errors than two anywhere, and those than two early ones: " + Arrays.toString(atEarly)
+            + ", " + Arrays.toString(anywhere) + ", " + Arrays.toString(atLate));
+    byte[] unknown = new byte[H];
+    Arrays.fill(unknown, (byte) BaseErrorRate.NO_CYCLE);
+    assertArrayEquals(anywhere, PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, unknown), 0f,
+        "places not known: each quality's rate, as before");
+  }
+
+  @Test
   void basesThatErrMoreOftenThanTheirQualitiesSayAreTrustedLess() {
     // dwgsim-like reads: every base Q37, yet one base in fifty (away from the site) is wrong.
     twoAltReadsOfThirteen();
