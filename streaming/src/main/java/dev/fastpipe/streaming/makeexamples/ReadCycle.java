@@ -1,10 +1,10 @@
 package dev.fastpipe.streaming.makeexamples;
 
 import dev.fastpipe.streaming.pileup.BaseErrorRate;
+import htsjdk.samtools.Cigar;
 import htsjdk.samtools.CigarElement;
 import htsjdk.samtools.CigarOperator;
 import htsjdk.samtools.SAMRecord;
-import java.util.List;
 
 /**
  * Where a read's base sits in the order its bases were sequenced ({@link BaseErrorRate#cycle}: 0 the
@@ -16,14 +16,24 @@ final class ReadCycle {
 
   /** The place of the read's stored base {@code index} (0-based into its bases, soft clips included). */
   static int of(SAMRecord read, int index) {
-    List<CigarElement> cigar = read.getCigar().getCigarElements();
-    int leading = 0, trailing = 0;
-    if (!cigar.isEmpty()) {
-      CigarElement first = cigar.get(0), last = cigar.get(cigar.size() - 1);
-      if (first.getOperator() == CigarOperator.H) leading = first.getLength();
-      if (cigar.size() > 1 && last.getOperator() == CigarOperator.H) trailing = last.getLength();
+    int leading = leadingHardClip(read);
+    return BaseErrorRate.cycle(leading + index, sequencedLength(read), read.getReadNegativeStrandFlag());
+  }
+
+  /** The bases the read had when sequenced: its stored bases and its hard clips. */
+  static int sequencedLength(SAMRecord read) {
+    Cigar cigar = read.getCigar();
+    int clipped = leadingHardClip(read);
+    if (cigar.numCigarElements() > 1 && cigar.getLastCigarElement().getOperator() == CigarOperator.H) {
+      clipped += cigar.getLastCigarElement().getLength();
     }
-    return BaseErrorRate.cycle(leading + index, leading + read.getReadLength() + trailing, read.getReadNegativeStrandFlag());
+    return clipped + read.getReadLength();
+  }
+
+  /** The hard-clipped bases before the read's first stored base (0: none). */
+  static int leadingHardClip(SAMRecord read) {
+    CigarElement first = read.getCigar().getFirstCigarElement();
+    return first != null && first.getOperator() == CigarOperator.H ? first.getLength() : 0;
   }
 
   /**

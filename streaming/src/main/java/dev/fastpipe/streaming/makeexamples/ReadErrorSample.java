@@ -155,6 +155,7 @@ public final class ReadErrorSample {
       flushBefore(r.getAlignmentStart());
       int mq = Math.min(r.getMappingQuality(), PileupConstants.MAPPING_QUALITY_CAP);
       int strand = r.getReadNegativeStrandFlag() ? 1 : 0;
+      int clipped = ReadCycle.leadingHardClip(r), sequenced = ReadCycle.sequencedLength(r);
       for (AlignmentBlock b : r.getAlignmentBlocks()) {
         for (int i = 0; i < b.getLength(); i++) {
           int read = b.getReadStart() - 1 + i;
@@ -162,7 +163,8 @@ public final class ReadErrorSample {
           int bq = noQualities ? defaultBaseQuality : quals[read];
           if (base < 0 || bq <= 0) continue;
           bq = Math.min(bq, PileupConstants.BASE_QUALITY_CAP);
-          push(b.getReferenceStart() + i, base | strand << 2 | bq << 3 | mq << 10 | ReadCycle.of(r, read) << CYCLE_SHIFT);
+          int cycle = BaseErrorRate.cycle(clipped + read, sequenced, strand == 1);
+          push(b.getReferenceStart() + i, base | strand << 2 | bq << 3 | mq << 10 | cycle << CYCLE_SHIFT);
         }
       }
       if (r.getMappingQuality() >= MIN_INDEL_MAPQ) pushIndels(r);
