@@ -38,7 +38,7 @@ package dev.fastpipe.streaming.example;
  *  | Channels (u8) | Alt count (u8)| Subset n (u8) | Floats n (u8) | 52
  *  +---------------+---------------+---------------+---------------+
  *  | Subset[0] (i8)| Subset[1] (i8)| Mate pairs n  | Cycles n (u8) | 56
- *  +---------------+---------------+-------------------------------+
+ *  +---------------+---------------+---------------+---------------+
  *  |          Image offset (from the record start, 8-aligned)      | 60
  *  +---------------------------------------------------------------+
  *  |  Allele depths AD: int32 x (1 + alt count), ref first        ...| 64
