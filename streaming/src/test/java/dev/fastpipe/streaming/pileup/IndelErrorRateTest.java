@@ -153,6 +153,22 @@ class IndelErrorRateTest {
   }
 
   @Test
+  void aSampleWhoseLociSlipAlikeFitsNoSpreadAtLowDepthToo() {
+    // 10x: 20,000 dinucleotide anchors of ten reads, 30 of them with one slipped read, three hets:
+    // every locus at one rate. The fit must settle at no spread, however little each column says.
+    int di = IndelErrorRate.classOf(10, 2);
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[di] = 200_000;
+    columns[di] = 20_000;
+    List<IndelErrorRate.Column> evidence = new ArrayList<>();
+    for (int i = 0; i < 30; i++) evidence.add(new IndelErrorRate.Column(di, 10, 1));
+    for (int i = 0; i < 3; i++) evidence.add(new IndelErrorRate.Column(di, 10, 5));
+    IndelErrorRate r = IndelErrorRate.estimate(evidence, reads, columns);
+    assertTrue(r.locusWeights(10, 2)[0] > 0.99, "loci alike at 10x: no spread: " + r.describe());
+  }
+
+  @Test
   void moreEvidenceThanSampledIsRejected() {
     long[] reads = new long[CLASSES];
     long[] columns = new long[CLASSES];
