@@ -365,6 +365,7 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
         double[] l = likelihood[i];
         double sum = l[m];
         for (int k = 0; k < m; k++) sum += weights[k] * l[k];
+        if (!(sum > 0)) continue; // only multiples whose share has run out explain it: it moves nothing
         for (int k = 0; k < m; k++) share[k] += count[i] * weights[k] * l[k] / sum;
       }
       double total = 0;
