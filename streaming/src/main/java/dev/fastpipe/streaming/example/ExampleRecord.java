@@ -65,6 +65,16 @@ public final class ExampleRecord {
     return buffer.getFloat(floatsAt() + 4 * i, LITTLE_ENDIAN);
   }
 
+  /** Absolute offset of the mate pairs' section: just after the floats. */
+  private int matePairsAt() {
+    return floatsAt() + 4 * floatCount();
+  }
+
+  /** Absolute offset of the cycles' section: just after the mate pairs. */
+  private int cyclesAt() {
+    return matePairsAt() + 2 * matePairCount();
+  }
+
   /** Absolute offset of the first float: just after the alleles. */
   private int floatsAt() {
     int at = offset + allelesOffset(altCount());
@@ -93,14 +103,14 @@ public final class ExampleRecord {
     if (n == 0) return null;
     byte[] c = into != null && into.length >= rows ? into : new byte[rows];
     int known = Math.min(n, rows);
-    buffer.getBytes(floatsAt() + 4 * floatCount() + 2 * matePairCount(), c, 0, known);
+    buffer.getBytes(cyclesAt(), c, 0, known);
     java.util.Arrays.fill(c, known, rows, (byte) 0xFF);
     return c;
   }
 
   /** EXAMPLE: the read row (0 = the first below the reference rows) of mate {@code side} (0 or 1) of pair {@code k}. */
   public int mateRow(int k, int side) {
-    return buffer.getByte(floatsAt() + 4 * floatCount() + 2 * k + side) & 0xFF;
+    return buffer.getByte(matePairsAt() + 2 * k + side) & 0xFF;
   }
 
   /**
@@ -113,7 +123,7 @@ public final class ExampleRecord {
     if (n == 0) return null;
     int[] mate = into != null && into.length >= rows ? into : new int[rows];
     java.util.Arrays.fill(mate, 0, rows, -1);
-    int at = floatsAt() + 4 * floatCount();
+    int at = matePairsAt();
     for (int k = 0; k < n; k++) {
       int a = buffer.getByte(at + 2 * k) & 0xFF;
       int b = buffer.getByte(at + 2 * k + 1) & 0xFF;
