@@ -277,7 +277,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     int[] mates = record.mateOfRows(record.height() - PileupConstants.REFERENCE_ROWS, mateOf);
     if (mates != null) mateOf = mates;
     return PileupLikelihood.snp(buffer, record.imageOffset(), record.height(), record.width(), record.channels(),
-        artifactRate, baseErrors, mates, indelErrors, ref, indelAlts, rowCycles());
+        new PileupLikelihood.SnpInputs(artifactRate, baseErrors, indelErrors, mates, rowCycles(), ref, indelAlts));
   }
 
   /** The current record's read rows' cycles at its centre, in a reused array; null where it has none. */

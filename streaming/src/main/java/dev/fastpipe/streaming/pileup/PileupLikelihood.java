@@ -80,43 +80,18 @@ public final class PileupLikelihood {
 
   /**
    * The log10 likelihoods {0/0, 0/1, 1/1} (largest 0) of the SNP example whose image of
-   * {@code height x width x channels} starts at {@code buffer[offset]}, at the sample's strand
-   * {@code artifactRate} ({@link StrandArtifactRate#rate}); null when the image has fewer than six
-   * channels or no read row with the reference or alt base at the centre. A read that deletes the
-   * centre's base, in a deletion whose anchor {@value #SHARED_INDEL_ROWS} rows or more share (a
-   * variant's, not an error of its own), counts as a read without the alt, as a reference read does,
-   * at the error of its anchor's base: its haplotype carries neither base, so 0/1 and 1/1 leave it to
-   * an error (a SNP called inside a 1/1 deletion, on AD 1,2 beside 53 reads that delete its base,
-   * was 0/1; a het SNP on the other haplotype of a het deletion keeps half its reads as the alt's).
-   */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate) {
-    return snp(buffer, offset, height, width, channels, artifactRate, BaseErrorRate.promised());
-  }
-
-  /**
-   * As {@link #snp(DirectBuffer, int, int, int, int, double)}, each base erring at the sample's
-   * measured rate for its quality ({@link BaseErrorRate}) before the window's factor.
-   */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate, BaseErrorRate baseErrors) {
-    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, null);
-  }
-
-  /**
-   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate)}, the two reads of a
-   * fragment counted as one fragment ({@link ReadEvidence#addPair}) where both are informative:
-   * {@code mateOf[r]} is the read row (0 = the first below the reference rows) of row r's mate, or
-   * -1; null: every read on its own.
-   */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate, BaseErrorRate baseErrors, int[] mateOf) {
-    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, null);
-  }
-
-  /**
-   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[])}, with the sample's
-   * indel slips ({@code slips}; null: none assumed) in three places. An indel anchor that
+   * {@code height x width x channels} starts at {@code buffer[offset]}, read with what {@code inputs}
+   * holds of the sample and the record ({@link SnpInputs}); null when the image has fewer than six
+   * channels or no read row with the reference or alt base at the centre.
+   *
+   * <p>A read that deletes the centre's base, in a deletion whose anchor {@value #SHARED_INDEL_ROWS}
+   * rows or more share (a variant's, not an error of its own), counts as a read without the alt, as a
+   * reference read does, at the error of its anchor's base: its haplotype carries neither base, so
+   * 0/1 and 1/1 leave it to an error (a SNP called inside a 1/1 deletion, on AD 1,2 beside 53 reads
+   * that delete its base, was 0/1; a het SNP on the other haplotype of a het deletion keeps half its
+   * reads as the alt's).
+   *
+   * <p>With the sample's indel slips ({@link SnpInputs#slips}), in three places: an indel anchor that
    * {@value #SHARED_INDEL_ROWS} rows or more share is a variant's only where a het explains its rows
    * better than the sample's slips in the repeat after it ({@link #variantAnchorRows}): PCR stutter
    * puts 8 of 63 reads' unit deletion at one anchor. And a read that deletes the centre's base where
@@ -126,44 +101,34 @@ public final class PileupLikelihood {
    * whose stutter reads delete one unit (the aligner writes it over the SNP's base, AD 0,55 beside 8
    * such reads), came out 0/1. And where the sample slips beyond the GQ map's envelope, an alt read
    * that is a slip's rather than the SNP's counts for nothing ({@link #slippedAlt}).
+   *
+   * <p>At a site whose other alleles include indels ({@link SnpInputs#siteRef},
+   * {@link SnpInputs#indelAlts}), an alt read with an indel near the centre, or one that shows the
+   * reference's centre base beside it, may be one of their haplotypes slipped ({@link
+   * #slipOfHaplotype}), as it may be the reference's. blind58's hom-alt insertion C>CT between nine T
+   * and five made a false C>T (and T>C one base before) from reads of the insertion's haplotype with
+   * eight T before the C, which an aligner lays without a gap: the C a column back, then six T over
+   * the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. And a read with an indel
+   * anchored at the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the site's indel,
+   * anchored on the reference's base) is a read without the SNP's alt, unless it is a read of the
+   * alt's haplotype slipped ({@link #slipOfHaplotype}): the image draws no base there, so the SNP's
+   * reads alone made those 54 reads' site a hom-alt SNP's; and blind59's hom-alt T>G near the end of a
+   * run of 13 T has four reads with one T more in the run, written as the reference's T and an
+   * insertion of the G.
+   *
+   * <p>Each read's base at the centre errs as the sample's bases of its quality do at its place in the
+   * read ({@link SnpInputs#cycles}, {@link BaseErrorRate#at(int, int)}): dwgsim's and Mason's late
+   * bases err three to five times as often as their early ones of one quality, and two late alt reads
+   * at 10-20x made false hets that two early ones do not.
    */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips) {
-    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, slips, null, null);
-  }
-
-  /**
-   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[], IndelErrorRate)}
-   * at a site whose other alleles include indels: {@code siteRef} and {@code indelAlts} (VCF alleles
-   * from the centre's base; null: none), whose haplotypes an alt read with an indel near the centre,
-   * or one that shows the reference's centre base beside it, may be, slipped ({@link
-   * #slipOfHaplotype}), as it may be the reference's. blind58's hom-alt insertion C>CT
-   * between nine T and five made a false C>T (and T>C one base before) from reads of the insertion's
-   * haplotype with eight T before the C, which an aligner lays without a gap: the C a column back,
-   * then six T over the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. And a
-   * read with an indel anchored at the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the
-   * site's indel, anchored on the reference's base) is a read without the SNP's alt, unless it is a
-   * read of the alt's haplotype slipped ({@link #slipOfHaplotype}): the image draws no base there, so
-   * the SNP's reads alone made those 54 reads' site a hom-alt SNP's; and blind59's hom-alt T>G near
-   * the end of a run of 13 T has four reads with one T more in the run, written as the reference's T
-   * and an insertion of the G.
-   */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts) {
-    return snp(buffer, offset, height, width, channels, artifactRate, baseErrors, mateOf, slips, siteRef, indelAlts, null);
-  }
-
-  /**
-   * As {@link #snp(DirectBuffer, int, int, int, int, double, BaseErrorRate, int[], IndelErrorRate, String,
-   * String[])}, each read's base at the centre erring as the sample's bases of its quality do at its
-   * place in the read ({@link BaseErrorRate#at(int, int)}): {@code cycles[r]} is read row r's (0 = the
-   * first below the reference rows; {@link BaseErrorRate#NO_CYCLE}: not known); null: none known.
-   * dwgsim's and Mason's late bases err three to five times as often as their early ones of one quality,
-   * and two late alt reads at 10-20x made false hets that two early ones do not.
-   */
-  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels,
-      double artifactRate, BaseErrorRate baseErrors, int[] mateOf, IndelErrorRate slips, String siteRef, String[] indelAlts,
-      byte[] cycles) {
+  public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs) {
+    double artifactRate = inputs.artifactRate();
+    BaseErrorRate baseErrors = inputs.baseErrors();
+    IndelErrorRate slips = inputs.slips();
+    int[] mateOf = inputs.mateOf();
+    byte[] cycles = inputs.cycles();
+    String siteRef = inputs.siteRef();
+    String[] indelAlts = inputs.indelAlts();
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS) return null;
     int centre = (width - 1) / 2;
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
@@ -1619,7 +1584,7 @@ public final class PileupLikelihood {
    * summed into the three genotypes' log10 likelihoods and hom-ref's strand artifact. A wrong read
    * shows the other allele with probability e / (alleles - 1): e/3 at a SNP (one of three other
    * bases), e at an indel; or, at a SNP of a sample whose errors were measured ({@link #snp(BaseErrorRate,
-   * int, int, double)}), e times the share of that substitution among the errors on the read's strand. {@link StrandArtifactRate} fits the artifact rate with the same terms.
+   * int, int)}), e times the share of that substitution among the errors on the read's strand. {@link StrandArtifactRate} fits the artifact rate with the same terms.
    */
   public static final class ReadEvidence {
     /** Per strand (forward, reverse): the share of a wrong read that shows the alt where the truth is the reference. */
@@ -1873,5 +1838,49 @@ public final class PileupLikelihood {
   /** The quality a pixel of {@code cap * pixel / 254} stands for (the channels truncate; this rounds back). */
   static int quality(int pixel, int cap) {
     return Math.min(cap, Math.round(pixel * cap / PileupConstants.MAX_PIXEL));
+  }
+
+  /**
+   * What a SNP example's likelihoods ({@link #snp}) read beside its image: the sample's strand
+   * {@code artifactRate} ({@link StrandArtifactRate#rate}), the error of its bases per quality
+   * ({@code baseErrors}: each base at the sample's measured rate for its quality before the window's
+   * factor) and its indel {@code slips} (null: none assumed); and the record's facts: each read row's
+   * mate ({@code mateOf[r]}: the read row, 0 = the first below the reference rows, of row r's mate,
+   * or -1; the two reads of a fragment count as one fragment where both are informative,
+   * {@link ReadEvidence#addPair}; null: every read on its own), each read row's place in its read at
+   * the centre ({@code cycles[r]}; {@link BaseErrorRate#NO_CYCLE}: not known; null: none known), and
+   * the site's other alleles where they include indels ({@code siteRef} and {@code indelAlts}, VCF
+   * alleles from the centre's base; null: none). Start from {@link #of} and add what is known.
+   */
+  public record SnpInputs(double artifactRate, BaseErrorRate baseErrors, IndelErrorRate slips, int[] mateOf,
+      byte[] cycles, String siteRef, String[] indelAlts) {
+    public SnpInputs {
+      java.util.Objects.requireNonNull(baseErrors, "baseErrors");
+    }
+
+    /** Only the strand artifact rate: bases at their qualities' promise, no slips, no row or site facts. */
+    public static SnpInputs of(double artifactRate) {
+      return new SnpInputs(artifactRate, BaseErrorRate.promised(), null, null, null, null, null);
+    }
+
+    public SnpInputs withBaseErrors(BaseErrorRate rates) {
+      return new SnpInputs(artifactRate, rates, slips, mateOf, cycles, siteRef, indelAlts);
+    }
+
+    public SnpInputs withSlips(IndelErrorRate rates) {
+      return new SnpInputs(artifactRate, baseErrors, rates, mateOf, cycles, siteRef, indelAlts);
+    }
+
+    public SnpInputs withMates(int[] rows) {
+      return new SnpInputs(artifactRate, baseErrors, slips, rows, cycles, siteRef, indelAlts);
+    }
+
+    public SnpInputs withCycles(byte[] places) {
+      return new SnpInputs(artifactRate, baseErrors, slips, mateOf, places, siteRef, indelAlts);
+    }
+
+    public SnpInputs withSite(String ref, String[] indelAlleles) {
+      return new SnpInputs(artifactRate, baseErrors, slips, mateOf, cycles, ref, indelAlleles);
+    }
   }
 }

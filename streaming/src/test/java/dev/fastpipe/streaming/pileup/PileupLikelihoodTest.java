@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fastpipe.streaming.genome.TandemRepeat;
+import dev.fastpipe.streaming.pileup.PileupLikelihood.SnpInputs;
 import dev.fastpipe.streaming.testing.TestGenome;
 import htsjdk.samtools.SAMRecord;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ class PileupLikelihoodTest {
   IndelErrorRate indelErrors = IndelErrorRate.assumed();
 
   float[] likelihoods() {
-    return PileupLikelihood.snp(encoded(), 8, H, W, 6, rate);
+    return PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
   }
 
   /** A read's error at base quality {@code bq} and mapping quality {@code mq}: either kind of error. */
@@ -142,7 +143,7 @@ class PileupLikelihoodTest {
   void twoAltReadsWhoseMatesShowTheReferenceAreNoEvidenceOfAHet() {
     twoAltReadsOfThirteen(); // rows 11 (reverse) and 12 (forward): mates of rows 0 (forward) and 1 (reverse)
     int[] mate = mates(new int[] {0, 1}, new int[] {11, 12});
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mate);
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withMates(mate));
     double e = err(37, 60);
     double l00 = homRefOfTwoInThirteen(e); // hom-ref: each read errs on its own, as without mates
     // het: nine reads apart, and two fragments each the reference's (its alt mate erred) or the alt's (its ref mate erred)
@@ -153,14 +154,14 @@ class PileupLikelihoodTest {
     assertEquals(l01 - max, gl[1], 1e-4);
     assertEquals(l11 - max, gl[2], 1e-4);
     assertTrue(gl[1] < -2.5, "one mate's alt against the other's reference is an error, not a het: " + gl[1]);
-    float[] apart = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), null);
+    float[] apart = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
     assertEquals(0, apart[1], 1e-6, "the same reads taken apart favour a het");
   }
 
   @Test
   void twoMatesThatBothShowTheAltAreOneFragment() {
     twoAltReadsOfThirteen(); // rows 11 and 12, one fragment
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mates(new int[] {11}, new int[] {12}));
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withMates(mates(new int[] {11}, new int[] {12})));
     double e = err(37, 60);
     double l00 = homRefOfTwoInThirteen(e);
     double l01 = 11 * log10Half(e) + Math.log10(((e / 3) * (e / 3) + (1 - e) * (1 - e)) / 2);
@@ -178,7 +179,7 @@ class PileupLikelihoodTest {
     twoAltReadsOfThirteen();
     read('N', 37, 60); // row 13: no A, C, G or T at the site, so it counts for nothing
     int[] mate = mates(new int[] {12}, new int[] {13});
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), mate);
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withMates(mate));
     reads.remove(13);
     support.remove(13);
     assertArrayEquals(likelihoods(), gl, 1e-6f);
@@ -256,7 +257,7 @@ class PileupLikelihoodTest {
   }
 
   float[] likelihoods(IndelErrorRate slips) {
-    return PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised(), null, slips);
+    return PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withSlips(slips));
   }
 
   @Test
@@ -290,7 +291,7 @@ class PileupLikelihoodTest {
     mismatches[35] = 20_000;
     BaseErrorRate measured = BaseErrorRate.measure(bases, mismatches);
     assertEquals(0.003, measured.at(37), 1e-5);
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured);
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(measured));
     // The window's factor is against the measured rates (its other bases are Q35, clean): 1.
     assertEquals(1.0, PileupLikelihood.errorFactor(encoded(), 8, H, W, 6, measured), 1e-9);
     double b = measured.at(37);
@@ -300,7 +301,7 @@ class PileupLikelihoodTest {
     assertEquals(l00 - l01, gl[0] - gl[1], 1e-3);
     assertTrue(gl[0] > promised[0] + 1.5, "two alt reads weigh 10^1.5 times less where Q37 errs at 0.3 %: "
         + gl[0] + " vs " + promised[0]);
-    assertArrayEquals(promised, PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised()), 0f,
+    assertArrayEquals(promised, PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate)), 0f,
         "qualities as they promise: the likelihood of old");
   }
 
@@ -314,16 +315,16 @@ class PileupLikelihoodTest {
     byte[] late = new byte[H];
     Arrays.fill(early, (byte) 10);
     Arrays.fill(late, (byte) 240);
-    float[] atEarly = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, early);
-    float[] atLate = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, late);
-    float[] anywhere = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured);
+    float[] atEarly = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(measured).withCycles(early));
+    float[] atLate = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(measured).withCycles(late));
+    float[] anywhere = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(measured));
     assertTrue(measured.at(37, 240) > 10 * measured.at(37, 10), measured.describe());
     assertTrue(atLate[0] - atLate[1] > anywhere[0] - anywhere[1] + 0.5 && anywhere[0] - anywhere[1] > atEarly[0] - atEarly[1] + 0.5,
         "two late alt bases are likelier errors than two anywhere, and those than two early ones: " + Arrays.toString(atEarly)
             + ", " + Arrays.toString(anywhere) + ", " + Arrays.toString(atLate));
     byte[] unknown = new byte[H];
     Arrays.fill(unknown, (byte) BaseErrorRate.NO_CYCLE);
-    assertArrayEquals(anywhere, PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, measured, null, null, null, null, unknown), 0f,
+    assertArrayEquals(anywhere, PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(measured).withCycles(unknown)), 0f,
         "places not known: each quality's rate, as before");
   }
 
@@ -1015,7 +1016,7 @@ class PileupLikelihoodTest {
     double mean = sample.meanError();
     assertEquals((100_000 + 630_000 + 31_623 + 19_953) / 202_000_000.0, mean, 1e-5);
     rate = 1e-5;
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, sample);
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(sample));
     double e37 = err(37, 60);
     double e10 = err(10, 60);
     assertEquals(Math.pow(10, -3.7), sample.at(37), 1e-8, "Q37 keeps its promise");
@@ -1037,8 +1038,8 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 13; i++) read(i < 5 ? alt : (char) g.ref[SITE], i < 5 ? 10 : 37, 60, false);
     for (int i = 0; i < 13; i++) read((char) g.ref[SITE], 37, 60, true);
     BaseErrorRate sample = honestSampleWithPoorTails();
-    float[] weighed = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, sample);
-    float[] counted = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
+    float[] weighed = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(sample));
+    float[] counted = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
     double odds = 5 * Math.log10(err(10, 60) / sample.meanError());
     assertTrue(odds > 5, "five Q10 reads, each a wrong base ten or more times likelier than any base: 10^" + odds);
     assertTrue(weighed[0] - weighed[1] > counted[0] - counted[1] + 4,
@@ -1083,8 +1084,8 @@ class PileupLikelihoodTest {
     assertEquals(1.0 / 3, skewed.wrongShare(ref, true, shown), 1e-3, "reverse reads' errors are even");
     assertEquals(1.0 / 3, even.wrongShare(ref, false, shown), 1e-3);
     rate = 1e-9; // no strand artifact: hom-ref against het alone
-    float[] a = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, even);
-    float[] b = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, skewed);
+    float[] a = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(even));
+    float[] b = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(skewed));
     // hom-ref explains each alt read 0.9 / (1/3) times better; het gains a little (e x share of 1)
     double e = err(20, 60);
     double homRefGain = 2 * Math.log10(0.9 / (1.0 / 3));
@@ -1095,8 +1096,8 @@ class PileupLikelihoodTest {
     support.clear();
     for (int i = 0; i < 10; i++) read((char) g.ref[SITE], 35, 60, false);
     for (int i = 0; i < 10; i++) read(i < 2 ? alt : (char) g.ref[SITE], i < 2 ? 20 : 35, 60, true);
-    assertArrayEquals(PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, even),
-        PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, skewed), 1e-4f);
+    assertArrayEquals(PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(even)),
+        PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(skewed)), 1e-4f);
   }
 
   /** A read over the site whose deletion of SITE - 2 .. SITE takes the site's base, drawn from SITE - 50. */
@@ -1120,17 +1121,17 @@ class PileupLikelihoodTest {
     read((char) g.ref[SITE], 35, 60, false);
     read(alt, 20, 60, false);
     read(alt, 20, 60, true);
-    float[] alone = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
+    float[] alone = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
     assertTrue(alone[1] - alone[0] > 3, "three reads with a base: a het " + Arrays.toString(alone));
     for (int i = 0; i < 30; i++) deletionRead(i % 2 == 1);
-    float[] withDeletion = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
+    float[] withDeletion = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
     // under 0/1 each of the 30 reads is a haplotype's without the alt (log10 1/2 each), under 0/0 all of them
     assertTrue(withDeletion[0] - withDeletion[1] > 4, "hom-ref against het: " + Arrays.toString(withDeletion));
     assertTrue(withDeletion[0] - withDeletion[2] > 50, "hom-alt: " + Arrays.toString(withDeletion));
     // a deletion that fewer than SHARED_INDEL_ROWS reads carry is their error, under any genotype: left out
     reads.subList(5, reads.size()).clear();
     support.subList(5, support.size()).clear();
-    assertArrayEquals(alone, PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised()), 1e-6f);
+    assertArrayEquals(alone, PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate)), 1e-6f);
   }
 
   @Test
@@ -1139,7 +1140,7 @@ class PileupLikelihoodTest {
     rate = 1e-9;
     for (int i = 0; i < 12; i++) deletionRead(i % 2 == 1);
     for (int i = 0; i < 12; i++) read(alt, 35, 60, i % 2 == 1);
-    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, rate, BaseErrorRate.promised());
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate));
     assertTrue(gl[1] == 0 && gl[2] < -20 && gl[0] < -20, Arrays.toString(gl));
   }
 
@@ -1254,7 +1255,7 @@ class PileupLikelihoodTest {
     assertEquals('C', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the insertion's C a column back");
     assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "a T at the site");
     String[] indels = {"CT"};
-    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(9, 0.05));
+    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(9, 0.05)));
     assertTrue(alone[2] == 0, "the SNP's reads alone, the insertion's drawing no base: " + Arrays.toString(alone));
     assertHetUnlessTheReadsSlip(image, homopolymerSlips(9, 1e-4), homopolymerSlips(9, 0.05), 0, "C", indels);
   }
@@ -1270,7 +1271,7 @@ class PileupLikelihoodTest {
     String slipped = altHaplotype.substring(0, 50) + "T" + altHaplotype.substring(50);
     UnsafeBuffer image = altAndSlippedReads(altHaplotype, 4, slipped, "51M1I48M");
     String[] indels = {"TG"};
-    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(11, 0.05));
+    float[] alone = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(11, 0.05)));
     assertTrue(alone[2] == 0, "a SNP site's pileup draws no base for the anchored reads: " + Arrays.toString(alone));
     // four reads of the insertion where the run does not slip; slipped reads of the alt's haplotype where it does
     assertHetUnlessTheReadsSlip(image, homopolymerSlips(11, 1e-4), homopolymerSlips(11, 0.05), 2, "T", indels);
@@ -1326,9 +1327,9 @@ class PileupLikelihoodTest {
    */
   void assertHetUnlessTheReadsSlip(UnsafeBuffer image, IndelErrorRate clean, IndelErrorRate slipping, int slipped,
       String siteRef, String[] indelAlts) {
-    float[] c = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, clean, siteRef, indelAlts);
+    float[] c = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(clean).withSite(siteRef, indelAlts));
     assertTrue(c[1] == 0 && c[slipped] < -2, "a het where the repeat does not slip: " + Arrays.toString(c));
-    float[] s = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, slipping, siteRef, indelAlts);
+    float[] s = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(slipping).withSite(siteRef, indelAlts));
     assertTrue(s[slipped] == 0 && s[1] < -2, "slipped reads: " + Arrays.toString(s));
   }
 
@@ -1352,15 +1353,15 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 30; i++) stutterRead(altHaplotype.substring(0, 100), "100M", 1);
     for (int i = 0; i < 5; i++) stutterRead(g.refString(SITE - 50, SITE) + g.refString(SITE + 1, SITE + 51), "50M1D50M", 2);
     UnsafeBuffer image = encoded();
-    float[] before = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, null);
+    float[] before = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate));
     assertTrue(before[1] == 0 && before[2] < -3, "the 5 reads as reads without the alt at Q35: " + Arrays.toString(before));
     // the alt's haplotype has a run of eight T: its reads slip there at 3 %, so 5 of 35 are its reads' slips
     // (the image's 35 read rows hold 30 + 5 reads)
-    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 0.03));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(8, 0.03)));
     assertEquals(0, stutter[2], 1e-6, Arrays.toString(stutter));
     assertTrue(stutter[1] < -2, "hom-alt over het: " + Arrays.toString(stutter));
     // the same reads where the sample does not slip in such runs: reads without the alt, as before
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(8, 1e-4));
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(8, 1e-4)));
     assertTrue(clean[1] == 0 && clean[2] < -3, Arrays.toString(clean));
     int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
     assertEquals(0.03, altSlipRate(image, firstDeletingRow, 'T', W / 2 - 1, homopolymerSlips(8, 0.03)), 1e-12,
@@ -1384,9 +1385,9 @@ class PileupLikelihoodTest {
       stutterRead(g.refString(SITE - 50, SITE) + "CC" + "A".repeat(13) + g.refString(SITE + 16, SITE + 51), "50M1D50M", 2);
     }
     UnsafeBuffer image = encoded();
-    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(14, 1e-4));
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(14, 1e-4)));
     assertTrue(clean[1] == 0 && clean[2] < -2, "reads without the alt where the run does not slip: " + Arrays.toString(clean));
-    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(14, 0.03));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(14, 0.03)));
     assertTrue(stutter[2] == 0 && stutter[1] < -2, "slipped reads of the alt: " + Arrays.toString(stutter));
     int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
     assertEquals(0.03, altSlipRate(image, firstDeletingRow, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12,
@@ -1429,9 +1430,9 @@ class PileupLikelihoodTest {
     for (int i = 0; i < 30; i++) read(alt, 35, 60);
     for (int i = 0; i < 5; i++) stutterRead(g.refString(SITE - 50, SITE - 5) + g.refString(SITE - 4, SITE + 51), "45M1D55M", 0);
     UnsafeBuffer image = encoded();
-    float[] shared = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(5, 1e-4));
+    float[] shared = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(5, 1e-4)));
     assertTrue(shared[1] == 0 && shared[2] < -3, "5 reference reads of a variant's deletion: " + Arrays.toString(shared));
-    float[] slips = PileupLikelihood.snp(image, 8, H, W, 6, rate, BaseErrorRate.promised(), null, homopolymerSlips(5, 0.05));
+    float[] slips = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(homopolymerSlips(5, 0.05)));
     assertTrue(slips[2] == 0 && slips[1] < -5, "the 5 reads left out: " + Arrays.toString(slips));
   }
 
