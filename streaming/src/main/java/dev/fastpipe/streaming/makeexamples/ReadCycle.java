@@ -17,23 +17,26 @@ final class ReadCycle {
   /** The place of the read's stored base {@code index} (0-based into its bases, soft clips included). */
   static int of(SAMRecord read, int index) {
     int leading = leadingHardClip(read);
-    return BaseErrorRate.cycle(leading + index, sequencedLength(read), read.getReadNegativeStrandFlag());
+    return BaseErrorRate.cycle(leading + index, leading + read.getReadLength() + trailingHardClip(read),
+        read.getReadNegativeStrandFlag());
   }
 
   /** The bases the read had when sequenced: its stored bases and its hard clips. */
   static int sequencedLength(SAMRecord read) {
-    Cigar cigar = read.getCigar();
-    int clipped = leadingHardClip(read);
-    if (cigar.numCigarElements() > 1 && cigar.getLastCigarElement().getOperator() == CigarOperator.H) {
-      clipped += cigar.getLastCigarElement().getLength();
-    }
-    return clipped + read.getReadLength();
+    return leadingHardClip(read) + read.getReadLength() + trailingHardClip(read);
   }
 
   /** The hard-clipped bases before the read's first stored base (0: none). */
   static int leadingHardClip(SAMRecord read) {
     CigarElement first = read.getCigar().getFirstCigarElement();
     return first != null && first.getOperator() == CigarOperator.H ? first.getLength() : 0;
+  }
+
+  /** The hard-clipped bases after the read's last stored base (0: none; a CIGAR of one H is leading). */
+  private static int trailingHardClip(SAMRecord read) {
+    Cigar cigar = read.getCigar();
+    return cigar.numCigarElements() > 1 && cigar.getLastCigarElement().getOperator() == CigarOperator.H
+        ? cigar.getLastCigarElement().getLength() : 0;
   }
 
   /**
