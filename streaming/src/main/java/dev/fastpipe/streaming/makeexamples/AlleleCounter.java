@@ -18,7 +18,9 @@ import java.util.Map;
  * reference base before them, which then counts for the indel, not the ref). Indels are
  * left-aligned against the reference before they are counted, so a candidate compares with a
  * normalised truth; an insertion read whose bases differ from a clean allele of the same length
- * only where they are below Q20 counts for that allele ({@link #foldUnsureInsertions}). S, H, N
+ * only where they are below Q20 counts for that allele ({@link #foldUnsureInsertions}), and
+ * same-length insertion alleles one base apart, none with the reads alone, are one allele
+ * ({@link #poolSplitInsertions}). S, H, N
  * and P count nothing. The hot loop works on primitive arrays that live as long as the counter:
  * non-reference observations are packed into one {@code long} each ({@code position | allele |
  * read}) and sorted once to find candidates; only an indel allele's name is a String (interned per
@@ -55,6 +57,12 @@ public final class AlleleCounter {
    * where the read's base is that unsure ({@link #foldUnsureInsertions}).
    */
   private final Map<Long, Long> unsureBases = new HashMap<>();
+  /**
+   * Per insertion event of {@link #POOL_MIN_LENGTH} to 64 bases (key as {@link #unsureBases}'): the
+   * qualities of its left-aligned inserted bases, which decide between two alleles of one read each
+   * that {@link #poolSplitInsertions} pools.
+   */
+  private final Map<Long, byte[]> insertionQualities = new HashMap<>();
 
   public AlleleCounter(ExampleSettings.ReadFilters filters, ExampleSettings.CandidateThresholds thresholds) {
     this.minBaseQuality = filters.minBaseQuality();
@@ -83,6 +91,7 @@ public final class AlleleCounter {
     indelIds.clear();
     indelNames.clear();
     unsureBases.clear();
+    insertionQualities.clear();
   }
 
   private static final byte[] CODES = new byte[256];
@@ -218,23 +227,32 @@ public final class AlleleCounter {
     if (!PileupImageEncoder.insertionQualityOk(quals, readPos, len, minBaseQuality)) return;
     if (anchor >= start && anchor < end) depth[anchor - start]++;
     if (scratch.length < len) scratch = new byte[len * 2];
+    boolean poolable = len >= POOL_MIN_LENGTH && len <= Long.SIZE;
+    byte[] q = poolable ? new byte[len] : null;
     long unsure = 0;
     for (int i = 0; i < len; i++) {
       byte b = bases[readPos + i];
       scratch[i] = b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
       if (i < Long.SIZE && (readPos + i >= quals.length || quals[readPos + i] < FOLD_QUALITY)) unsure |= 1L << i;
+      if (q != null) q[i] = readPos + i < quals.length ? quals[readPos + i] : 0;
     }
     if (len > Long.SIZE) unsure = 0; // too long to fold: counted as read
-    // Left-align: rotate while the anchor base equals the last inserted base (the unsure bits with it).
+    // Left-align: rotate while the anchor base equals the last inserted base (the unsure bits and qualities with it).
     int a = anchor;
     while (a > refStart && refAt(a) == scratch[len - 1] && refAt(a) != 'N') {
       System.arraycopy(scratch, 0, scratch, 1, len - 1);
       scratch[0] = refAt(a);
       unsure = len == Long.SIZE ? Long.rotateLeft(unsure, 1) : ((unsure << 1) | (unsure >>> (len - 1))) & ((1L << len) - 1);
+      if (q != null) {
+        byte last = q[len - 1];
+        System.arraycopy(q, 0, q, 1, len - 1);
+        q[0] = last;
+      }
       a--;
     }
     if (a < start || a >= end) return;
     if (unsure != 0) unsureBases.put(unsureKey(a - start, readIndex), unsure);
+    if (q != null) insertionQualities.put(unsureKey(a - start, readIndex), q);
     addEvent(a - start, internIndel("I" + new String(scratch, 0, len, java.nio.charset.StandardCharsets.US_ASCII)), readIndex);
   }
 
@@ -295,6 +313,96 @@ public final class AlleleCounter {
       if (targets[e - from] >= 0) events[e] = (events[e] & ~(ALLELE_MASK << READ_BITS)) | ((long) targets[e - from] << READ_BITS);
     }
     Arrays.sort(events, from, to);
+  }
+
+  /** The shortest insertion whose reads {@link #poolSplitInsertions} pools: one base in this many may be an error. */
+  static final int POOL_MIN_LENGTH = 4;
+
+  /**
+   * Pools, at the position whose events are {@code [from, to)}, insertion alleles of one length
+   * ({@link #POOL_MIN_LENGTH} bases or more) that differ from one of them at one base only, where
+   * none of that length reaches the indel read count ({@code --indel-min-count}) alone and together
+   * they do: their reads become that allele's, the one with the most reads (between two of as many,
+   * the one whose reads read the base where they differ at the higher quality). A sequencing error
+   * in a long insertion splits its reads: Mason's 15x het G>GGAGGCGC had two carrying reads, one
+   * reading GAGGGGC, two alleles of one read each and so no candidate, which bcftools, grouping an
+   * indel's reads by length, called. Where one such allele reaches the count alone nothing moves
+   * (its reads would grow by reads that may be errors, and a het on them turn hom-alt: blind15).
+   * Events stay sorted.
+   */
+  private void poolSplitInsertions(int from, int to) {
+    int off = offsetOf(events[from]);
+    List<int[]> runs = null; // {allele, from, to} of the position's poolable insertion alleles
+    for (int r = from; r < to; ) {
+      int allele = alleleOf(events[r]);
+      int k = r;
+      while (k < to && alleleOf(events[k]) == allele) k++;
+      if (allele >= FIRST_INDEL && insertionQualities.containsKey(unsureKey(off, readOf(events[r])))) {
+        if (runs == null) runs = new ArrayList<>();
+        runs.add(new int[] {allele, r, k});
+      }
+      r = k;
+    }
+    if (runs == null || runs.size() < 2) return;
+    for (int[] best : runs) {
+      String name = indelNames.get(best[0] - FIRST_INDEL);
+      int pooled = best[2] - best[1];
+      boolean alone = pooled >= o.indelMinCount();
+      for (int[] other : runs) {
+        String otherName = indelNames.get(other[0] - FIRST_INDEL);
+        if (other == best || otherName.length() != name.length()) continue;
+        alone |= other[2] - other[1] >= o.indelMinCount();
+        int at = differingBase(name, otherName);
+        if (at < 0) continue;
+        if (!beats(off, best, other, at)) {
+          pooled = -1; // a neighbour that beats it pools instead
+          break;
+        }
+        pooled += other[2] - other[1];
+      }
+      if (alone || pooled < o.indelMinCount()) continue;
+      for (int[] other : runs) {
+        if (other == best || differingBase(name, indelNames.get(other[0] - FIRST_INDEL)) < 0) continue;
+        for (int e = other[1]; e < other[2]; e++) events[e] = (events[e] & ~(ALLELE_MASK << READ_BITS)) | ((long) best[0] << READ_BITS);
+      }
+      Arrays.sort(events, from, to);
+      return;
+    }
+  }
+
+  /** The one index at which insertion names {@code a} and {@code b} of one length differ, or -1 (none, or more than one). */
+  static int differingBase(String a, String b) {
+    if (a.length() != b.length()) return -1;
+    int at = -1;
+    for (int i = 1; i < a.length(); i++) {
+      if (a.charAt(i) == b.charAt(i)) continue;
+      if (at >= 0) return -1;
+      at = i;
+    }
+    return at;
+  }
+
+  /**
+   * Whether run {@code a} ({allele, from, to}) is the one to pool {@code b} into: more reads, or as
+   * many and a higher quality at name index {@code at} (the base where they differ) in its best read;
+   * a full tie goes to the first name.
+   */
+  private boolean beats(int off, int[] a, int[] b, int at) {
+    int ca = a[2] - a[1], cb = b[2] - b[1];
+    if (ca != cb) return ca > cb;
+    int qa = bestQuality(off, a, at - 1), qb = bestQuality(off, b, at - 1);
+    if (qa != qb) return qa > qb;
+    return indelNames.get(a[0] - FIRST_INDEL).compareTo(indelNames.get(b[0] - FIRST_INDEL)) < 0;
+  }
+
+  /** The highest quality among run {@code r}'s reads of their inserted base {@code i}. */
+  private int bestQuality(int off, int[] r, int i) {
+    int best = 0;
+    for (int e = r[1]; e < r[2]; e++) {
+      byte[] q = insertionQualities.get(unsureKey(off, readOf(events[e])));
+      if (q != null && i < q.length) best = Math.max(best, q[i]);
+    }
+    return best;
   }
 
   /** {allele, reads} of the indel alleles with a clean read at the position being folded (reused). */
@@ -370,10 +478,11 @@ public final class AlleleCounter {
     List<int[]> runs = new ArrayList<>(); // {allele, from, to} of passing alleles at one position
     while (i < nEvents) {
       int off = offsetOf(events[i]);
-      if (!unsureBases.isEmpty()) { // a partition without unsure insertions skips the position's extra pass
+      if (!unsureBases.isEmpty() || !insertionQualities.isEmpty()) { // else no extra pass over the position
         int positionEnd = i;
         while (positionEnd < nEvents && offsetOf(events[positionEnd]) == off) positionEnd++;
-        foldUnsureInsertions(i, positionEnd);
+        if (!unsureBases.isEmpty()) foldUnsureInsertions(i, positionEnd);
+        if (!insertionQualities.isEmpty()) poolSplitInsertions(i, positionEnd);
       }
       int j = i;
       runs.clear();

@@ -215,6 +215,42 @@ class AlleleCounterTest {
     assertTrue(count(900, 1100, reads).isEmpty());
   }
 
+  /**
+   * Two reads of a long insertion that differ at one base, each an allele of one read, are one
+   * allele of two where none of that length reaches the count alone: the one whose read shows the
+   * base where they differ at the higher quality (Mason's 15x het G>GGAGGCGC, read once as GAGGGGC).
+   */
+  @Test
+  void longInsertionReadsThatDifferAtOneBasePoolIntoTheAlleleReadAtTheHigherQuality() {
+    SAMRecord[] reads = delAndInsertions(8, 0, "GAGGCGT", "GAGGGGT");
+    reads[0].getBaseQualities()[55] = 40; // its C
+    reads[1].getBaseQualities()[55] = 33; // its G
+    List<Candidate> c = count(900, 1100, reads);
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CGAGGCGT"}, c.get(0).alts);
+    assertArrayEquals(new int[] {6, 2}, c.get(0).alleleDepths);
+    assertArrayEquals(new int[] {0, 1}, c.get(0).supportingReads[0], "both reads support it");
+    reads[1].getBaseQualities()[55] = 41; // now the G is read better
+    c = count(900, 1100, reads);
+    assertArrayEquals(new String[] {"CGAGGGGT"}, c.get(0).alts);
+    // two bases apart: two alleles, no candidate
+    assertTrue(count(900, 1100, delAndInsertions(8, 0, "GAGGCGT", "GTGGGGT")).isEmpty());
+    // shorter than four bases: a base in three is no error to assume
+    assertTrue(count(900, 1100, delAndInsertions(8, 0, "GAT", "GGT")).isEmpty());
+  }
+
+  /**
+   * Where one allele of that length has the reads alone, a read one base off stays its own: the
+   * allele keeps its count (at 20 reads, where one read is no second allele either).
+   */
+  @Test
+  void anInsertionAlleleThatReachesTheCountAlonePoolsNothing() {
+    List<Candidate> c = count(900, 1100, delAndInsertions(20, 0, "GAGGCGT", "GAGGCGT", "GAGGGGT"));
+    assertEquals(1, c.size());
+    assertArrayEquals(new String[] {"CGAGGCGT"}, c.get(0).alts);
+    assertArrayEquals(new int[] {17, 2}, c.get(0).alleleDepths);
+  }
+
   /** The unsure read stays with its own allele where that has a clean read and more reads; a tie keeps it too. */
   @Test
   void anUnsureInsertionReadStaysWithItsOwnAlleleWhenThatIsTheBetterSupported() {
