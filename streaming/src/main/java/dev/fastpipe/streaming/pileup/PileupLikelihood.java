@@ -100,7 +100,12 @@ public final class PileupLikelihood {
    * least the sample's slip rate in that repeat. A hom-alt SNP that extends a T run or a (TA)n repeat,
    * whose stutter reads delete one unit (the aligner writes it over the SNP's base, AD 0,55 beside 8
    * such reads), came out 0/1. And where the sample slips beyond the GQ map's envelope, an alt read
-   * that is a slip's rather than the SNP's counts for nothing ({@link #slippedAlt}).
+   * that is a slip's rather than the SNP's counts for nothing ({@link #slippedAlt}). A read showing
+   * another base than the reference row's near the centre (a reference read) or the reference's
+   * centre base beside it (an alt read) may be the other allele's haplotype slipped by 1-4 bases and
+   * laid without a gap ({@link #slipOfHaplotype}, {@link #movedSlipRate}): blind62's hom-alt G>T in
+   * a (TGA)n repeat was 0/1 on AD 2,16 beside reads one unit short; blind68's reads one (TTTC) unit
+   * longer around a hom-alt T>C carried its C one unit on and made a false T>C, 0/1 on AD 53,8.
    *
    * <p>At a site whose other alleles include indels ({@link SnpInputs#siteRef},
    * {@link SnpInputs#indelAlts}), an alt read with an indel near the centre, or one that shows the
@@ -216,9 +221,9 @@ public final class PileupLikelihood {
         int at = offset + r * rowLength + centre * channels;
         boolean alt = anchor != ANCHORED && (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
         byte[] other = alt ? refHaplotype : altHaplotype; // the haplotype the read does not show at the centre
-        // a reference read may be the alt's haplotype slipped by more than a base: slipOfHaplotype reads any slip of 1-4
+        // a read may be the other haplotype slipped by more than a base: slipOfHaplotype reads any slip of 1-4
         double slip = anchor == MOVED ? Math.max(movedSlipRate(buffer, offset + r * rowLength, width, channels, other, slips),
-                alt ? 0 : slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips))
+                slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips))
             : anchor == ANCHORED ? slipOfHaplotype(buffer, offset + r * rowLength, width, channels, other, slips)
             : slipRateOfIndel(buffer, offset + r * rowLength, width, channels, other, anchor, slips);
         for (int k = 0; alt && k < indelHaplotypes.length; k++) {
@@ -358,7 +363,7 @@ public final class PileupLikelihood {
    * The rate at which the sample's reads of the alt's haplotype {@code hap} ({@link #sampleBases} with
    * the alt at the centre) show what the read in {@code row} shows around its deletion of the {@code
    * length} bases after column {@code anchor}; 0 where no slip of that haplotype gives it. Its bases
-   * (the anchor's taken as the reference's) up to {@value #SLIP_WINDOW} columns either side of the
+   * (the anchor's, which the image does not draw, any base) up to {@value #SLIP_WINDOW} columns either side of the
    * gap, as far as the read goes without another gap, must be that haplotype with {@code length} bases
    * deleted somewhere: the leftmost such place is a deletion in the repeat after it, which the reads
    * slip in at {@link IndelErrorRate#ofReferenceReads} (outside any repeat, that class's small rate).
@@ -367,7 +372,10 @@ public final class PileupLikelihood {
    * At least the rate of the gap's own bases deleted from that haplotype, so that a base error of the
    * read near the gap takes nothing away (733b27f read only that). The sample's haplotype, not the
    * reference's: blind59's hom-alt GAA>TCT before nine A, whose reads with eight A the aligner wrote
-   * as a deletion of the G and three mismatches, was 0/1 on AD 0,28 beside three such reads.
+   * as a deletion of the G and three mismatches, was 0/1 on AD 0,28 beside three such reads. And
+   * blind68's hom-alt MNP ACT>GGA at the end of a (CA)n repeat, whose reads with one CA fewer were
+   * written as a deletion of its C and T after an anchor showing its A: taken as the sample's G
+   * there, they were no slip, and T>A was 0/1 on AD 0,59 beside five of them.
    */
   static double altSlipRate(DirectBuffer buffer, int row, int width, int channels, byte[] hap, int anchor,
       int length, IndelErrorRate slips) {
@@ -382,12 +390,14 @@ public final class PileupLikelihood {
     int n = 0;
     for (int c = lo; c <= hi; c++) {
       if (c > anchor && c <= anchor + length) continue;
-      read[n++] = c == anchor ? hap[c] : BASES[baseAt(buffer, row, channels, c)];
+      read[n++] = c == anchor ? ANY : BASES[baseAt(buffer, row, channels, c)];
     }
     int prefix = 0; // hap[lo ..] against the read from its start
-    while (prefix < read.length && hap[lo + prefix] == read[prefix]) prefix++;
+    while (prefix < read.length && (read[prefix] == ANY || hap[lo + prefix] == read[prefix])) prefix++;
     int suffix = 0; // hap[.. hi] against the read from its end
-    while (suffix < read.length && hap[hi - suffix] == read[read.length - 1 - suffix]) suffix++;
+    while (suffix < read.length && (read[read.length - 1 - suffix] == ANY || hap[hi - suffix] == read[read.length - 1 - suffix])) {
+      suffix++;
+    }
     // deleting hap[j .. j + length - 1] gives the read where j - lo <= prefix and hi - (j + length - 1) <= suffix
     int first = Math.max(lo, hi - suffix - length + 1);
     return first > lo + prefix ? gap : Math.max(gap, slipRateOfDeletion(hap, first, length, slips));

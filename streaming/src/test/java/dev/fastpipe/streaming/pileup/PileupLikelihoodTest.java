@@ -1400,6 +1400,48 @@ class PileupLikelihoodTest {
   }
 
   @Test
+  void aDeletingReadsAnchorBaseIsNotKnownFromTheImageAndMayBeAnyBase() {
+    // blind68's HS25 2x150 with stutter: a hom-alt MNP ACT>GGA that ends a (CA)n repeat; reads of it
+    // with one CA fewer are written as a deletion of the C and the T after an anchor that shows the
+    // MNP's A (its G G two columns back). The image draws no base at an anchor: taken as the sample's
+    // G there, the read was no slip of the alt's haplotype, and T>A was 0/1 on AD 0,59 beside 5 of them.
+    rate = 1e-9;
+    g.ref[SITE - 14] = 'T';
+    for (int i = 13; i >= 1; i--) g.ref[SITE - i] = (byte) (i % 2 == 1 ? 'C' : 'A'); // CACACACACACAC
+    g.ref[SITE] = 'T';
+    g.ref[SITE + 1] = 'T';
+    g.ref[SITE + 2] = 'T';
+    g.ref[SITE + 3] = 'G';
+    String altHaplotype = g.refString(SITE - 50, SITE - 2) + "GGA" + g.refString(SITE + 1, SITE + 60);
+    String slipped = altHaplotype.substring(0, 37) + altHaplotype.substring(39); // one CA fewer, at SITE - 13
+    UnsafeBuffer image = altAndSlippedReads(altHaplotype, 5, slipped, "49M2D51M");
+    assertHetUnlessTheReadsSlip(image, repeatSlips(11, 2, 1e-4), repeatSlips(11, 2, 0.05));
+  }
+
+  @Test
+  void anAltReadThatIsTheReferencesHaplotypeSlippedByAUnitIsAStutterRead() {
+    // blind68's MSv3 2x250 with stutter: a hom-alt T>C in a (TTTC)n repeat; reads of the sample's
+    // haplotype one unit longer, laid without a gap over the repeat, show its C one unit on, where
+    // they made a false T>C, 0/1 at 60x on AD 53,8. Such a read is the reference's allele's
+    // haplotype (the sample's, with the reference's base at the site) slipped by a unit.
+    rate = 1e-9;
+    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "TTTC".charAt(Math.floorMod(i + 24, 4));
+    g.ref[SITE + 16] = 'G';
+    g.ref[SITE + 17] = 'A';
+    // the sample's C four columns back (SITE - 4 is a T of the repeat's unit TTTC, as SITE is)
+    String sample = g.refString(SITE - 50, SITE - 4) + "C" + g.refString(SITE - 3, SITE + 60);
+    String slipped = sample.substring(0, 26) + "TTTC" + sample.substring(26); // one unit more, laid without a gap
+    for (int i = 0; i < 30; i++) stutterRead(sample.substring(0, 100), "100M", 0);
+    for (int i = 0; i < 4; i++) stutterRead(slipped.substring(0, 100), "100M", 1);
+    UnsafeBuffer image = encoded();
+    assertEquals('C', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the slipped reads show the C at the site");
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(repeatSlips(40, 4, 1e-4)));
+    assertTrue(clean[1] == 0 && clean[0] < -2, "4 alt reads of 34 where the repeat does not slip: " + Arrays.toString(clean));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(repeatSlips(40, 4, 0.1)));
+    assertTrue(stutter[0] == 0 && stutter[1] < -2, "slipped reads of the reference's allele: " + Arrays.toString(stutter));
+  }
+
+  @Test
   void aDeletingReadIsReadAgainstTheSamplesHaplotypeWithItsHomAltNeighbours() {
     // blind59's MSv3 30x with stutter: a hom-alt GAA>TCT before nine A; reads of it with eight A are
     // written as a deletion of the G and mismatches after it, which only the sample's haplotype (TCT),
