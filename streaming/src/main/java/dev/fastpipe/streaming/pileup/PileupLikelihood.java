@@ -125,8 +125,44 @@ public final class PileupLikelihood {
    * read ({@link SnpInputs#cycles}, {@link BaseErrorRate#at(int, int)}): dwgsim's and Mason's late
    * bases err three to five times as often as their early ones of one quality, and two late alt reads
    * at 10-20x made false hets that two early ones do not.
+   *
+   * <p>Where a read was taken for a slip and the sample's loci of the repeat at the site slip apart
+   * ({@link IndelErrorRate#locusWeights}), the likelihoods are summed over that spread ({@link
+   * #overLoci}), as an indel's are: blind68's hom-alt T>C inside a (TTTC)n with 11 of its 60 reads
+   * slipped a unit, at the class's rate (0.012 a read) a het's, stayed LowQual at GQ 2 at 20-60x.
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs) {
+    boolean[] slipped = new boolean[1];
+    double[] l = snpAtRates(buffer, offset, height, width, channels, inputs, slipped);
+    if (l == null) return null;
+    if (!slipped[0]) return shifted(l);
+    TandemRepeat.Repeat locus = repeatAtCentre(buffer, offset, width, channels);
+    return overLoci(inputs.slips().locusWeights(locus.length(), locus.unit()),
+        m -> m == 1 ? l : snpAtRates(buffer, offset, height, width, channels, inputs.withSlips(inputs.slips().atLocus(m)), null));
+  }
+
+  /**
+   * The longest tandem repeat of the reference row that covers the centre or ends or starts beside
+   * it (starting at most {@value #SLIP_WINDOW} columns before it): the locus whose slips a SNP's
+   * slipped reads show.
+   */
+  static TandemRepeat.Repeat repeatAtCentre(DirectBuffer buffer, int offset, int width, int channels) {
+    int centre = (width - 1) / 2;
+    TandemRepeat.Repeat best = new TandemRepeat.Repeat(0, 0);
+    for (int c = Math.max(0, centre - SLIP_WINDOW); c <= Math.min(width - 1, centre + 1); c++) {
+      TandemRepeat.Repeat r = tandemRepeat(buffer, offset, width, channels, c);
+      if (c + r.length() >= centre && r.length() > best.length()) best = r;
+    }
+    return best;
+  }
+
+  /**
+   * {@link #snp}'s unshifted log10 likelihoods at the slip rates {@code inputs} holds, one locus's;
+   * {@code slipped[0]} (where not null) set when a read was taken for a slip of the other allele's
+   * haplotype.
+   */
+  private static double[] snpAtRates(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs,
+      boolean[] slipped) {
     double artifactRate = inputs.artifactRate();
     BaseErrorRate baseErrors = inputs.baseErrors();
     IndelErrorRate slips = inputs.slips();
@@ -246,7 +282,8 @@ public final class PileupLikelihood {
         ? ReadEvidence.snp(baseErrors, refBase, altBase)
         : new ReadEvidence(4, baseErrors.meanError());
     fragments.addTo(reads);
-    return reads.likelihoods(artifactRate);
+    if (slipped != null) slipped[0] = slips != null && fragments.anySlip();
+    return reads.likelihoodsUnshifted(artifactRate);
   }
 
   /** The shortest run of the reference beside a SNP whose base a read's alt may be, moved ({@link #shiftedBase}). */
@@ -806,6 +843,12 @@ public final class PileupLikelihood {
     /** Row {@code row}'s read, added already, is also one of the other allele's haplotype that slipped at {@code slipRate}. */
     void slipped(int row, double slipRate) {
       slip[row] = slipRate;
+    }
+
+    /** Whether a read was taken for a slip. */
+    boolean anySlip() {
+      for (int r = 0; r < slip.length; r++) if (informative[r] && slip[r] > 0) return true;
+      return false;
     }
 
     void addTo(ReadEvidence reads) {

@@ -1442,6 +1442,34 @@ class PileupLikelihoodTest {
   }
 
   @Test
+  void aHomAltSnpsSlippedReadsAreReadOverTheSamplesSpreadOfLoci() {
+    // blind68's MSv3 2x250 with stutter: a hom-alt T>C inside a (TTTC)n repeat, 11 of its 60 reads
+    // one unit longer (laid without a gap, they show the reference's T at the site and the C a unit
+    // on). At the class's rate those are too many slips for a hom-alt, and it stayed LowQual at GQ 2;
+    // the sample's loci of longer units slip apart (a few at 16x the class's rate), as its indels show.
+    rate = 1e-9;
+    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "TTTC".charAt(Math.floorMod(i + 24, 4));
+    g.ref[SITE + 16] = 'G';
+    g.ref[SITE + 17] = 'A';
+    String sample = g.refString(SITE - 50, SITE) + "C" + g.refString(SITE + 1, SITE + 60);
+    String slipped = sample.substring(0, 26) + "TTTC" + sample.substring(26);
+    for (int i = 0; i < 27; i++) stutterRead(sample.substring(0, 100), "100M", 1);
+    for (int i = 0; i < 8; i++) stutterRead(slipped.substring(0, 100), "100M", 0); // the image's 35 read rows
+    UnsafeBuffer image = encoded();
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-4);
+    rates[IndelErrorRate.classOf(40, 4)] = 0.012;
+    double[][] alike = {{1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}};
+    double[][] apart = {{1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0.9, 0, 0, 0, 0.1}};
+    IndelErrorRate oneRate = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES], alike);
+    IndelErrorRate spread = new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES], apart);
+    float[] atClass = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(oneRate));
+    assertTrue(atClass[1] == 0 && atClass[2] < -1, "8 slips of 35 at the class's rate: a het " + Arrays.toString(atClass));
+    float[] overLoci = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(spread));
+    assertTrue(overLoci[2] == 0 && overLoci[1] < -2, "a locus that slips 16 times as often: hom-alt " + Arrays.toString(overLoci));
+  }
+
+  @Test
   void aDeletingReadIsReadAgainstTheSamplesHaplotypeWithItsHomAltNeighbours() {
     // blind59's MSv3 30x with stutter: a hom-alt GAA>TCT before nine A; reads of it with eight A are
     // written as a deletion of the G and mismatches after it, which only the sample's haplotype (TCT),
