@@ -1425,20 +1425,29 @@ class PileupLikelihoodTest {
     // they made a false T>C, 0/1 at 60x on AD 53,8. Such a read is the reference's allele's
     // haplotype (the sample's, with the reference's base at the site) slipped by a unit.
     rate = 1e-9;
-    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "TTTC".charAt(Math.floorMod(i + 24, 4));
-    g.ref[SITE + 16] = 'G';
-    g.ref[SITE + 17] = 'A';
     // the sample's C four columns back (SITE - 4 is a T of the repeat's unit TTTC, as SITE is)
-    String sample = g.refString(SITE - 50, SITE - 4) + "C" + g.refString(SITE - 3, SITE + 60);
-    String slipped = sample.substring(0, 26) + "TTTC" + sample.substring(26); // one unit more, laid without a gap
-    for (int i = 0; i < 30; i++) stutterRead(sample.substring(0, 100), "100M", 0);
-    for (int i = 0; i < 4; i++) stutterRead(slipped.substring(0, 100), "100M", 1);
-    UnsafeBuffer image = encoded();
+    UnsafeBuffer image = sampleAndOneUnitLonger(-4, 30, 0, 4, 1);
     assertEquals('C', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the slipped reads show the C at the site");
     float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(repeatSlips(40, 4, 1e-4)));
     assertTrue(clean[1] == 0 && clean[0] < -2, "4 alt reads of 34 where the repeat does not slip: " + Arrays.toString(clean));
     float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(repeatSlips(40, 4, 0.1)));
     assertTrue(stutter[0] == 0 && stutter[1] < -2, "slipped reads of the reference's allele: " + Arrays.toString(stutter));
+  }
+
+  /**
+   * The image of {@code n} reads of a sample whose (TTTC)n repeat (SITE - 24 to SITE + 15) has a hom-alt
+   * T>C at SITE + {@code at}, and {@code slippedReads} of it one unit longer, laid without a gap (the
+   * reads supporting the SNP at SITE as {@code supports} and {@code slippedSupports} say).
+   */
+  UnsafeBuffer sampleAndOneUnitLonger(int at, int n, int supports, int slippedReads, int slippedSupports) {
+    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "TTTC".charAt(Math.floorMod(i + 24, 4));
+    g.ref[SITE + 16] = 'G';
+    g.ref[SITE + 17] = 'A';
+    String sample = g.refString(SITE - 50, SITE + at) + "C" + g.refString(SITE + at + 1, SITE + 60);
+    String slipped = sample.substring(0, 26) + "TTTC" + sample.substring(26); // one unit more, in the repeat
+    for (int i = 0; i < n; i++) stutterRead(sample.substring(0, 100), "100M", supports);
+    for (int i = 0; i < slippedReads; i++) stutterRead(slipped.substring(0, 100), "100M", slippedSupports);
+    return encoded();
   }
 
   @Test
@@ -1448,14 +1457,7 @@ class PileupLikelihoodTest {
     // on). At the class's rate those are too many slips for a hom-alt, and it stayed LowQual at GQ 2;
     // the sample's loci of longer units slip apart (a few at 16x the class's rate), as its indels show.
     rate = 1e-9;
-    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "TTTC".charAt(Math.floorMod(i + 24, 4));
-    g.ref[SITE + 16] = 'G';
-    g.ref[SITE + 17] = 'A';
-    String sample = g.refString(SITE - 50, SITE) + "C" + g.refString(SITE + 1, SITE + 60);
-    String slipped = sample.substring(0, 26) + "TTTC" + sample.substring(26);
-    for (int i = 0; i < 27; i++) stutterRead(sample.substring(0, 100), "100M", 1);
-    for (int i = 0; i < 8; i++) stutterRead(slipped.substring(0, 100), "100M", 0); // the image's 35 read rows
-    UnsafeBuffer image = encoded();
+    UnsafeBuffer image = sampleAndOneUnitLonger(0, 27, 1, 8, 0); // the image's 35 read rows
     double[] rates = new double[IndelErrorRate.CLASSES];
     Arrays.fill(rates, 1e-4);
     rates[IndelErrorRate.classOf(40, 4)] = 0.012;
