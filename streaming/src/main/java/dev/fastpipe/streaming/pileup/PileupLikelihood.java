@@ -126,6 +126,11 @@ public final class PileupLikelihood {
    * bases err three to five times as often as their early ones of one quality, and two late alt reads
    * at 10-20x made false hets that two early ones do not.
    *
+   * <p>Where the alt reads share a second changed base within {@value #LINK_COLUMNS} columns (a
+   * multi-nucleotide variant), each read that shows all of the variant's bases or none of them is
+   * read with them ({@link LinkedReads}): the other haplotype's only if each of its bases there is
+   * wrong. An MNP's bases, called one by one, came out with different filters on the same two reads.
+   *
    * <p>Where a read was taken for a slip and the sample's loci of the repeat at the site slip apart
    * ({@link IndelErrorRate#locusWeights}), the likelihoods are summed over that spread ({@link
    * #overLoci}), as an indel's are: blind68's hom-alt T>C inside a (TTTC)n with 11 of its 60 reads
@@ -175,6 +180,8 @@ public final class PileupLikelihood {
     double factor = errorFactor(buffer, offset, height, width, channels, baseErrors);
     int rowLength = width * channels;
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
+    boolean indelNear = false; // an indel that reads share near the centre: its reads laid without a gap share changed bases
+    for (int n : anchors) indelNear |= n >= SHARED_INDEL_ROWS;
     if (slips != null) anchors = variantAnchorRows(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, anchors, slips);
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
@@ -184,6 +191,7 @@ public final class PileupLikelihood {
     int[] gapped = null; // rows of reads with an indel near the centre and its anchor (or MOVED), alike
     int gappedCount = 0;
     int refBase = baseIndex(buffer.getByte(offset + centre * channels) & 0xFF);
+    LinkedReads linked = null; // the reads whose bases beside the centre may be one variant's with it
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int at = offset + r * rowLength + centre * channels;
       int bqPixel = buffer.getByte(at + BASE_QUALITY) & 0xFF;
@@ -226,14 +234,17 @@ public final class PileupLikelihood {
       if (alt && slips != null && slippedAlt(buffer, offset, offset + r * rowLength, width, channels, basePixel, anchors, slips)) continue;
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      double e = readError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycleOf(cycles, r), mq, factor);
-      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, e, reverse(buffer, at));
+      double baseError = Math.min(MAX_ERROR, factor * baseErrors.at(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycleOf(cycles, r)));
+      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, combined(baseError, ERROR[mq]), reverse(buffer, at));
+      if (linked == null) linked = new LinkedReads(height - PileupConstants.REFERENCE_ROWS);
+      linked.add(r - PileupConstants.REFERENCE_ROWS, alt, baseError, mq, cycleOf(cycles, r));
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
       if (indel < 0 && slips != null && (ref ? otherBaseNearCentre(buffer, offset, offset + r * rowLength, width, channels)
           : refBase >= 0 && baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase))) {
         indel = MOVED;
       }
       if (indel != -1) { // its slip weighed once the alt's base is known: a slipped read of the other haplotype?
+        if (indel != MOVED) linked.drop(r - PileupConstants.REFERENCE_ROWS); // an indel of its own beside the centre
         if (gapped == null) gapped = new int[2 * (height - PileupConstants.REFERENCE_ROWS)];
         gapped[gappedCount++] = r;
         gapped[gappedCount++] = indel;
@@ -267,9 +278,13 @@ public final class PileupLikelihood {
           slip = Math.max(slip, slipOfHaplotype(buffer, offset + r * rowLength, width, channels, indelHaplotypes[k], slips));
         }
         int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-        if (slip > 0) fragments.slipped(r - PileupConstants.REFERENCE_ROWS, combined(slip, ERROR[mq]));
+        if (slip > 0) {
+          fragments.slipped(r - PileupConstants.REFERENCE_ROWS, combined(slip, ERROR[mq]));
+          if (linked != null) linked.drop(r - PileupConstants.REFERENCE_ROWS); // its bases beside the centre may be a slip's
+        }
       }
     }
+    if (linked != null && altBase >= 0 && refBase >= 0 && !indelNear && deletingCount == 0) linked.link(buffer, offset, width, channels, baseErrors, factor, fragments);
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
       double slip = altHaplotype == null ? 0
@@ -805,6 +820,170 @@ public final class PileupLikelihood {
     return ReadBaseChannel.baseColor(BASES[b]) == pixel ? b : -1;
   }
 
+  /** Columns either side of a SNP where its alt reads may show a second base of one variant with it (an MNP's). */
+  static final int LINK_COLUMNS = 3;
+  /** A read is read with its bases beside a SNP only where it shows a base, and no indel, this many columns beyond them either side. */
+  static final int LINK_MARGIN = 5;
+  /** A column links to a SNP only where at most one in this many reference reads there shows the alt reads' base. */
+  static final int LINK_REFERENCE_SHARE = 5;
+
+  /**
+   * A SNP's reads read together with the bases its alt reads share beside it: a multi-nucleotide
+   * variant's second (and third) base. A column within {@value #LINK_COLUMNS} of the centre links to
+   * the SNP where every alt read that shows a base there shows one and the same non-reference base,
+   * at least {@value #VARIANT_COLUMN_READS} of them, and at most one in {@value #LINK_REFERENCE_SHARE}
+   * of the reference reads there does (a hom-alt neighbour sits on both haplotypes, a het one on the
+   * other haplotype shows on reference reads). The alt haplotype then carries the alt at the centre
+   * and those bases beside it; a read that shows all of them (an alt read) or none (a reference read)
+   * is the other haplotype only if each of its bases there is wrong, so its error is its centre base's
+   * times each linked base's chance to show that base (its error over three), combined with its
+   * mapping error as before; a read that shows some and not others stays as it was. Calling each base
+   * alone weighs two reads with three matching changes as three independent pairs of errors: blind70's
+   * ATA>CGT at 10x came out A>C and A>T PASS on AD 6,2 and T>G between them RefCall on the same two
+   * reads; blind66's CTT>GCG one PASS and two RefCall on AD 8,2. Only reads whose bases are drawn from
+   * {@value #LINK_MARGIN} columns before the centre and the column to as many after, with no indel
+   * anchor, count towards a link, and only such reads over all the linked columns are so read: an
+   * aligner lays a read that ends in an indel as changed bases, a cluster that reads of a slip share;
+   * and a read with an indel of its own near the centre, or taken for a slip ({@link #snp}'s slipped
+   * reads), or an alt read whose bases there are the reference's moved by 1-{@value
+   * #MAX_SLIP_INSERTION} columns on one side of a column or both ({@link #shiftedReference}; blind69:
+   * a het insertion of AA in an A run, its reads laid without the gap showing C>A, C>A beside it), is
+   * not. Nor is any read where an indel
+   * that {@value #SHARED_INDEL_ROWS} rows share is anchored within {@value #OWN_INDEL_COLUMNS}
+   * columns of the centre, or deletes its base: development samples made four false SNPs beside
+   * such deletions in repeats (blind66-69's stutter samples, a G>T two bases after a (GT)n unit's
+   * deletion at AD 10,10, 0/1 at GQ 38), whose reads laid without the gap share the changed bases.
+   */
+  static final class LinkedReads {
+    private static final byte NONE = 0;
+    private static final byte ALT = 1;
+    private static final byte REFERENCE = 2;
+    private final byte[] kind;
+    private final double[] baseError;
+    private final int[] mq;
+    private final int[] cycle;
+
+    LinkedReads(int rows) {
+      kind = new byte[rows];
+      baseError = new double[rows];
+      mq = new int[rows];
+      cycle = new int[rows];
+    }
+
+    /** Read row {@code row} (from the first read row) shows the alt (or the reference) at the centre, its base erring at {@code e}. */
+    void add(int row, boolean showsAlt, double e, int mappingQuality, int readCycle) {
+      kind[row] = showsAlt ? ALT : REFERENCE;
+      baseError[row] = e;
+      mq[row] = mappingQuality;
+      cycle[row] = readCycle;
+    }
+
+    /** Row {@code row}'s read is not read with its bases beside the centre. */
+    void drop(int row) {
+      kind[row] = NONE;
+    }
+
+    /** Whether the row starting at {@code row} shows a base at every column of {@code from .. to} (no end, clip, indel or N). */
+    private static boolean basesDrawn(DirectBuffer buffer, int row, int channels, int from, int to) {
+      for (int c = from; c <= to; c++) if (baseAt(buffer, row, channels, c) < 0) return false;
+      return true;
+    }
+
+    /**
+     * Whether the row starting at {@code row} shows, over {@code from .. to}, the reference's bases
+     * on one side of some column and the reference's bases 1 to {@value #MAX_SLIP_INSERTION} columns
+     * on or back on the other (or over all of it): a read of an indel's haplotype laid without its
+     * gap, whose changed bases are the reference's moved.
+     */
+    private static boolean shiftedReference(DirectBuffer buffer, int offset, int row, int channels, int from, int to, int width) {
+      int n = to - from + 1;
+      for (int k = -MAX_SLIP_INSERTION; k <= MAX_SLIP_INSERTION; k++) {
+        if (k == 0 || from + k < 0 || to + k >= width) continue;
+        // plain[i]: column from + i shows the reference's base; moved[i]: the reference's k columns on
+        boolean[] plain = new boolean[n];
+        boolean[] moved = new boolean[n];
+        for (int i = 0; i < n; i++) {
+          int b = baseAt(buffer, row, channels, from + i);
+          plain[i] = b == baseAt(buffer, offset, channels, from + i);
+          moved[i] = b == baseAt(buffer, offset, channels, from + i + k);
+        }
+        for (int j = 0; j <= n; j++) {
+          boolean movedAfter = true, movedBefore = true;
+          for (int i = 0; i < n; i++) {
+            movedAfter &= i < j ? plain[i] : moved[i];
+            movedBefore &= i < j ? moved[i] : plain[i];
+          }
+          if (movedAfter || movedBefore) return true;
+        }
+      }
+      return false;
+    }
+
+    /** Sets the error, in {@code fragments}, of each read that shows all the linked bases or none of them. */
+    void link(DirectBuffer buffer, int offset, int width, int channels, BaseErrorRate baseErrors, double factor,
+        Fragments fragments) {
+      int centre = (width - 1) / 2;
+      int rowLength = width * channels;
+      int[] linked = new int[2 * LINK_COLUMNS + 1];
+      int lo = centre, hi = centre;
+      int[] altCounts = new int[4];
+      int[] refCounts = new int[4];
+      for (int j = centre - LINK_COLUMNS; j <= centre + LINK_COLUMNS; j++) {
+        linked[j - centre + LINK_COLUMNS] = -1;
+        if (j == centre || j < 0 || j >= width) continue;
+        int refJ = baseAt(buffer, offset, channels, j);
+        if (refJ < 0) continue;
+        Arrays.fill(altCounts, 0);
+        Arrays.fill(refCounts, 0);
+        int altCover = 0, refCover = 0;
+        int first = Math.min(centre, j) - LINK_MARGIN, last = Math.max(centre, j) + LINK_MARGIN;
+        if (first < 0 || last >= width) continue;
+        for (int i = 0; i < kind.length; i++) {
+          if (kind[i] == NONE) continue;
+          int row = offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength;
+          if (!basesDrawn(buffer, row, channels, first, last)
+              || kind[i] == ALT && shiftedReference(buffer, offset, row, channels, first, last, width)) continue;
+          int b = baseAt(buffer, row, channels, j);
+          if (kind[i] == ALT) {
+            altCounts[b]++;
+            altCover++;
+          } else {
+            refCounts[b]++;
+            refCover++;
+          }
+        }
+        int best = 0;
+        for (int b = 1; b < 4; b++) if (altCounts[b] > altCounts[best]) best = b;
+        if (best == refJ || altCounts[best] < VARIANT_COLUMN_READS || altCounts[best] != altCover) continue;
+        if (LINK_REFERENCE_SHARE * refCounts[best] > refCover) continue;
+        linked[j - centre + LINK_COLUMNS] = best;
+        lo = Math.min(lo, j);
+        hi = Math.max(hi, j);
+      }
+      if (lo == centre && hi == centre) return;
+      int from = lo - LINK_MARGIN, to = hi + LINK_MARGIN;
+      if (from < 0 || to >= width) return;
+      for (int i = 0; i < kind.length; i++) {
+        if (kind[i] == NONE) continue;
+        int row = offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength;
+        double link = basesDrawn(buffer, row, channels, from, to)
+            && !(kind[i] == ALT && shiftedReference(buffer, offset, row, channels, from, to, width)) ? 1 : 0;
+        for (int j = lo; j <= hi && link > 0; j++) {
+          int base = linked[j - centre + LINK_COLUMNS];
+          if (j == centre || base < 0) continue;
+          int shown = baseAt(buffer, row, channels, j);
+          if (shown != (kind[i] == ALT ? base : baseAt(buffer, offset, channels, j))) {
+            link = 0; // shows some of the variant's bases and not others: as it was
+            continue;
+          }
+          int q = quality(buffer.getByte(row + j * channels + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
+          link *= Math.min(MAX_ERROR, factor * baseErrors.at(q, cycle[i])) / 3;
+        }
+        if (link > 0 && link < 1) fragments.error(i, combined(baseError[i] * link, ERROR[mq[i]]));
+      }
+    }
+  }
+
   /**
    * The informative reads of an example, held until all are seen so that the two reads of one
    * fragment go to {@link ReadEvidence#addPair} together and every other read to {@link ReadEvidence#add}.
@@ -843,6 +1022,11 @@ public final class PileupLikelihood {
     /** Row {@code row}'s read, added already, is also one of the other allele's haplotype that slipped at {@code slipRate}. */
     void slipped(int row, double slipRate) {
       slip[row] = slipRate;
+    }
+
+    /** Row {@code row}'s read, added already, errs at {@code e} after all (its bases beside the centre read with it: {@link LinkedReads}). */
+    void error(int row, double e) {
+      error[row] = e;
     }
 
     /** Whether a read was taken for a slip. */

@@ -128,6 +128,137 @@ class PileupLikelihoodTest {
     assertEquals(-4.43, gl[0], 0.01, "2 alt reads at Q37, one a strand, make 0/1 about 10^4.4 times likelier than 0/0");
   }
 
+  /**
+   * A read from {@code start} ({@code length} bases, Q35 but {@code q} at the site) showing {@code
+   * base} at the site and {@code next} one base after it; strands alternate.
+   */
+  void readWithNext(char base, char next, int q, int start, int length) {
+    String seq = TestGenome.mutate(TestGenome.mutate(g.refString(start, start + length), SITE - start, base), SITE + 1 - start, next);
+    gaplessRead(start, seq, q, base == alt ? 1 : 0);
+  }
+
+  /** A read of {@code seq} from {@code start} without a gap, Q35 but {@code q} at the site, MAPQ 60; strands alternate. */
+  void gaplessRead(int start, String seq, int q, int supports) {
+    SAMRecord r = g.read(start, seq.length() + "M", seq);
+    byte[] quals = new byte[seq.length()];
+    Arrays.fill(quals, (byte) 35);
+    quals[SITE - start] = (byte) q;
+    r.setBaseQualities(quals);
+    r.setMappingQuality(60);
+    r.setReadNegativeStrandFlag(reads.size() % 2 == 1);
+    reads.add(r);
+    support.add(supports);
+  }
+
+  /**
+   * Eleven reference reads showing {@code refNext} one base after the site and two alt reads from
+   * {@code altStart} showing {@code altNext} there, all 100 bases at Q37 at the site.
+   */
+  void elevenReferenceAndTwoAltReads(char refNext, char altNext, int altStart) {
+    for (int i = 0; i < 11; i++) readWithNext((char) g.ref[SITE], refNext, 37, SITE - 50, 100);
+    readWithNext(alt, altNext, 37, altStart, 100);
+    readWithNext(alt, altNext, 37, altStart, 100);
+  }
+
+  /** A base other than the reference's one after the site (the second base of the tests' MNP). */
+  char nextAlt() {
+    return g.ref[SITE + 1] == 'G' ? 'T' : 'G';
+  }
+
+  /** log10 {0/0, 0/1, 1/1} of {@code refs} reference and {@code alts} alt reads at error e, no artifact, largest 0. */
+  static double[] plainLikelihoods(int refs, double eRef, int alts, double eAlt) {
+    double[] l = {
+        refs * Math.log10(1 - eRef) + alts * Math.log10(eAlt / 3),
+        refs * log10Half(eRef) + alts * log10Half(eAlt),
+        refs * Math.log10(eRef / 3) + alts * Math.log10(1 - eAlt)};
+    double max = Math.max(l[0], Math.max(l[1], l[2]));
+    for (int g = 0; g < 3; g++) l[g] -= max;
+    return l;
+  }
+
+  @Test
+  void aSnpsReadsAreReadWithTheSecondBaseOfAnMnpTheirAltReadsShare() {
+    // blind70's ATA>CGT at 10x: A>C and A>T PASS on AD 6,2 and T>G between them RefCall, on the same
+    // two reads; as one variant, two reads that carry both changed bases are two errors each under
+    // hom-ref, and the reference reads that carry neither two errors each under hom-alt
+    rate = 0;
+    elevenReferenceAndTwoAltReads((char) g.ref[SITE + 1], nextAlt(), SITE - 50);
+    float[] gl = likelihoods();
+    double linked = combined(Math.pow(10, -3.7) * Math.pow(10, -3.5) / 3, Math.pow(10, -6));
+    double[] expected = plainLikelihoods(11, linked, 2, linked);
+    for (int g = 0; g < 3; g++) assertEquals(expected[g], gl[g], 1e-3, "genotype " + g + ": " + Arrays.toString(gl));
+    double[] alone = plainLikelihoods(11, err(37, 60), 2, err(37, 60));
+    assertTrue(gl[0] < alone[0] - 3, "hom-ref at least 10^3 times less likely than for a SNP alone: " + Arrays.toString(gl));
+  }
+
+  static double combined(double a, double b) {
+    return a + b - a * b;
+  }
+
+  @Test
+  void aSecondChangedBaseThatTheReferenceReadsShareOrThatSitsAtAReadsEndIsNotTheSnps() {
+    rate = 0;
+    // a hom-alt neighbour: the reference reads show it too, so it says nothing of the SNP's reads
+    elevenReferenceAndTwoAltReads(nextAlt(), nextAlt(), SITE - 50);
+    assertArrayEquals(toFloats(plainLikelihoods(11, err(37, 60), 2, err(37, 60))), likelihoods(), 1e-3f);
+    // the alt reads end within LINK_MARGIN bases of the changed pair: an aligner's way with a read
+    // that ends in an indel, so no read is read with it
+    reads.clear();
+    support.clear();
+    elevenReferenceAndTwoAltReads((char) g.ref[SITE + 1], nextAlt(), SITE - 96);
+    assertArrayEquals(toFloats(plainLikelihoods(11, err(37, 60), 2, err(37, 60))), likelihoods(), 1e-3f);
+  }
+
+  @Test
+  void changedBasesBesideAnIndelThatReadsShareAreNotOneVariantsReads() {
+    // blind66-69's stutter samples: reads of a deletion in a repeat laid without its gap share changed
+    // bases beside it, a false G>T at AD 10,10 two bases after a (GT)n unit's deletion, 0/1 at GQ 38
+    rate = 0;
+    elevenReferenceAndTwoAltReads((char) g.ref[SITE + 1], nextAlt(), SITE - 50);
+    for (int i = 0; i < 3; i++) referenceReadWithADeletionBeforeTheSite();
+    float[] besideADeletion = likelihoods();
+    reads.clear();
+    support.clear();
+    elevenReferenceAndTwoAltReads((char) g.ref[SITE + 1], (char) g.ref[SITE + 1], SITE - 50);
+    for (int i = 0; i < 3; i++) referenceReadWithADeletionBeforeTheSite();
+    assertArrayEquals(likelihoods(), besideADeletion, 1e-4f, "as the SNP alone");
+  }
+
+  @Test
+  void altReadsWhoseChangedBasesAreTheReferenceMovedAColumnAreNotOneVariantsReads() {
+    // ...AAAAAA CG AAAAAA... read as ...AAAAA CGA AAAAA...: a read that lost an A before the CG, laid
+    // without its gap, shows three changed bases that are the reference's one column on
+    rate = 0;
+    for (int i = SITE - 10; i <= SITE + 10; i++) g.ref[i] = 'A';
+    g.ref[SITE] = 'C';
+    g.ref[SITE + 1] = 'G';
+    for (int i = 0; i < 11; i++) readWithNext('C', 'G', 37, SITE - 50, 100);
+    for (int i = 0; i < 2; i++) gaplessRead(SITE - 50, g.refString(SITE - 50, SITE - 1) + "CGA" + g.refString(SITE + 2, SITE + 50), 37, 1);
+    float[] gl = likelihoods();
+    assertArrayEquals(toFloats(plainLikelihoods(11, err(37, 60), 2, err(37, 60))), gl, 1e-3f, "as a SNP's reads alone");
+  }
+
+  @Test
+  void altReadsThatAreTheReferenceMovedOnOneSideOfAnInsertionAreNotOneVariantsReads() {
+    // blind69's het insertion of AA in TG AAAAA CCTCTC..., its reads laid without the gap: TG AAAAA
+    // AACTCTC..., C>A, C>A and T>C after the run, plain before it, the reference two columns back after
+    rate = 0;
+    String tail = "CCTCTCTCTCTCTCTC";
+    g.ref[SITE - 7] = 'T';
+    g.ref[SITE - 6] = 'G';
+    for (int i = SITE - 5; i < SITE; i++) g.ref[i] = 'A';
+    for (int i = 0; i < tail.length(); i++) g.ref[SITE + i] = (byte) tail.charAt(i);
+    for (int i = 0; i < 11; i++) readWithNext('C', 'C', 37, SITE - 50, 100);
+    for (int i = 0; i < 2; i++) gaplessRead(SITE - 50, g.refString(SITE - 50, SITE) + "AA" + g.refString(SITE, SITE + 48), 37, 1);
+    assertArrayEquals(toFloats(plainLikelihoods(11, err(37, 60), 2, err(37, 60))), likelihoods(), 1e-3f, "as a SNP's reads alone");
+  }
+
+  static float[] toFloats(double[] d) {
+    float[] f = new float[d.length];
+    for (int i = 0; i < d.length; i++) f[i] = (float) d[i];
+    return f;
+  }
+
   /** Rows {@code a[k]} and {@code b[k]} (read rows, 0 = the first) are the two mates of fragment k; every other row -1. */
   int[] mates(int[] a, int[] b) {
     int[] mate = new int[reads.size()];
