@@ -137,14 +137,19 @@ public final class PileupLikelihood {
    * slipped a unit, at the class's rate (0.012 a read) a het's, stayed LowQual at GQ 2 at 20-60x.
    */
   public static float[] snp(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs) {
-    boolean[] slipped = new boolean[1];
-    double[] l = snpAtRates(buffer, offset, height, width, channels, inputs, slipped);
-    if (l == null) return null;
-    if (!slipped[0]) return shifted(l);
+    AtRates first = snpAtRates(buffer, offset, height, width, channels, inputs);
+    if (first == null) return null;
+    if (!first.slipped()) return shifted(first.likelihoods());
     TandemRepeat.Repeat locus = repeatAtCentre(buffer, offset, width, channels);
     return overLoci(inputs.slips().locusWeights(locus.length(), locus.unit()),
-        m -> m == 1 ? l : snpAtRates(buffer, offset, height, width, channels, inputs.withSlips(inputs.slips().atLocus(m)), null));
+        m -> {
+          AtRates at = m == 1 ? first : snpAtRates(buffer, offset, height, width, channels, inputs.withSlips(inputs.slips().atLocus(m)));
+          return at == null ? null : at.likelihoods();
+        });
   }
+
+  /** {@link #snpAtRates}' unshifted log10 likelihoods, and whether a read was taken for a slip of the other allele's haplotype. */
+  private record AtRates(double[] likelihoods, boolean slipped) {}
 
   /**
    * The longest tandem repeat of the reference row that covers the centre or ends or starts beside
@@ -162,12 +167,11 @@ public final class PileupLikelihood {
   }
 
   /**
-   * {@link #snp}'s unshifted log10 likelihoods at the slip rates {@code inputs} holds, one locus's;
-   * {@code slipped[0]} (where not null) set when a read was taken for a slip of the other allele's
-   * haplotype.
+   * {@link #snp}'s unshifted log10 likelihoods at the slip rates {@code inputs} holds, one locus's,
+   * and whether a read was taken for a slip of the other allele's haplotype; null where {@link #snp}
+   * has none.
    */
-  private static double[] snpAtRates(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs,
-      boolean[] slipped) {
+  private static AtRates snpAtRates(DirectBuffer buffer, int offset, int height, int width, int channels, SnpInputs inputs) {
     double artifactRate = inputs.artifactRate();
     BaseErrorRate baseErrors = inputs.baseErrors();
     IndelErrorRate slips = inputs.slips();
@@ -297,8 +301,8 @@ public final class PileupLikelihood {
         ? ReadEvidence.snp(baseErrors, refBase, altBase)
         : new ReadEvidence(4, baseErrors.meanError());
     fragments.addTo(reads);
-    if (slipped != null) slipped[0] = slips != null && fragments.anySlip();
-    return reads.likelihoodsUnshifted(artifactRate);
+    double[] l = reads.likelihoodsUnshifted(artifactRate);
+    return l == null ? null : new AtRates(l, slips != null && fragments.anySlip());
   }
 
   /** The shortest run of the reference beside a SNP whose base a read's alt may be, moved ({@link #shiftedBase}). */
