@@ -903,22 +903,37 @@ public final class PileupLikelihood {
       int n = to - from + 1;
       for (int k = -MAX_SLIP_INSERTION; k <= MAX_SLIP_INSERTION; k++) {
         if (k == 0 || from + k < 0 || to + k >= width) continue;
-        // plain[i]: column from + i shows the reference's base; moved[i]: the reference's k columns on
-        boolean[] plain = new boolean[n];
-        boolean[] moved = new boolean[n];
+        // the first and last columns (from from, 0 .. n - 1; n or -1 for none) that do not show the
+        // reference's base, and that do not show the reference's base k columns on
+        int firstNotPlain = n, lastNotPlain = -1, firstNotMoved = n, lastNotMoved = -1;
         for (int i = 0; i < n; i++) {
           int b = baseAt(buffer, row, channels, from + i);
-          plain[i] = b == baseAt(buffer, offset, channels, from + i);
-          moved[i] = b == baseAt(buffer, offset, channels, from + i + k);
-        }
-        for (int j = 0; j <= n; j++) {
-          boolean movedAfter = true, movedBefore = true;
-          for (int i = 0; i < n; i++) {
-            movedAfter &= i < j ? plain[i] : moved[i];
-            movedBefore &= i < j ? moved[i] : plain[i];
+          if (b != baseAt(buffer, offset, channels, from + i)) {
+            firstNotPlain = Math.min(firstNotPlain, i);
+            lastNotPlain = i;
           }
-          if (movedAfter || movedBefore) return true;
+          if (b != baseAt(buffer, offset, channels, from + i + k)) {
+            firstNotMoved = Math.min(firstNotMoved, i);
+            lastNotMoved = i;
+          }
         }
+        // plain before some column j and moved from it on (or the other way round)
+        if (lastNotMoved < firstNotPlain || lastNotPlain < firstNotMoved) return true;
+      }
+      return false;
+    }
+
+    /**
+     * Whether {@value #VARIANT_COLUMN_READS} alt reads show one and the same non-reference base at
+     * column {@code j} (whose reference base is {@code refJ}): what a link needs, before any read is
+     * left out of it; most SNPs have no such column.
+     */
+    private boolean twoAltReadsShareABase(DirectBuffer buffer, int offset, int rowLength, int channels, int j, int refJ) {
+      int[] counts = new int[4];
+      for (int i = 0; i < kind.length; i++) {
+        if (kind[i] != ALT) continue;
+        int b = baseAt(buffer, offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength, channels, j);
+        if (b >= 0 && b != refJ && ++counts[b] >= VARIANT_COLUMN_READS) return true;
       }
       return false;
     }
@@ -941,7 +956,7 @@ public final class PileupLikelihood {
         Arrays.fill(refCounts, 0);
         int altCover = 0, refCover = 0;
         int first = Math.min(centre, j) - LINK_MARGIN, last = Math.max(centre, j) + LINK_MARGIN;
-        if (first < 0 || last >= width) continue;
+        if (first < 0 || last >= width || !twoAltReadsShareABase(buffer, offset, rowLength, channels, j, refJ)) continue;
         for (int i = 0; i < kind.length; i++) {
           if (kind[i] == NONE) continue;
           int row = offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength;
