@@ -238,10 +238,11 @@ public final class PileupLikelihood {
       if (alt && slips != null && slippedAlt(buffer, offset, offset + r * rowLength, width, channels, basePixel, anchors, slips)) continue;
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
-      double baseError = Math.min(MAX_ERROR, factor * baseErrors.at(quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycleOf(cycles, r)));
+      int cycle = cycleOf(cycles, r);
+      double baseError = baseError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycle, factor);
       fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, combined(baseError, ERROR[mq]), reverse(buffer, at));
       if (linked == null) linked = new LinkedReads(height - PileupConstants.REFERENCE_ROWS);
-      linked.add(r - PileupConstants.REFERENCE_ROWS, alt, baseError, mq, cycleOf(cycles, r));
+      linked.add(r - PileupConstants.REFERENCE_ROWS, alt, baseError, mq, cycle);
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
       if (indel < 0 && slips != null && (ref ? otherBaseNearCentre(buffer, offset, offset + r * rowLength, width, channels)
           : refBase >= 0 && baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase))) {
@@ -926,10 +927,11 @@ public final class PileupLikelihood {
     /**
      * Whether {@value #VARIANT_COLUMN_READS} alt reads show one and the same non-reference base at
      * column {@code j} (whose reference base is {@code refJ}): what a link needs, before any read is
-     * left out of it; most SNPs have no such column.
+     * left out of it; most SNPs have no such column. Counts in {@code counts}, which it clears first.
      */
-    private boolean twoAltReadsShareABase(DirectBuffer buffer, int offset, int rowLength, int channels, int j, int refJ) {
-      int[] counts = new int[4];
+    private boolean twoAltReadsShareABase(DirectBuffer buffer, int offset, int rowLength, int channels, int j, int refJ,
+        int[] counts) {
+      Arrays.fill(counts, 0);
       for (int i = 0; i < kind.length; i++) {
         if (kind[i] != ALT) continue;
         int b = baseAt(buffer, offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength, channels, j);
@@ -952,11 +954,11 @@ public final class PileupLikelihood {
         if (j == centre || j < 0 || j >= width) continue;
         int refJ = baseAt(buffer, offset, channels, j);
         if (refJ < 0) continue;
-        Arrays.fill(altCounts, 0);
+        int first = Math.min(centre, j) - LINK_MARGIN, last = Math.max(centre, j) + LINK_MARGIN;
+        if (first < 0 || last >= width || !twoAltReadsShareABase(buffer, offset, rowLength, channels, j, refJ, altCounts)) continue;
+        Arrays.fill(altCounts, 0); // the check above counted in it
         Arrays.fill(refCounts, 0);
         int altCover = 0, refCover = 0;
-        int first = Math.min(centre, j) - LINK_MARGIN, last = Math.max(centre, j) + LINK_MARGIN;
-        if (first < 0 || last >= width || !twoAltReadsShareABase(buffer, offset, rowLength, channels, j, refJ)) continue;
         for (int i = 0; i < kind.length; i++) {
           if (kind[i] == NONE) continue;
           int row = offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength;
@@ -996,7 +998,7 @@ public final class PileupLikelihood {
             continue;
           }
           int q = quality(buffer.getByte(row + j * channels + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
-          link *= Math.min(MAX_ERROR, factor * baseErrors.at(q, cycle[i])) / 3;
+          link *= baseError(baseErrors, q, cycle[i], factor) / 3;
         }
         if (link > 0 && link < 1) fragments.error(i, combined(baseError[i] * link, ERROR[mq[i]]));
       }
@@ -1800,7 +1802,12 @@ public final class PileupLikelihood {
 
   /** As {@link #readError(BaseErrorRate, int, int, double)}, the base at place {@code cycle} of its read ({@link BaseErrorRate#at(int, int)}). */
   public static double readError(BaseErrorRate baseErrors, int bq, int cycle, int mq, double factor) {
-    return combined(Math.min(MAX_ERROR, factor * baseErrors.at(bq, cycle)), ERROR[mq]);
+    return combined(baseError(baseErrors, bq, cycle, factor), ERROR[mq]);
+  }
+
+  /** A read's base error alone, {@link #readError}'s without the mapping error. */
+  static double baseError(BaseErrorRate baseErrors, int bq, int cycle, double factor) {
+    return Math.min(MAX_ERROR, factor * baseErrors.at(bq, cycle));
   }
 
   /** Image row {@code row}'s cycle in {@code cycles} (indexed from the first read row), or {@link BaseErrorRate#NO_CYCLE}. */
