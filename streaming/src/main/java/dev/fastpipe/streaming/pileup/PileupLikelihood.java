@@ -297,6 +297,9 @@ public final class PileupLikelihood {
               deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
     }
+    if (altBase >= 0 && refBase >= 0 && !indelNear && deletingCount == 0) {
+      phase(buffer, offset, height, width, channels, baseErrors, factor, fragments);
+    }
     // the sample's substitutions where both bases are known, else a third each
     ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
         ? ReadEvidence.snp(baseErrors, refBase, altBase)
@@ -360,6 +363,171 @@ public final class PileupLikelihood {
       if (baseAt(buffer, row, channels, to) == refCentre && baseAt(buffer, offset, channels, to) != refCentre) return run;
     }
     return 0;
+  }
+
+  /** A het column is at least this many columns from the SNP: nearer, its bases may be an MNP's with it ({@link LinkedReads}). */
+  static final int PHASE_MIN_DISTANCE = PileupLikelihood.LINK_COLUMNS + 1;
+  /** A het column shows each of its two bases on at least this many reads, and phases at least this many of the SNP's. */
+  static final int PHASE_COLUMN_READS = 3;
+  /** A het column shows the reference's base on at least this many reads. */
+  static final int PHASE_REFERENCE_READS = 2;
+  /** A het column's reads show a third base on at most one in this many. */
+  static final int PHASE_OTHER_SHARE = 10;
+  /** The chance that a het column, as {@link #phase} finds it, is not one of the sample's hets. */
+  static final double PHASE_COLUMN_ERROR = 0.02;
+
+  /**
+   * Places the SNP's reads in {@code fragments} on the two haplotypes of a het column beside it
+   * ({@link #phaseColumn}, at least {@value #PHASE_MIN_DISTANCE} columns from the centre). Two hets of
+   * a diploid sit on one haplotype or on two, on every read: at a real het every read of the alt's
+   * haplotype shows the alt, while a SNP's error reads fall on both beside reads of the same
+   * haplotype that show the reference. At 10-15x the false SNPs are mostly 0/1 on two alt reads of
+   * twelve, which read one by one a het explains as well as two errors (GQ 3, half of them wrong).
+   */
+  static void phase(DirectBuffer buffer, int offset, int height, int width, int channels, BaseErrorRate baseErrors,
+      double factor, Fragments fragments) {
+    int centre = (width - 1) / 2;
+    boolean[] placeable = new boolean[fragments.rows()];
+    for (int i = 0; i < placeable.length; i++) placeable[i] = fragments.informative(i);
+    PhaseColumn column = phaseColumn(buffer, offset, height, width, channels, placeable,
+        centre - PHASE_MIN_DISTANCE + 1, centre + PHASE_MIN_DISTANCE - 1);
+    if (column == null) return;
+    for (int i = 0; i < placeable.length; i++) {
+      byte hap = placeable[i] ? column.haplotype(buffer, offset, i, width, channels) : Fragments.UNPHASED;
+      if (hap != Fragments.UNPHASED) fragments.phased(i, hap, column.error(buffer, offset, i, width, channels, baseErrors, factor));
+    }
+  }
+
+  /**
+   * A het column beside a site: its {@code column} and the {@code base} (0..3) other than the
+   * reference's that half its reads show.
+   */
+  record PhaseColumn(int column, int base) {
+    /**
+     * The haplotype of read row {@code i} (0 = the first read row): {@link Fragments#HAPLOTYPE_A}
+     * where it shows the column's other base, {@link Fragments#HAPLOTYPE_B} where it shows the
+     * reference's, else {@link Fragments#UNPHASED}.
+     */
+    byte haplotype(DirectBuffer buffer, int offset, int i, int width, int channels) {
+      int b = baseAt(buffer, offset + (i + PileupConstants.REFERENCE_ROWS) * width * channels, channels, column);
+      if (b == base) return Fragments.HAPLOTYPE_A;
+      return b == baseAt(buffer, offset, channels, column) ? Fragments.HAPLOTYPE_B : Fragments.UNPHASED;
+    }
+
+    /** The chance that read row {@code i}'s base at the column places it wrongly: its base's error. */
+    double error(DirectBuffer buffer, int offset, int i, int width, int channels, BaseErrorRate baseErrors, double factor) {
+      int at = offset + (i + PileupConstants.REFERENCE_ROWS) * width * channels + column * channels;
+      int q = quality(buffer.getByte(at + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
+      return baseError(baseErrors, q, BaseErrorRate.NO_CYCLE, factor);
+    }
+  }
+
+  /**
+   * The het column that places the most of the {@code placeable} read rows (0 = the first read row;
+   * at least {@value #PHASE_COLUMN_READS}), outside columns {@code skipFrom .. skipTo}: a column whose
+   * reads show one base other than the reference's on at least {@value #PHASE_COLUMN_READS} reads
+   * (three reads seldom share an error) and the reference's on at least {@value #PHASE_REFERENCE_READS},
+   * a third base on at most one in {@value #PHASE_OTHER_SHARE}, with no indel that {@value
+   * #SHARED_INDEL_ROWS} rows share anchored within {@value #OWN_INDEL_COLUMNS} columns of it (reads
+   * laid around an indel share changed bases). Null where there is none.
+   */
+  static PhaseColumn phaseColumn(DirectBuffer buffer, int offset, int height, int width, int channels, boolean[] placeable,
+      int skipFrom, int skipTo) {
+    int rowLength = width * channels;
+    int best = -1, bestBase = -1, bestPlaced = PHASE_COLUMN_READS - 1;
+    int[] counts = new int[4];
+    for (int c = 0; c < width; c++) {
+      if (c >= skipFrom && c <= skipTo) continue;
+      int refC = baseAt(buffer, offset, channels, c);
+      if (refC < 0) continue;
+      int drawn = columnCounts(buffer, offset, height, width, channels, c, counts);
+      int other = -1;
+      for (int b = 0; b < 4; b++) if (b != refC && (other < 0 || counts[b] > counts[other])) other = b;
+      int nOther = counts[other], nRef = counts[refC];
+      if (nOther < PHASE_COLUMN_READS || nRef < PHASE_REFERENCE_READS) continue;
+      if (PHASE_OTHER_SHARE * (drawn - nOther - nRef) > drawn) continue;
+      int placed = 0;
+      for (int i = 0; i < placeable.length; i++) {
+        if (!placeable[i]) continue;
+        int b = baseAt(buffer, offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength, channels, c);
+        if (b == other || b == refC) placed++;
+      }
+      if (placed <= bestPlaced || sharedIndelNear(buffer, offset, height, width, channels, c)
+          || inRepeat(buffer, offset, width, channels, c)
+          || PHASE_UNCLEAN_SHARE * uncleanReads(buffer, offset, height, width, channels, c, other) > nOther + 1) continue;
+      best = c;
+      bestBase = other;
+      bestPlaced = placed;
+    }
+    return best < 0 ? null : new PhaseColumn(best, bestBase);
+  }
+
+  /** A het column is no closer than a base to a tandem repeat of the reference of at least this many bases. */
+  static final int PHASE_REPEAT_BASES = 6;
+
+  /**
+   * Whether column {@code c} lies in a tandem repeat of the reference row of at least {@value
+   * #PHASE_REPEAT_BASES} bases, or beside one: reads that slipped there, laid without their gap, show
+   * a base of the repeat moved a unit (in a (TTTC)n repeat with a hom-alt C, eight of 35 reads one
+   * unit longer show the C four columns on), a column that looks like a het's.
+   */
+  static boolean inRepeat(DirectBuffer buffer, int offset, int width, int channels, int c) {
+    int from = Math.max(0, c - SLIP_WINDOW);
+    byte[] bases = referenceBases(buffer, offset, width, channels, from);
+    for (int k = 0; k <= c + 1 - from && k < bases.length; k++) {
+      TandemRepeat.Repeat r = TandemRepeat.longest(bases, k, Integer.MAX_VALUE);
+      if (r.length() >= PHASE_REPEAT_BASES && from + k + r.length() >= c) return true;
+    }
+    return false;
+  }
+
+  /** Columns either side of a het column where its other base's reads should show the reference's bases. */
+  static final int PHASE_CLEAN_COLUMNS = 5;
+  /** At most about one in this many of a het column's reads of its other base show another change beside it. */
+  static final int PHASE_UNCLEAN_SHARE = 4;
+
+  /**
+   * The read rows showing {@code base} at column {@code c} that show a base other than the
+   * reference's within {@value #PHASE_CLEAN_COLUMNS} columns of it: a read that slipped in a repeat,
+   * laid without its gap, shows the reference's bases moved over several columns, and reads that
+   * slipped alike make a column that looks like a het's.
+   */
+  static int uncleanReads(DirectBuffer buffer, int offset, int height, int width, int channels, int c, int base) {
+    int rowLength = width * channels;
+    int unclean = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      int row = offset + r * rowLength;
+      if (baseAt(buffer, row, channels, c) != base) continue;
+      for (int k = Math.max(0, c - PHASE_CLEAN_COLUMNS); k <= Math.min(width - 1, c + PHASE_CLEAN_COLUMNS); k++) {
+        int b = baseAt(buffer, row, channels, k);
+        if (k != c && b >= 0 && b != baseAt(buffer, offset, channels, k)) {
+          unclean++;
+          break;
+        }
+      }
+    }
+    return unclean;
+  }
+
+  /** The read rows showing each base (0..3) at column {@code c}, into {@code counts}; returns how many show any. */
+  private static int columnCounts(DirectBuffer buffer, int offset, int height, int width, int channels, int c, int[] counts) {
+    Arrays.fill(counts, 0);
+    int rowLength = width * channels;
+    int drawn = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      int b = baseAt(buffer, offset + r * rowLength, channels, c);
+      if (b < 0) continue;
+      counts[b]++;
+      drawn++;
+    }
+    return drawn;
+  }
+
+  /** Whether an indel that {@value #SHARED_INDEL_ROWS} read rows share is anchored within {@value #OWN_INDEL_COLUMNS} columns of column {@code c}. */
+  private static boolean sharedIndelNear(DirectBuffer buffer, int offset, int height, int width, int channels, int c) {
+    int[] rows = anchorRows(buffer, offset, height, width, channels, c - OWN_INDEL_COLUMNS, 2 * OWN_INDEL_COLUMNS + 1);
+    for (int n : rows) if (n >= SHARED_INDEL_ROWS) return true;
+    return false;
   }
 
   /**
@@ -752,17 +920,9 @@ public final class PileupLikelihood {
    */
   static byte[] sampleBases(DirectBuffer buffer, int offset, int height, int width, int channels) {
     byte[] bases = referenceBases(buffer, offset, width, channels, 0);
-    int rowLength = width * channels;
     int[] counts = new int[4];
     for (int c = 0; c < bases.length; c++) {
-      java.util.Arrays.fill(counts, 0);
-      int drawn = 0;
-      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
-        int b = baseAt(buffer, offset + r * rowLength, channels, c);
-        if (b < 0) continue;
-        counts[b]++;
-        drawn++;
-      }
+      int drawn = columnCounts(buffer, offset, height, width, channels, c, counts);
       for (int b = 0; b < 4; b++) if (2 * counts[b] > drawn && BASES[b] != bases[c]) bases[c] = BASES[b];
     }
     return bases;
@@ -1016,6 +1176,14 @@ public final class PileupLikelihood {
     private final boolean[] reverse;
     private final double[] error;
     private final double[] slip;
+    /** Per row: {@link #UNPHASED}, or the haplotype a het column places it on ({@link #HAPLOTYPE_A}, {@link #HAPLOTYPE_B}). */
+    private final byte[] haplotype;
+    /** Per phased row: the chance that its base at the het column places it wrongly. */
+    private final double[] phaseError;
+
+    static final byte UNPHASED = 0;
+    static final byte HAPLOTYPE_A = 1;
+    static final byte HAPLOTYPE_B = 2;
 
     /** {@code rows} read rows; {@code mateOf[r]}: row r's mate's row or -1 (rows past its length: -1). */
     Fragments(int rows, int[] mateOf) {
@@ -1025,6 +1193,22 @@ public final class PileupLikelihood {
       reverse = new boolean[rows];
       error = new double[rows];
       slip = new double[rows];
+      haplotype = new byte[rows];
+      phaseError = new double[rows];
+    }
+
+    int rows() {
+      return informative.length;
+    }
+
+    boolean informative(int row) {
+      return informative[row];
+    }
+
+    /** Row {@code row}'s read, added already, sits on haplotype {@code hap} of a het column beside the site, wrongly at {@code e}. */
+    void phased(int row, byte hap, double e) {
+      haplotype[row] = hap;
+      phaseError[row] = e;
     }
 
     void add(int row, boolean showsAlt, double e, boolean onReverse) {
@@ -1061,10 +1245,18 @@ public final class PileupLikelihood {
         if (!informative[r]) continue;
         int m = r < mateOf.length ? mateOf[r] : -1;
         if (m > r && m < informative.length && informative[m]) {
-          reads.addPair(alt[r], error[r], reverse[r], slip[r], alt[m], error[m], reverse[m], slip[m]);
+          // a fragment's haplotype: either mate's, the likelier placed where both are (none where they disagree)
+          byte hap = haplotype[r];
+          double e = phaseError[r];
+          if (hap == UNPHASED || haplotype[m] != UNPHASED && phaseError[m] < e) {
+            hap = haplotype[m];
+            e = phaseError[m];
+          }
+          if (haplotype[r] != UNPHASED && haplotype[m] != UNPHASED && haplotype[r] != haplotype[m]) hap = UNPHASED;
+          reads.addPair(alt[r], error[r], reverse[r], slip[r], alt[m], error[m], reverse[m], slip[m], hap, e);
           informative[m] = false; // counted with r
         } else {
-          reads.add(alt[r], error[r], reverse[r], slip[r]);
+          reads.add(alt[r], error[r], reverse[r], slip[r], haplotype[r], phaseError[r]);
         }
       }
     }
@@ -1168,7 +1360,8 @@ public final class PileupLikelihood {
    * they are weighed at: whether each shows the alt, whether no aligner made it of a read of the
    * other allele ({@code slipped}), its mapping error and its strand.
    */
-  private record IndelRows(int count, boolean[] showsAlt, boolean[] slipped, double[] mapping, boolean[] reverse) {
+  private record IndelRows(int count, boolean[] showsAlt, boolean[] slipped, double[] mapping, boolean[] reverse,
+      byte[] haplotype, double[] phaseError) {
     /** The reads as {@link #indel} weighs them at the rates {@code indelErrors}. */
     ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors) {
       TandemRepeat.Repeat after = span.after();
@@ -1182,7 +1375,7 @@ public final class PileupLikelihood {
         double e = slipped[i] ? referenceReadError : readError;
         // a read without the alt from the alt's haplotype slips at the rate of the alt's repeat
         double fromAlt = showsAlt[i] ? 0 : combined(slipped[i] ? altReadSlip : altReadError, mapping[i]);
-        reads.addIndelRead(showsAlt[i], combined(e, mapping[i]), reverse[i], fromAlt);
+        reads.addIndelRead(showsAlt[i], combined(e, mapping[i]), reverse[i], fromAlt, haplotype[i], phaseError[i]);
       }
       return reads;
     }
@@ -1200,14 +1393,20 @@ public final class PileupLikelihood {
     boolean[] slipped = new boolean[n];
     double[] mapping = new double[n];
     boolean[] reverse = new boolean[n];
+    boolean[] counted = new boolean[n]; // per read row (0 = the first)
+    int[] rowOf = new int[n]; // per counted read, its read row
     int count = 0;
+    int otherIndels = 0; // reads with an indel at the anchor that do not support the alt: another allele's
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
       int at = row + centre * channels;
       if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue; // nothing drawn at the anchor
       boolean shows = (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING;
+      if (!shows && indelAnchorIn(buffer, row, channels, centre, centre)) otherIndels++;
       if (!shows && !drawnThroughout(buffer, row, channels, from, to)
           && !endsShowingTheReference(buffer, offset, row, width, channels, ref, alt, to)) continue;
+      counted[r - PileupConstants.REFERENCE_ROWS] = true;
+      rowOf[count] = r - PileupConstants.REFERENCE_ROWS;
       showsAlt[count] = shows;
       // an alt read from a reference haplotype, or a reference read from an alt one that no aligner made so
       slipped[count] = shows || noAlignerMadeIt(buffer, offset, row, width, channels, ref, alt);
@@ -1215,7 +1414,31 @@ public final class PileupLikelihood {
       reverse[count] = reverse(buffer, at);
       count++;
     }
-    return new IndelRows(count, showsAlt, slipped, mapping, reverse);
+    // the reads placed on the haplotypes of a het column beside the indel, outside its repeat, where
+    // no other indel is near: its haplotype's reads slip alike, on one haplotype
+    byte[] haplotype = new byte[n];
+    double[] phaseError = new double[n];
+    PhaseColumn column = otherIndels >= SHARED_INDEL_ROWS || otherIndelNear(buffer, offset, height, width, channels, to) ? null
+        : phaseColumn(buffer, offset, height, width, channels, counted, centre - PHASE_MIN_DISTANCE + 1, to + PHASE_MIN_DISTANCE - 1);
+    for (int i = 0; column != null && i < count; i++) {
+      haplotype[i] = column.haplotype(buffer, offset, rowOf[i], width, channels);
+      if (haplotype[i] != Fragments.UNPHASED) {
+        phaseError[i] = column.error(buffer, offset, rowOf[i], width, channels, BaseErrorRate.promised(), 1);
+      }
+    }
+    return new IndelRows(count, showsAlt, slipped, mapping, reverse, haplotype, phaseError);
+  }
+
+  /**
+   * Whether an indel that {@value #SHARED_INDEL_ROWS} read rows share is anchored at a column other
+   * than the centre from {@value #OWN_INDEL_COLUMNS} columns before it to as many after column {@code to}.
+   */
+  private static boolean otherIndelNear(DirectBuffer buffer, int offset, int height, int width, int channels, int to) {
+    int centre = (width - 1) / 2;
+    int from = centre - OWN_INDEL_COLUMNS;
+    int[] rows = anchorRows(buffer, offset, height, width, channels, from, to + OWN_INDEL_COLUMNS - from + 1);
+    for (int k = 0; k < rows.length; k++) if (from + k != centre && rows[k] >= SHARED_INDEL_ROWS) return true;
+    return false;
   }
 
   /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
@@ -1862,6 +2085,14 @@ public final class PileupLikelihood {
     private final double meanError;
     private double het;
     private double homAlt;
+    /**
+     * log10 L(0/1) of the reads a het column beside the site places on a haplotype ({@link #phase}):
+     * with the alt on haplotype A, with it on B, and as the reads would count unphased.
+     */
+    private double altOnA;
+    private double altOnB;
+    private double phasedUnphased;
+    private boolean anyPhased;
 
     /** {@code alleles}: 4 at a SNP (a wrong base is one of three), 2 at an indel. */
     public ReadEvidence(int alleles) {
@@ -1929,18 +2160,56 @@ public final class PileupLikelihood {
     }
 
     /**
+     * As {@link #add(boolean, double, boolean, double)}, a read that a het column beside the site
+     * places on haplotype {@code hap} ({@link Fragments#HAPLOTYPE_A} or {@link Fragments#HAPLOTYPE_B};
+     * {@link Fragments#UNPHASED}: none), wrongly at {@code phaseError}.
+     */
+    void add(boolean alt, double e, boolean reverse, double slip, byte hap, double phaseError) {
+      int s = reverse ? 1 : 0;
+      addRead(alt, e, s, fromRef(alt, e, s, slip), fromAlt(alt, e, s, slip), hap, phaseError);
+    }
+
+    /**
+     * A read or fragment of P(reads | reference's haplotype) {@code ref} and P(reads | alt's) {@code
+     * other} on haplotype {@code hap} of the het column, wrongly at {@code phaseError}: with the alt on
+     * its haplotype it is the alt's unless wrongly placed, with the alt on the other the reference's.
+     */
+    private void addPhased(double ref, double other, byte hap, double phaseError) {
+      double onIts = (1 - phaseError) * other + phaseError * ref;
+      double onOther = (1 - phaseError) * ref + phaseError * other;
+      altOnA += Math.log10(hap == Fragments.HAPLOTYPE_A ? onIts : onOther);
+      altOnB += Math.log10(hap == Fragments.HAPLOTYPE_A ? onOther : onIts);
+      phasedUnphased += Math.log10((ref + other) / 2);
+      anyPhased = true;
+    }
+
+    /**
      * A read of an indel site, as {@link #add(boolean, double, boolean)}; a read without the alt
      * comes from the alt's haplotype at {@code altSlip} where that is more than {@code e} (the
      * alt's repeat, longer than the reference's, slips more), and from the reference's at 1 - e.
      */
     public void addIndelRead(boolean alt, double e, boolean reverse, double altSlip) {
+      addIndelRead(alt, e, reverse, altSlip, Fragments.UNPHASED, 0);
+    }
+
+    /** As {@link #addIndelRead(boolean, double, boolean, double)}, the read phased as {@link #add(boolean, double, boolean, double, byte, double)} takes one. */
+    void addIndelRead(boolean alt, double e, boolean reverse, double altSlip, byte hap, double phaseError) {
       int s = reverse ? 1 : 0;
-      addRead(alt, e, s, fromRef(alt, e, s, 0), fromAlt(alt, e, s, alt ? 0 : altSlip));
+      addRead(alt, e, s, fromRef(alt, e, s, 0), fromAlt(alt, e, s, alt ? 0 : altSlip), hap, phaseError);
     }
 
     /** One read of P(read | reference's haplotype) {@code ref} and P(read | alt's) {@code other}. */
     private void addRead(boolean alt, double e, int s, double ref, double other) {
-      het += Math.log10((ref + other) / 2);
+      addRead(alt, e, s, ref, other, Fragments.UNPHASED, 0);
+    }
+
+    /** As {@link #addRead(boolean, double, int, double, double)}, on haplotype {@code hap} of a het column (or none). */
+    private void addRead(boolean alt, double e, int s, double ref, double other, byte hap, double phaseError) {
+      if (hap == Fragments.UNPHASED) {
+        het += Math.log10((ref + other) / 2);
+      } else {
+        addPhased(ref, other, hap, phaseError);
+      }
       addHomozygous(alt, e, s, ref, other);
     }
 
@@ -1960,10 +2229,20 @@ public final class PileupLikelihood {
     /** As {@link #addPair(boolean, double, boolean, boolean, double, boolean)}, each read with its slip ({@link #add(boolean, double, boolean, double)}). */
     public void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
         double slipB) {
+      addPair(altA, eA, reverseA, slipA, altB, eB, reverseB, slipB, Fragments.UNPHASED, 0);
+    }
+
+    /** As {@link #addPair(boolean, double, boolean, double, boolean, double, boolean, double)}, the fragment phased as {@link #add(boolean, double, boolean, double, byte, double)} takes a read. */
+    void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
+        double slipB, byte hap, double phaseError) {
       int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
       double refA = fromRef(altA, eA, sA, slipA), otherA = fromAlt(altA, eA, sA, slipA);
       double refB = fromRef(altB, eB, sB, slipB), otherB = fromAlt(altB, eB, sB, slipB);
-      het += Math.log10((refA * refB + otherA * otherB) / 2);
+      if (hap == Fragments.UNPHASED) {
+        het += Math.log10((refA * refB + otherA * otherB) / 2);
+      } else {
+        addPhased(refA * refB, otherA * otherB, hap, phaseError);
+      }
       addHomozygous(altA, eA, sA, refA, otherA);
       addHomozygous(altB, eB, sB, refB, otherB);
     }
@@ -1990,8 +2269,15 @@ public final class PileupLikelihood {
       return homRef[0] + homRef[1];
     }
 
+    /**
+     * With phased reads, the het column is the sample's het ({@code 1 - }{@value #PHASE_COLUMN_ERROR})
+     * and the alt sits on either of its haplotypes, half and half, or it is not and they count as
+     * unphased reads.
+     */
     double het() {
-      return het;
+      if (!anyPhased) return het;
+      double phased = LOG10_HALF + log10Sum(altOnA, altOnB);
+      return het + log10Sum(Math.log10(1 - PHASE_COLUMN_ERROR) + phased, Math.log10(PHASE_COLUMN_ERROR) + phasedUnphased);
     }
 
     double homAlt() {
@@ -2031,7 +2317,7 @@ public final class PileupLikelihood {
     double[] likelihoodsUnshifted(double artifactRate) {
       if (alts[0] + alts[1] + refs[0] + refs[1] == 0) return null;
       double l00 = withArtifact(homRef[0] + homRef[1], Math.log10(artifactRate / 2)); // hom-ref, or a strand artifact
-      return new double[] {l00, het, homAlt};
+      return new double[] {l00, het(), homAlt};
     }
   }
 

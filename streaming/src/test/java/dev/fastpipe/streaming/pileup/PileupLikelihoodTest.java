@@ -195,6 +195,111 @@ class PileupLikelihoodTest {
     return a + b - a * b;
   }
 
+  /** The column of the tests' het beside the site, and its base other than the reference's. */
+  static final int HET_OFFSET = 20;
+
+  char hetBase() {
+    return g.ref[SITE + HET_OFFSET] == 'G' ? 'T' : 'G';
+  }
+
+  /** A 100 bp read from SITE - 50 showing {@code base} at the site and the het's other base beside it ({@code onA}) or the reference's. */
+  void phasedRead(char base, boolean onA) {
+    String seq = TestGenome.mutate(g.refString(SITE - 50, SITE + 50), 50, base);
+    if (onA) seq = TestGenome.mutate(seq, 50 + HET_OFFSET, hetBase());
+    gaplessRead(SITE - 50, seq, 37, base == alt ? 1 : 0);
+  }
+
+  /** A read from SITE - 50 showing {@code base} at the site that ends before the het's column. */
+  void readEndingBeforeTheHet(char base) {
+    gaplessRead(SITE - 50, TestGenome.mutate(g.refString(SITE - 50, SITE + HET_OFFSET - 5), 50, base), 37, base == alt ? 1 : 0);
+  }
+
+  /**
+   * log10 {0/0, 0/1, 1/1}, largest 0, of reads at error e (no artifact), reference reads {@code refsOnA}
+   * and {@code refsOnB} and alt reads {@code altsOnA} and {@code altsOnB} on the two haplotypes of a het
+   * column whose bases err at q: hom-ref and hom-alt as unphased, het as the column's het (1 - PHASE_COLUMN_ERROR)
+   * with the alt on A or B, half and half, or as unphased reads.
+   */
+  static double[] phasedLikelihoods(int refsOnA, int refsOnB, int altsOnA, int altsOnB, double e, double q) {
+    int refs = refsOnA + refsOnB, alts = altsOnA + altsOnB;
+    double homRef = refs * Math.log10(1 - e) + alts * Math.log10(e / 3);
+    double homAlt = refs * Math.log10(e / 3) + alts * Math.log10(1 - e);
+    double unphased = refs * log10Half(e) + alts * log10Half(e);
+    // a read of P(ref hap) r and P(alt hap) o: on the alt's haplotype (1-q) o + q r, on the other (1-q) r + q o
+    double refOnIts = Math.log10((1 - q) * e / 3 + q * (1 - e)), refOnOther = Math.log10((1 - q) * (1 - e) + q * e / 3);
+    double altOnIts = Math.log10((1 - q) * (1 - e) + q * e / 3), altOnOther = Math.log10((1 - q) * e / 3 + q * (1 - e));
+    double altOnA = refsOnA * refOnIts + refsOnB * refOnOther + altsOnA * altOnIts + altsOnB * altOnOther;
+    double altOnB = refsOnB * refOnIts + refsOnA * refOnOther + altsOnB * altOnIts + altsOnA * altOnOther;
+    double eps = PileupLikelihood.PHASE_COLUMN_ERROR;
+    double het = Math.log10((1 - eps) * (Math.pow(10, altOnA) + Math.pow(10, altOnB)) / 2 + eps * Math.pow(10, unphased));
+    double[] l = {homRef, het, homAlt};
+    double max = Math.max(l[0], Math.max(l[1], l[2]));
+    for (int g = 0; g < 3; g++) l[g] -= max;
+    return l;
+  }
+
+  @Test
+  void twoAltReadsOnBothHaplotypesOfAHetBesideTheSiteAreNoHetsReads() {
+    // at a real het every read of the alt's haplotype shows the alt; two error reads fall on both
+    // haplotypes beside reads of the same haplotype that show the reference (10-15x: 0/1 on AD 11,2)
+    rate = 0;
+    for (int i = 0; i < 5; i++) phasedRead((char) g.ref[SITE], true);
+    for (int i = 0; i < 6; i++) phasedRead((char) g.ref[SITE], false);
+    phasedRead(alt, true);
+    phasedRead(alt, false);
+    float[] gl = likelihoods();
+    double[] expected = phasedLikelihoods(5, 6, 1, 1, err(37, 60), Math.pow(10, -3.5));
+    for (int g = 0; g < 3; g++) assertEquals(expected[g], gl[g], 1e-3, "genotype " + g + ": " + Arrays.toString(gl));
+    double[] plain = plainLikelihoods(11, err(37, 60), 2, err(37, 60));
+    assertTrue(gl[1] - gl[0] < plain[1] - plain[0] - 1.5,
+        "het at least 10^1.5 times less likely against hom-ref than unphased: " + Arrays.toString(gl) + " " + Arrays.toString(plain));
+  }
+
+  @Test
+  void aHetsAltReadsAllOnOneHaplotypeOfAHetBesideItAreAHetsReads() {
+    // three alt reads of twelve, all on the haplotype whose other reads are absent: a het that
+    // sampled its alt's haplotype thinly, likelier than unphased reads say
+    rate = 0;
+    for (int i = 0; i < 9; i++) phasedRead((char) g.ref[SITE], false);
+    for (int i = 0; i < 3; i++) phasedRead(alt, true);
+    float[] gl = likelihoods();
+    double[] expected = phasedLikelihoods(0, 9, 3, 0, err(37, 60), Math.pow(10, -3.5));
+    for (int g = 0; g < 3; g++) assertEquals(expected[g], gl[g], 1e-3, "genotype " + g + ": " + Arrays.toString(gl));
+    double[] plain = plainLikelihoods(9, err(37, 60), 3, err(37, 60));
+    assertTrue(gl[0] < plain[0] - 2, "hom-ref at least 10^2 times less likely against het than unphased: " + Arrays.toString(gl));
+  }
+
+  @Test
+  void aColumnThatIsNoClearHetOrSitsBesideASharedIndelPhasesNoRead() {
+    rate = 0;
+    double[] plain = plainLikelihoods(11, err(37, 60), 2, err(37, 60));
+    // the other base on two reads of six only: an error pair, not a het (the other reads end before it)
+    for (int i = 0; i < 2; i++) phasedRead((char) g.ref[SITE], true);
+    for (int i = 0; i < 4; i++) phasedRead((char) g.ref[SITE], false);
+    for (int i = 0; i < 5; i++) readEndingBeforeTheHet((char) g.ref[SITE]);
+    for (int i = 0; i < 2; i++) readEndingBeforeTheHet(alt);
+    assertArrayEquals(toFloats(plain), likelihoods(), 1e-3f, "two reads of the other base");
+    // a clear het column, but three reads share a deletion anchored beside it
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 5; i++) phasedRead((char) g.ref[SITE], true);
+    for (int i = 0; i < 6; i++) phasedRead((char) g.ref[SITE], false);
+    phasedRead(alt, true);
+    phasedRead(alt, false);
+    for (int i = 0; i < 3; i++) { // reads after the site whose deletion is anchored a base past the het column
+      String seq = g.refString(SITE + 1, SITE + HET_OFFSET + 2) + g.refString(SITE + HET_OFFSET + 4, SITE + HET_OFFSET + 82);
+      SAMRecord r = g.read(SITE + 1, (HET_OFFSET + 1) + "M2D78M", seq);
+      byte[] quals = new byte[seq.length()];
+      Arrays.fill(quals, (byte) 35);
+      r.setBaseQualities(quals);
+      r.setMappingQuality(60);
+      reads.add(r);
+      support.add(0);
+    }
+    assertArrayEquals(toFloats(plain), likelihoods(), 1e-3f,
+        "the het column beside a shared deletion phases nothing");
+  }
+
   @Test
   void aSecondChangedBaseThatTheReferenceReadsShareOrThatSitsAtAReadsEndIsNotTheSnps() {
     rate = 0;
@@ -578,6 +683,79 @@ class PileupLikelihoodTest {
 
   float[] indelLikelihoods() {
     return PileupLikelihood.indel(encoded(), 8, H, W, 6, String.valueOf((char) g.ref[SITE]), (char) g.ref[SITE] + "T", rate, indelErrors);
+  }
+
+  /** A read from SITE - 50 over the site, with the insertion of a T after it or not, and the het's other base 20 bases before it ({@code onA}) or the reference's. */
+  void phasedIndelRead(boolean insertion, boolean onA) {
+    String before = g.refString(SITE - 50, SITE + 1);
+    if (onA) before = TestGenome.mutate(before, 50 - HET_OFFSET, g.ref[SITE - HET_OFFSET] == 'G' ? 'T' : 'G');
+    SAMRecord r = insertion
+        ? g.read(SITE - 50, "51M1I49M", before + "T" + g.refString(SITE + 1, SITE + 50))
+        : g.read(SITE - 50, "100M", before + g.refString(SITE + 1, SITE + 50));
+    r.setReadNegativeStrandFlag(reads.size() % 2 == 1);
+    reads.add(r);
+    support.add(insertion ? 1 : 0);
+  }
+
+  /** No T run after the site, so that an insertion of a T is told apart a base after it. */
+  void noRunAfterTheSite() {
+    g.ref[SITE + 1] = 'G';
+    g.ref[SITE + 2] = 'C';
+    g.ref[SITE + 3] = 'A';
+  }
+
+  @Test
+  void anIndelsReadsOnBothHaplotypesOfAHetBesideItAreNoHetsReadsAndOnOneAHets() {
+    // PCR stutter puts a repeat's slips on reads of both haplotypes; a het's alt reads sit on one
+    noRunAfterTheSite();
+    for (int i = 0; i < 5; i++) phasedIndelRead(false, true);
+    for (int i = 0; i < 6; i++) phasedIndelRead(false, false);
+    phasedIndelRead(true, true);
+    phasedIndelRead(true, false);
+    float[] bothHaplotypes = indelLikelihoods();
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 11; i++) phasedIndelRead(false, false);
+    for (int i = 0; i < 2; i++) phasedIndelRead(true, false);
+    float[] unphased = indelLikelihoods(); // every read on the reference's side of the column: no het column
+    assertTrue(bothHaplotypes[1] - bothHaplotypes[0] < unphased[1] - unphased[0] - 1.5,
+        "het 10^1.5 times less likely against hom-ref: " + Arrays.toString(bothHaplotypes) + " " + Arrays.toString(unphased));
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 9; i++) phasedIndelRead(false, false);
+    for (int i = 0; i < 3; i++) phasedIndelRead(true, true);
+    float[] oneHaplotype = indelLikelihoods();
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 9; i++) phasedIndelRead(false, false);
+    for (int i = 0; i < 3; i++) phasedIndelRead(true, false);
+    float[] plain = indelLikelihoods();
+    assertTrue(oneHaplotype[0] - oneHaplotype[1] < plain[0] - plain[1] - 2,
+        "hom-ref 10^2 times less likely against het: " + Arrays.toString(oneHaplotype) + " " + Arrays.toString(plain));
+  }
+
+  @Test
+  void anIndelBesideAnotherIndelThatReadsShareIsNotPhased() {
+    // a het deletion beside an insertion in one run: the deletion's haplotype slips alike, on one haplotype
+    noRunAfterTheSite();
+    for (int i = 0; i < 9; i++) phasedIndelRead(false, false);
+    for (int i = 0; i < 3; i++) phasedIndelRead(true, true);
+    for (int i = 0; i < 3; i++) { // reads of the column's other haplotype deleting two bases after the site
+      String seq = TestGenome.mutate(g.refString(SITE - 50, SITE + 3), 50 - HET_OFFSET, g.ref[SITE - HET_OFFSET] == 'G' ? 'T' : 'G')
+          + g.refString(SITE + 5, SITE + 52);
+      reads.add(g.read(SITE - 50, "53M2D47M", seq));
+      support.add(0);
+    }
+    float[] besideADeletion = indelLikelihoods();
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 9; i++) phasedIndelRead(false, false);
+    for (int i = 0; i < 3; i++) phasedIndelRead(true, false);
+    for (int i = 0; i < 3; i++) {
+      reads.add(g.read(SITE - 50, "53M2D47M", g.refString(SITE - 50, SITE + 3) + g.refString(SITE + 5, SITE + 52)));
+      support.add(0);
+    }
+    assertArrayEquals(indelLikelihoods(), besideADeletion, 1e-4f, "as unphased");
   }
 
   @Test
