@@ -131,6 +131,12 @@ public final class PileupLikelihood {
    * read with them ({@link LinkedReads}): the other haplotype's only if each of its bases there is
    * wrong. An MNP's bases, called one by one, came out with different filters on the same two reads.
    *
+   * <p>Where a het column beside the site places its reads on two haplotypes ({@link #phase}), the het
+   * likelihood reads them so placed: the alt on either haplotype, each read on its own unless its
+   * base at the column is wrong, or the column is none of the sample's hets ({@value
+   * #PHASE_COLUMN_ERROR}) and the reads count unphased. Error reads fall on both haplotypes beside
+   * reads of the same haplotype that show the reference; a real het's alt reads on one.
+   *
    * <p>Where a read was taken for a slip and the sample's loci of the repeat at the site slip apart
    * ({@link IndelErrorRate#locusWeights}), the likelihoods are summed over that spread ({@link
    * #overLoci}), as an indel's are: blind68's hom-alt T>C inside a (TTTC)n with 11 of its 60 reads
@@ -1305,7 +1311,10 @@ public final class PileupLikelihood {
    * under the alt, a read without it errs at the rate of the repeat after the anchor on the alt's
    * haplotype ({@link #repeatOfAllele}) where that is more: a hom-alt A>AT before seven T has reads
    * of eight T that slipped back to seven ({@link ReadEvidence#addIndelRead});
-   * the strand-artifact term is the SNPs'. Null when no read is either.
+   * the strand-artifact term is the SNPs'. The het likelihood reads the reads phased by a het column
+   * beside the indel, outside its span ({@link #phaseColumn}; as {@link #snp} does), unless another
+   * indel that {@value #SHARED_INDEL_ROWS} rows share sits near its span or another allele's reads
+   * share its anchor: that haplotype's reads slip alike, on one haplotype. Null when no read is either.
    */
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, double artifactRate, IndelErrorRate indelErrors) {
