@@ -1327,7 +1327,8 @@ public final class PileupLikelihood {
       String alt, IndelSpan span, double artifactRate, IndelErrorRate indelErrors) {
     if (span == null) return null;
     IndelRows rows = indelRows(buffer, offset, height, width, channels, ref, alt, span);
-    return overLoci(indelErrors.locusWeights(span.after().length(), span.after().unit()),
+    TandemRepeat.Repeat slips = span.slippier(indelErrors);
+    return overLoci(indelErrors.locusWeights(slips.length(), slips.unit()),
         m -> rows.evidence(span, indelErrors.atLocus(m)).likelihoodsUnshifted(artifactRate));
   }
 
@@ -1373,7 +1374,7 @@ public final class PileupLikelihood {
       byte[] haplotype, double[] phaseError) {
     /** The reads as {@link #indel} weighs them at the rates {@code indelErrors}. */
     ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors) {
-      TandemRepeat.Repeat after = span.after();
+      TandemRepeat.Repeat after = span.slippier(indelErrors);
       double readError = indelErrors.at(after.length(), after.unit());
       double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
       TandemRepeat.Repeat altAfter = span.altAfter();
@@ -1782,7 +1783,18 @@ public final class PileupLikelihood {
    * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
    * {@link #indelRowEvidence} read it.
    */
-  public record IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt) {}
+  public record IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt,
+      TandemRepeat.Repeat sampleAfter) {
+    /** A span whose sample's repeat is the reference's (no hom-alt variant beside it). */
+    public IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt) {
+      this(after, altAfter, to, ref, alt, after);
+    }
+
+    /** Of the reference's repeat after the anchor and the sample's ({@link #sampleRepeat}), the one whose reads slip more at {@code rates}. */
+    TandemRepeat.Repeat slippier(IndelErrorRate rates) {
+      return rates.at(sampleAfter.length(), sampleAfter.unit()) > rates.at(after.length(), after.unit()) ? sampleAfter : after;
+    }
+  }
 
   /**
    * The tandem repeat of the reference after an example's anchor (the column after the centre), the
@@ -1803,7 +1815,37 @@ public final class PileupLikelihood {
     if (channels < 6 || width < 1 || height <= PileupConstants.REFERENCE_ROWS || ref.length() == alt.length()) return null;
     TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
     int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
-    return to < 0 ? null : new IndelSpan(after, repeatOfAllele(buffer, offset, width, channels, ref, alt), to, ref, alt);
+    return to < 0 ? null : new IndelSpan(after, repeatOfAllele(buffer, offset, width, channels, ref, alt), to, ref, alt,
+        sampleRepeat(buffer, offset, height, width, channels, ref, alt, after));
+  }
+
+  /**
+   * The tandem repeat that the indel {@code ref}>{@code alt} at the image's centre slips in on the
+   * sample's bases ({@link #sampleBases}: a hom-alt variant's base where most reads show one), the
+   * indel left-aligned there: the reference's repeat {@code after} the anchor where the sample shows
+   * the reference's bases around it. A hom-alt T>C inside CTCTCTCTTCTCT makes the sample's (CT)n
+   * longer, and its stutter reads one CT short, laid over the reference, delete TT after a C, a class
+   * that hardly slips (blind62: 7 such reads of 22 made a false CTT>C at GQ 25, and the SNP 0/1 on AD
+   * 0,15).
+   */
+  static TandemRepeat.Repeat sampleRepeat(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
+      String alt, TandemRepeat.Repeat after) {
+    int centre = (width - 1) / 2;
+    byte[] hap = sampleBases(buffer, offset, height, width, channels);
+    if (Arrays.equals(hap, referenceBases(buffer, offset, width, channels, 0)) || centre + ref.length() >= hap.length) return after;
+    int first = centre + 1; // the first base the indel deletes, or the base an insertion goes before
+    if (ref.length() > alt.length()) {
+      int length = ref.length() - alt.length();
+      while (first > 0 && first - 1 + length < hap.length && hap[first - 1] == hap[first - 1 + length]) first--;
+    } else {
+      byte[] inserted = alt.substring(ref.length()).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      int k = inserted.length;
+      while (first > 0 && hap[first - 1] == inserted[(k - 1 + inserted.length) % inserted.length]) {
+        first--;
+        k = (k - 1 + inserted.length) % inserted.length; // the inserted bases rotate as the insertion moves left
+      }
+    }
+    return TandemRepeat.longest(hap, first, Integer.MAX_VALUE);
   }
 
   /**

@@ -734,6 +734,43 @@ class PileupLikelihoodTest {
         "hom-ref 10^2 times less likely against het: " + Arrays.toString(oneHaplotype) + " " + Arrays.toString(plain));
   }
 
+  /**
+   * 15 reads of a sample over CCTCTCTC|TTCTCTCTTCC (the site the last C before TT), with a hom-alt
+   * T>C at SITE + 2 ({@code homAlt}) or not, and 7 reads one CT short of it laid over the reference as
+   * a deletion of TT after the site; the deletion's likelihoods where (CT)n of 8-11 bases slips at
+   * 0.15 a read and every other class at 1e-4.
+   */
+  float[] deletionOfTtBesideAHomAltSnp(boolean homAlt) {
+    String around = "CCTCTCTCTTCTCTCTTCC";
+    for (int i = 0; i < around.length(); i++) g.ref[SITE - 7 + i] = (byte) around.charAt(i);
+    String sample = g.refString(SITE - 50, SITE + 50);
+    if (homAlt) sample = TestGenome.mutate(sample, 52, 'C');
+    for (int i = 0; i < 15; i++) {
+      reads.add(g.read(SITE - 50, "100M", sample));
+      support.add(0);
+    }
+    for (int i = 0; i < 7; i++) {
+      reads.add(g.read(SITE - 50, "51M2D49M", g.refString(SITE - 50, SITE + 1) + g.refString(SITE + 3, SITE + 52)));
+      support.add(1);
+    }
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, "CTT", "C", rate, repeatSlips(9, 2, 0.15));
+  }
+
+  @Test
+  void anIndelsReadsSlipAsTheSamplesRepeatDoesWhereAHomAltSnpMakesItAnother() {
+    // blind62's MSv1 with stutter: a hom-alt T>C inside CTCTCTCTTCTCT lengthens (CT)n; its stutter
+    // reads one CT short, laid over the reference, delete TT after a C, a class that hardly slips:
+    // 7 such reads of 22 made a false CTT>C, PASS at GQ 25
+    rate = 1e-9;
+    float[] plain = deletionOfTtBesideAHomAltSnp(false);
+    assertTrue(plain[0] < -5, "no SNP: seven reads of a deletion of TT are a het's " + Arrays.toString(plain));
+    reads.clear();
+    support.clear();
+    float[] beside = deletionOfTtBesideAHomAltSnp(true);
+    assertTrue(beside[0] > -1, "beside the SNP: the sample's (CT)n slips at 0.15, hom-ref as likely " + Arrays.toString(beside));
+    assertEquals(new TandemRepeat.Repeat(9, 2), PileupLikelihood.indelSpan(encoded(), 8, H, W, 6, "CTT", "C").sampleAfter());
+  }
+
   @Test
   void anIndelBesideAnotherIndelThatReadsShareIsNotPhased() {
     // a het deletion beside an insertion in one run: the deletion's haplotype slips alike, on one haplotype
