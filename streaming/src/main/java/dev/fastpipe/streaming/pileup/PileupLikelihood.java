@@ -295,7 +295,9 @@ public final class PileupLikelihood {
         }
       }
     }
-    if (linked != null && altBase >= 0 && refBase >= 0 && !indelNear && deletingCount == 0) linked.link(buffer, offset, width, channels, baseErrors, factor, fragments);
+    // reads are read with other columns (an MNP's bases, a het's) only away from an indel that reads share
+    boolean readTogether = altBase >= 0 && refBase >= 0 && !indelNear && deletingCount == 0;
+    if (linked != null && readTogether) linked.link(buffer, offset, width, channels, baseErrors, factor, fragments);
     for (int i = 0; i < deletingCount; i += 2) {
       int r = deleting[i], anchor = deleting[i + 1];
       double slip = altHaplotype == null ? 0
@@ -303,9 +305,7 @@ public final class PileupLikelihood {
               deletedColumns(buffer, offset + r * rowLength, width, channels, anchor), slips);
       addDeletingRead(buffer, offset, r, rowLength, channels, anchor, baseErrors, factor, slip, fragments);
     }
-    if (altBase >= 0 && refBase >= 0 && !indelNear && deletingCount == 0) {
-      phase(buffer, offset, height, width, channels, baseErrors, factor, fragments);
-    }
+    if (readTogether) phase(buffer, offset, height, width, channels, baseErrors, factor, fragments);
     // the sample's substitutions where both bases are known, else a third each
     ReadEvidence reads = refBase >= 0 && altBase >= 0 && refBase != altBase
         ? ReadEvidence.snp(baseErrors, refBase, altBase)
@@ -422,9 +422,8 @@ public final class PileupLikelihood {
 
     /** The chance that read row {@code i}'s base at the column places it wrongly: its base's error. */
     double error(DirectBuffer buffer, int offset, int i, int width, int channels, BaseErrorRate baseErrors, double factor) {
-      int at = offset + (i + PileupConstants.REFERENCE_ROWS) * width * channels + column * channels;
-      int q = quality(buffer.getByte(at + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
-      return baseError(baseErrors, q, BaseErrorRate.NO_CYCLE, factor);
+      int row = offset + (i + PileupConstants.REFERENCE_ROWS) * width * channels;
+      return baseErrorAt(buffer, row, channels, column, baseErrors, BaseErrorRate.NO_CYCLE, factor);
     }
   }
 
@@ -458,7 +457,7 @@ public final class PileupLikelihood {
         int b = baseAt(buffer, offset + (i + PileupConstants.REFERENCE_ROWS) * rowLength, channels, c);
         if (b == other || b == refC) placed++;
       }
-      if (placed <= bestPlaced || sharedIndelNear(buffer, offset, height, width, channels, c)
+      if (placed <= bestPlaced || sharedIndelAnchored(buffer, offset, height, width, channels, c - OWN_INDEL_COLUMNS, c + OWN_INDEL_COLUMNS, -1)
           || inRepeat(buffer, offset, width, channels, c)
           || PHASE_UNCLEAN_SHARE * uncleanReads(buffer, offset, height, width, channels, c, other) > nOther + 1) continue;
       best = c;
@@ -529,10 +528,14 @@ public final class PileupLikelihood {
     return drawn;
   }
 
-  /** Whether an indel that {@value #SHARED_INDEL_ROWS} read rows share is anchored within {@value #OWN_INDEL_COLUMNS} columns of column {@code c}. */
-  private static boolean sharedIndelNear(DirectBuffer buffer, int offset, int height, int width, int channels, int c) {
-    int[] rows = anchorRows(buffer, offset, height, width, channels, c - OWN_INDEL_COLUMNS, 2 * OWN_INDEL_COLUMNS + 1);
-    for (int n : rows) if (n >= SHARED_INDEL_ROWS) return true;
+  /**
+   * Whether an indel that {@value #SHARED_INDEL_ROWS} read rows share is anchored at a column from
+   * {@code from} to {@code to}, other than {@code skip} (-1: none).
+   */
+  private static boolean sharedIndelAnchored(DirectBuffer buffer, int offset, int height, int width, int channels, int from,
+      int to, int skip) {
+    int[] rows = anchorRows(buffer, offset, height, width, channels, from, to - from + 1);
+    for (int k = 0; k < rows.length; k++) if (from + k != skip && rows[k] >= SHARED_INDEL_ROWS) return true;
     return false;
   }
 
@@ -1163,8 +1166,7 @@ public final class PileupLikelihood {
             link = 0; // shows some of the variant's bases and not others: as it was
             continue;
           }
-          int q = quality(buffer.getByte(row + j * channels + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
-          link *= baseError(baseErrors, q, cycle[i], factor) / 3;
+          link *= baseErrorAt(buffer, row, channels, j, baseErrors, cycle[i], factor) / 3;
         }
         if (link > 0 && link < 1) fragments.error(i, combined(baseError[i] * link, ERROR[mq[i]]));
       }
@@ -1428,7 +1430,8 @@ public final class PileupLikelihood {
     // no other indel is near: its haplotype's reads slip alike, on one haplotype
     byte[] haplotype = new byte[n];
     double[] phaseError = new double[n];
-    PhaseColumn column = otherIndels >= SHARED_INDEL_ROWS || otherIndelNear(buffer, offset, height, width, channels, to) ? null
+    PhaseColumn column = otherIndels >= SHARED_INDEL_ROWS
+        || sharedIndelAnchored(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, to + OWN_INDEL_COLUMNS, centre) ? null
         : phaseColumn(buffer, offset, height, width, channels, counted, centre - PHASE_MIN_DISTANCE + 1, to + PHASE_MIN_DISTANCE - 1);
     for (int i = 0; column != null && i < count; i++) {
       haplotype[i] = column.haplotype(buffer, offset, rowOf[i], width, channels);
@@ -1437,18 +1440,6 @@ public final class PileupLikelihood {
       }
     }
     return new IndelRows(count, showsAlt, slipped, mapping, reverse, haplotype, phaseError);
-  }
-
-  /**
-   * Whether an indel that {@value #SHARED_INDEL_ROWS} read rows share is anchored at a column other
-   * than the centre from {@value #OWN_INDEL_COLUMNS} columns before it to as many after column {@code to}.
-   */
-  private static boolean otherIndelNear(DirectBuffer buffer, int offset, int height, int width, int channels, int to) {
-    int centre = (width - 1) / 2;
-    int from = centre - OWN_INDEL_COLUMNS;
-    int[] rows = anchorRows(buffer, offset, height, width, channels, from, to + OWN_INDEL_COLUMNS - from + 1);
-    for (int k = 0; k < rows.length; k++) if (from + k != centre && rows[k] >= SHARED_INDEL_ROWS) return true;
-    return false;
   }
 
   /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
@@ -2082,6 +2073,12 @@ public final class PileupLikelihood {
   /** A read's base error alone, {@link #readError}'s without the mapping error. */
   static double baseError(BaseErrorRate baseErrors, int bq, int cycle, double factor) {
     return Math.min(MAX_ERROR, factor * baseErrors.at(bq, cycle));
+  }
+
+  /** {@link #baseError} of the base the row starting at {@code row} draws at column {@code c}, by its quality there. */
+  static double baseErrorAt(DirectBuffer buffer, int row, int channels, int c, BaseErrorRate baseErrors, int cycle, double factor) {
+    int q = quality(buffer.getByte(row + c * channels + BASE_QUALITY) & 0xFF, PileupConstants.BASE_QUALITY_CAP);
+    return baseError(baseErrors, q, cycle, factor);
   }
 
   /** Image row {@code row}'s cycle in {@code cycles} (indexed from the first read row), or {@link BaseErrorRate#NO_CYCLE}. */

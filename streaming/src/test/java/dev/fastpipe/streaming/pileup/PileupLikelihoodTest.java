@@ -171,6 +171,11 @@ class PileupLikelihoodTest {
         refs * Math.log10(1 - eRef) + alts * Math.log10(eAlt / 3),
         refs * log10Half(eRef) + alts * log10Half(eAlt),
         refs * Math.log10(eRef / 3) + alts * Math.log10(1 - eAlt)};
+    return largestZero(l);
+  }
+
+  /** {@code l} less its largest value. */
+  static double[] largestZero(double[] l) {
     double max = Math.max(l[0], Math.max(l[1], l[2]));
     for (int g = 0; g < 3; g++) l[g] -= max;
     return l;
@@ -232,10 +237,7 @@ class PileupLikelihoodTest {
     double altOnB = refsOnB * refOnIts + refsOnA * refOnOther + altsOnB * altOnIts + altsOnA * altOnOther;
     double eps = PileupLikelihood.PHASE_COLUMN_ERROR;
     double het = Math.log10((1 - eps) * (Math.pow(10, altOnA) + Math.pow(10, altOnB)) / 2 + eps * Math.pow(10, unphased));
-    double[] l = {homRef, het, homAlt};
-    double max = Math.max(l[0], Math.max(l[1], l[2]));
-    for (int g = 0; g < 3; g++) l[g] -= max;
-    return l;
+    return largestZero(new double[] {homRef, het, homAlt});
   }
 
   @Test
