@@ -105,7 +105,11 @@ public final class PileupLikelihood {
    * centre base beside it (an alt read) may be the other allele's haplotype slipped by 1-4 bases and
    * laid without a gap ({@link #slipOfHaplotype}, {@link #movedSlipRate}): blind62's hom-alt G>T in
    * a (TGA)n repeat was 0/1 on AD 2,16 beside reads one unit short; blind68's reads one (TTTC) unit
-   * longer around a hom-alt T>C carried its C one unit on and made a false T>C, 0/1 on AD 53,8.
+   * longer around a hom-alt T>C carried its C one unit on and made a false T>C, 0/1 on AD 53,8. An alt
+   * read is tried so where it shows the reference's centre base beside the centre, or where the sample
+   * has the alt's base 2-4 columns away and the read the reference's centre base as far the other way
+   * ({@link #altOfShiftedSample}): blind73's reads one CA longer around a hom-alt C>T in (CA)n show
+   * the T two columns on, the repeat's A beside it.
    *
    * <p>At a site whose other alleles include indels ({@link SnpInputs#siteRef},
    * {@link SnpInputs#indelAlts}), an alt read with an indel near the centre, or one that shows the
@@ -113,7 +117,10 @@ public final class PileupLikelihood {
    * #slipOfHaplotype}), as it may be the reference's. blind58's hom-alt insertion C>CT between nine T
    * and five made a false C>T (and T>C one base before) from reads of the insertion's haplotype with
    * eight T before the C, which an aligner lays without a gap: the C a column back, then six T over
-   * the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. And a read with an indel
+   * the reference's C and five T. Called 1/2 (C>CT,T) at GQ 1 on AD 1,54,8. Only where the indel has
+   * as many reads anchored at the centre as the SNP has alt reads: with fewer, its reads are the
+   * SNP's haplotype slipped, not the source of the SNP's (blind73's het T>A inside 36 T, 20 alt reads
+   * of 59 beside 4 that insert an A, came out RefCall). And a read with an indel
    * anchored at the centre that {@value #SHARED_INDEL_ROWS} rows or more share (the site's indel,
    * anchored on the reference's base) is a read without the SNP's alt, unless it is a read of the
    * alt's haplotype slipped ({@link #slipOfHaplotype}): the image draws no base there, so the SNP's
@@ -192,6 +199,9 @@ public final class PileupLikelihood {
     int[] anchors = anchorRowsNearCentre(buffer, offset, height, width, channels);
     boolean indelNear = false; // an indel that reads share near the centre: its reads laid without a gap share changed bases
     for (int n : anchors) indelNear |= n >= SHARED_INDEL_ROWS;
+    int siteIndelReads = anchors[OWN_INDEL_COLUMNS]; // reads with an indel anchored at the centre: a mixed site's indel's
+    int altReads = 0;
+    byte[] sampleNear = null; // the sample's bases up to SLIP_PLACES columns either side of the centre, once an alt read needs them
     if (slips != null) anchors = variantAnchorRows(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, anchors, slips);
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
@@ -243,6 +253,7 @@ public final class PileupLikelihood {
       if (ref && ownIndelNearCentre(buffer, offset + r * rowLength, width, channels, anchors)) continue;
       if (alt && slips != null && slippedAlt(buffer, offset, offset + r * rowLength, width, channels, basePixel, anchors, slips)) continue;
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
+      if (alt) altReads++;
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       int cycle = cycleOf(cycles, r);
       double baseError = baseError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycle, factor);
@@ -250,8 +261,12 @@ public final class PileupLikelihood {
       if (linked == null) linked = new LinkedReads(height - PileupConstants.REFERENCE_ROWS);
       linked.add(r - PileupConstants.REFERENCE_ROWS, alt, baseError, mq, cycle);
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
+      if (indel < 0 && slips != null && !ref && refBase >= 0 && sampleNear == null) {
+        sampleNear = sampleBasesNearCentre(buffer, offset, height, width, channels);
+      }
       if (indel < 0 && slips != null && (ref ? otherBaseNearCentre(buffer, offset, offset + r * rowLength, width, channels)
-          : refBase >= 0 && baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase))) {
+          : refBase >= 0 && (baseBesideCentre(buffer, offset + r * rowLength, width, channels, refBase)
+              || altOfShiftedSample(buffer, offset + r * rowLength, width, channels, sampleNear, baseIndex(basePixel), refBase)))) {
         indel = MOVED;
       }
       if (indel != -1) { // its slip weighed once the alt's base is known: a slipped read of the other haplotype?
@@ -272,7 +287,10 @@ public final class PileupLikelihood {
       }
     }
     if (gappedCount > 0 && altHaplotype != null) {
-      byte[][] indelHaplotypes = new byte[indelAlts == null ? 0 : indelAlts.length][]; // null where one does not fit
+      // an alt read may be the site's indel's haplotype slipped only where that indel has as many reads as the SNP's alt:
+      // fewer, and they are the SNP's haplotype slipped (a het T>A inside 36 T beside 4 reads that insert an A was RefCall)
+      boolean indelAsStrong = siteIndelReads >= altReads;
+      byte[][] indelHaplotypes = new byte[indelAlts == null || !indelAsStrong ? 0 : indelAlts.length][]; // null where one does not fit
       for (int k = 0; k < indelHaplotypes.length; k++) indelHaplotypes[k] = withAllele(refHaplotype, centre, siteRef, indelAlts[k]);
       for (int i = 0; i < gappedCount; i += 2) {
         int r = gapped[i], anchor = gapped[i + 1];
@@ -930,11 +948,55 @@ public final class PileupLikelihood {
   static byte[] sampleBases(DirectBuffer buffer, int offset, int height, int width, int channels) {
     byte[] bases = referenceBases(buffer, offset, width, channels, 0);
     int[] counts = new int[4];
-    for (int c = 0; c < bases.length; c++) {
-      int drawn = columnCounts(buffer, offset, height, width, channels, c, counts);
-      for (int b = 0; b < 4; b++) if (2 * counts[b] > drawn && BASES[b] != bases[c]) bases[c] = BASES[b];
-    }
+    for (int c = 0; c < bases.length; c++) bases[c] = sampleBase(buffer, offset, height, width, channels, c, bases[c], counts);
     return bases;
+  }
+
+  /** {@link #sampleBases} at column {@code c} alone, the reference row's base there being {@code reference}. */
+  private static byte sampleBase(DirectBuffer buffer, int offset, int height, int width, int channels, int c, byte reference,
+      int[] counts) {
+    int drawn = columnCounts(buffer, offset, height, width, channels, c, counts);
+    for (int b = 0; b < 4; b++) if (2 * counts[b] > drawn && BASES[b] != reference) return BASES[b];
+    return reference;
+  }
+
+  /**
+   * {@link #sampleBases} from {@value #SLIP_PLACES} columns before the centre to as many after it
+   * (index 0 the first; 0 where the window has no such column or the reference row no base).
+   */
+  static byte[] sampleBasesNearCentre(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    int centre = (width - 1) / 2;
+    byte[] near = new byte[2 * SLIP_PLACES + 1];
+    int[] counts = new int[4];
+    for (int d = -SLIP_PLACES; d <= SLIP_PLACES; d++) {
+      int c = centre + d;
+      int reference = c < 0 || c >= width ? -1 : baseAt(buffer, offset, channels, c);
+      if (reference >= 0) near[d + SLIP_PLACES] = sampleBase(buffer, offset, height, width, channels, c, BASES[reference], counts);
+    }
+    return near;
+  }
+
+  /**
+   * Whether the alt read in {@code row}, whose base at the centre is {@code alt} (0..3), may be the
+   * sample's haplotype with the reference's base {@code refBase} at the centre, moved 2 to {@value
+   * #SLIP_PLACES} columns by a slip and laid without a gap: the sample has the alt's base that many
+   * columns one way ({@code sampleNear}: {@link #sampleBasesNearCentre}) and the read the reference's
+   * centre base as many the other way. {@link #slipOfHaplotype} then weighs the whole read; a move of
+   * one column is {@link #baseBesideCentre}'s. blind73's hom-alt C>T inside a (CA)n repeat made a
+   * false C>T two columns on, 0/1 on AD 33,5 at GQ 24, from reads one CA longer before the T.
+   */
+  static boolean altOfShiftedSample(DirectBuffer buffer, int row, int width, int channels, byte[] sampleNear, int alt,
+      int refBase) {
+    if (alt < 0) return false;
+    int centre = (width - 1) / 2;
+    for (int d = 2; d <= SLIP_PLACES; d++) {
+      for (int sign = -1; sign <= 1; sign += 2) {
+        int to = centre - sign * d; // where the sample's centre base went, its base sign * d columns away moving to the centre
+        if (to < 0 || to >= width) continue;
+        if (sampleNear[sign * d + SLIP_PLACES] == BASES[alt] && baseAt(buffer, row, channels, to) == refBase) return true;
+      }
+    }
+    return false;
   }
 
   /** The sample's slip rate for deleting {@code hap[first .. first + length - 1]}, left-aligned: the repeat after its anchor's. */

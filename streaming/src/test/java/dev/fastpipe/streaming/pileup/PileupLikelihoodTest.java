@@ -1782,6 +1782,56 @@ class PileupLikelihoodTest {
     assertTrue(stutter[0] == 0 && stutter[1] < -2, "slipped reads of the reference's allele: " + Arrays.toString(stutter));
   }
 
+  @Test
+  void anAltReadThatIsTheReferencesHaplotypeSlippedByATwoBaseUnitIsAStutterRead() {
+    // blind73's HS25 30x with stutter: a hom-alt C>T inside a (CA)n repeat; reads of the sample one CA
+    // longer before the T, laid without a gap, show the T two columns on, where they made a false C>T,
+    // 0/1 on AD 33,5 at GQ 24. Their bases beside that site are the repeat's A, not the reference's C.
+    rate = 1e-9;
+    g.ref[SITE - 25] = 'G';
+    for (int i = -24; i <= 15; i++) g.ref[SITE + i] = (byte) "CA".charAt(Math.floorMod(i, 2)); // a C at SITE
+    g.ref[SITE + 16] = 'G';
+    String sample = g.refString(SITE - 50, SITE - 2) + "T" + g.refString(SITE - 1, SITE + 60); // the hom-alt T at SITE - 2
+    String slipped = sample.substring(0, 30) + "CA" + sample.substring(30); // one CA more before it
+    for (int i = 0; i < 30; i++) stutterRead(sample.substring(0, 100), "100M", 0);
+    for (int i = 0; i < 5; i++) stutterRead(slipped.substring(0, 100), "100M", 1);
+    UnsafeBuffer image = encoded();
+    assertEquals('T', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2), "the slipped reads show the T at the site");
+    assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 - 1), "the repeat's A beside it");
+    assertEquals('A', (char) readBaseAt(image, FIRST_SLIPPED_ROW, W / 2 + 1));
+    float[] clean = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(unitSlips(2, 1e-4)));
+    assertTrue(clean[1] == 0 && clean[0] < -2, "5 alt reads of 35 where the repeat does not slip: " + Arrays.toString(clean));
+    float[] stutter = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(unitSlips(2, 0.1)));
+    assertTrue(stutter[0] == 0 && stutter[1] < -2, "slipped reads of the reference's allele: " + Arrays.toString(stutter));
+  }
+
+  /** Clean reads, indels at 1e-4 a read but in every repeat of a {@code unit}-base unit, where they slip at {@code slip}. */
+  IndelErrorRate unitSlips(int unit, double slip) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-4);
+    for (int tract = 2 * unit; tract <= 200; tract++) rates[IndelErrorRate.classOf(tract, unit)] = slip;
+    return new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  @Test
+  void aMixedSitesSnpReadsAreNoSlipsOfAnIndelWithFewerReads() {
+    // blind73's HS25 60x with stutter: a het T>A inside a run of 36 T, 20 alt reads of 59 beside 4 that
+    // insert an A after the site (the A's haplotype with a T fewer before it). Read as the insertion's
+    // haplotype slipped a T, at the run's high rate, the alt reads made it RefCall; an indel with fewer
+    // reads than the SNP is the SNP's haplotype slipped, not the source of its reads.
+    rate = 1e-9;
+    runAroundSite('G', -17, 18, 'T', 'C');
+    String alt = haplotypeWith('A');
+    String insertion = g.refString(SITE - 50, SITE + 1) + "A" + g.refString(SITE + 1, SITE + 60);
+    for (int i = 0; i < 15; i++) stutterRead(alt.substring(0, 100), "100M", 1);
+    for (int i = 0; i < 22; i++) stutterRead(haplotypeWith('T').substring(0, 100), "100M", 0);
+    for (int i = 0; i < 3; i++) stutterRead(insertion.substring(0, 100), "51M1I48M", 0);
+    UnsafeBuffer image = encoded();
+    String[] indels = {"TA"};
+    float[] gl = PileupLikelihood.snp(image, 8, H, W, 6, SnpInputs.of(rate).withSlips(unitSlips(1, 0.2)).withSite("T", indels));
+    assertTrue(gl[1] == 0 && gl[0] < -2, "15 alt reads of 40 beside 3 of an insertion: a het " + Arrays.toString(gl));
+  }
+
   /**
    * The image of {@code n} reads of a sample whose (TTTC)n repeat (SITE - 24 to SITE + 15) has a hom-alt
    * T>C at SITE + {@code at}, and {@code slippedReads} of it one unit longer, laid without a gap (the
