@@ -257,7 +257,7 @@ public final class PileupLikelihood {
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
       int cycle = cycleOf(cycles, r);
       double baseError = baseError(baseErrors, quality(bqPixel, PileupConstants.BASE_QUALITY_CAP), cycle, factor);
-      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, combined(baseError, ERROR[mq]), reverse(buffer, at));
+      fragments.add(r - PileupConstants.REFERENCE_ROWS, alt, combined(baseError, ERROR[mq]), baseError, reverse(buffer, at));
       if (linked == null) linked = new LinkedReads(height - PileupConstants.REFERENCE_ROWS);
       linked.add(r - PileupConstants.REFERENCE_ROWS, alt, baseError, mq, cycle);
       int indel = slips == null ? -1 : indelAnchorNearCentre(buffer, offset + r * rowLength, width, channels);
@@ -1230,7 +1230,7 @@ public final class PileupLikelihood {
           }
           link *= baseErrorAt(buffer, row, channels, j, baseErrors, cycle[i], factor) / 3;
         }
-        if (link > 0 && link < 1) fragments.error(i, combined(baseError[i] * link, ERROR[mq[i]]));
+        if (link > 0 && link < 1) fragments.error(i, combined(baseError[i] * link, ERROR[mq[i]]), baseError[i] * link);
       }
     }
   }
@@ -1245,6 +1245,8 @@ public final class PileupLikelihood {
     private final boolean[] alt;
     private final boolean[] reverse;
     private final double[] error;
+    /** Per row: the error its base's quality alone gives, without the mapping's (what a strand artifact's wrong bases show). */
+    private final double[] qualityError;
     private final double[] slip;
     /** Per row: {@link #UNPHASED}, or the haplotype a het column places it on ({@link #HAPLOTYPE_A}, {@link #HAPLOTYPE_B}). */
     private final byte[] haplotype;
@@ -1262,6 +1264,7 @@ public final class PileupLikelihood {
       alt = new boolean[rows];
       reverse = new boolean[rows];
       error = new double[rows];
+      qualityError = new double[rows];
       slip = new double[rows];
       haplotype = new byte[rows];
       phaseError = new double[rows];
@@ -1285,11 +1288,21 @@ public final class PileupLikelihood {
       add(row, showsAlt, e, onReverse, 0);
     }
 
+    /**
+     * As {@link #add(int, boolean, double, boolean)}, the read erring at {@code e} in all, its base at
+     * {@code baseError} alone (its quality's, without the mapping's error).
+     */
+    void add(int row, boolean showsAlt, double e, double baseError, boolean onReverse) {
+      add(row, showsAlt, e, onReverse, 0);
+      qualityError[row] = baseError;
+    }
+
     /** As {@link #add(int, boolean, double, boolean)}; {@code slipRate}: see {@link ReadEvidence#add(boolean, double, boolean, double)}. */
     void add(int row, boolean showsAlt, double e, boolean onReverse, double slipRate) {
       informative[row] = true;
       alt[row] = showsAlt;
       error[row] = e;
+      qualityError[row] = e;
       reverse[row] = onReverse;
       slip[row] = slipRate;
     }
@@ -1299,9 +1312,13 @@ public final class PileupLikelihood {
       slip[row] = slipRate;
     }
 
-    /** Row {@code row}'s read, added already, errs at {@code e} after all (its bases beside the centre read with it: {@link LinkedReads}). */
-    void error(int row, double e) {
+    /**
+     * Row {@code row}'s read, added already, errs at {@code e} after all, its bases at {@code baseError}
+     * without the mapping's error (its bases beside the centre read with it: {@link LinkedReads}).
+     */
+    void error(int row, double e, double baseError) {
       error[row] = e;
+      qualityError[row] = baseError;
     }
 
     /** Whether a read was taken for a slip. */
@@ -1323,10 +1340,11 @@ public final class PileupLikelihood {
             e = phaseError[m];
           }
           if (haplotype[r] != UNPHASED && haplotype[m] != UNPHASED && haplotype[r] != haplotype[m]) hap = UNPHASED;
-          reads.addPair(alt[r], error[r], reverse[r], slip[r], alt[m], error[m], reverse[m], slip[m], hap, e);
+          reads.addPair(alt[r], error[r], qualityError[r], reverse[r], slip[r], alt[m], error[m], qualityError[m], reverse[m], slip[m],
+              hap, e);
           informative[m] = false; // counted with r
         } else {
-          reads.add(alt[r], error[r], reverse[r], slip[r], haplotype[r], phaseError[r]);
+          reads.add(alt[r], error[r], qualityError[r], reverse[r], slip[r], haplotype[r], phaseError[r]);
         }
       }
     }
@@ -2272,11 +2290,12 @@ public final class PileupLikelihood {
     /**
      * As {@link #add(boolean, double, boolean, double)}, a read that a het column beside the site
      * places on haplotype {@code hap} ({@link Fragments#HAPLOTYPE_A} or {@link Fragments#HAPLOTYPE_B};
-     * {@link Fragments#UNPHASED}: none), wrongly at {@code phaseError}.
+     * {@link Fragments#UNPHASED}: none), wrongly at {@code phaseError}; its base errs at {@code
+     * qualityError} alone ({@code e} without the mapping's error), which the strand artifact weighs.
      */
-    void add(boolean alt, double e, boolean reverse, double slip, byte hap, double phaseError) {
+    void add(boolean alt, double e, double qualityError, boolean reverse, double slip, byte hap, double phaseError) {
       int s = reverse ? 1 : 0;
-      addRead(alt, e, s, fromRef(alt, e, s, slip), fromAlt(alt, e, s, slip), hap, phaseError);
+      addRead(alt, qualityError, s, fromRef(alt, e, s, slip), fromAlt(alt, e, s, slip), hap, phaseError);
     }
 
     /**
@@ -2308,19 +2327,19 @@ public final class PileupLikelihood {
       addRead(alt, e, s, fromRef(alt, e, s, 0), fromAlt(alt, e, s, alt ? 0 : altSlip), hap, phaseError);
     }
 
-    /** One read of P(read | reference's haplotype) {@code ref} and P(read | alt's) {@code other}. */
-    private void addRead(boolean alt, double e, int s, double ref, double other) {
-      addRead(alt, e, s, ref, other, Fragments.UNPHASED, 0);
+    /** One read of P(read | reference's haplotype) {@code ref} and P(read | alt's) {@code other}, its base erring at {@code qualityError}. */
+    private void addRead(boolean alt, double qualityError, int s, double ref, double other) {
+      addRead(alt, qualityError, s, ref, other, Fragments.UNPHASED, 0);
     }
 
     /** As {@link #addRead(boolean, double, int, double, double)}, on haplotype {@code hap} of a het column (or none). */
-    private void addRead(boolean alt, double e, int s, double ref, double other, byte hap, double phaseError) {
+    private void addRead(boolean alt, double qualityError, int s, double ref, double other, byte hap, double phaseError) {
       if (hap == Fragments.UNPHASED) {
         het += Math.log10((ref + other) / 2);
       } else {
         addPhased(ref, other, hap, phaseError);
       }
-      addHomozygous(alt, e, s, ref, other);
+      addHomozygous(alt, qualityError, s, ref, other);
     }
 
     /**
@@ -2339,12 +2358,16 @@ public final class PileupLikelihood {
     /** As {@link #addPair(boolean, double, boolean, boolean, double, boolean)}, each read with its slip ({@link #add(boolean, double, boolean, double)}). */
     public void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
         double slipB) {
-      addPair(altA, eA, reverseA, slipA, altB, eB, reverseB, slipB, Fragments.UNPHASED, 0);
+      addPair(altA, eA, eA, reverseA, slipA, altB, eB, eB, reverseB, slipB, Fragments.UNPHASED, 0);
     }
 
-    /** As {@link #addPair(boolean, double, boolean, double, boolean, double, boolean, double)}, the fragment phased as {@link #add(boolean, double, boolean, double, byte, double)} takes a read. */
-    void addPair(boolean altA, double eA, boolean reverseA, double slipA, boolean altB, double eB, boolean reverseB,
-        double slipB, byte hap, double phaseError) {
+    /**
+     * As {@link #addPair(boolean, double, boolean, double, boolean, double, boolean, double)}, the
+     * fragment phased, and each base erring alone, as {@link #add(boolean, double, double, boolean,
+     * double, byte, double)} takes a read.
+     */
+    void addPair(boolean altA, double eA, double qualityErrorA, boolean reverseA, double slipA, boolean altB, double eB,
+        double qualityErrorB, boolean reverseB, double slipB, byte hap, double phaseError) {
       int sA = reverseA ? 1 : 0, sB = reverseB ? 1 : 0;
       double refA = fromRef(altA, eA, sA, slipA), otherA = fromAlt(altA, eA, sA, slipA);
       double refB = fromRef(altB, eB, sB, slipB), otherB = fromAlt(altB, eB, sB, slipB);
@@ -2353,17 +2376,23 @@ public final class PileupLikelihood {
       } else {
         addPhased(refA * refB, otherA * otherB, hap, phaseError);
       }
-      addHomozygous(altA, eA, sA, refA, otherA);
-      addHomozygous(altB, eB, sB, refB, otherB);
+      addHomozygous(altA, qualityErrorA, sA, refA, otherA);
+      addHomozygous(altB, qualityErrorB, sB, refB, otherB);
     }
 
-    /** A read's terms of hom-ref (the reference's haplotype: {@code ref}) and hom-alt ({@code other}), and its count. */
-    private void addHomozygous(boolean alt, double e, int s, double ref, double other) {
+    /**
+     * A read's terms of hom-ref (the reference's haplotype: {@code ref}) and hom-alt ({@code other}),
+     * its count, and for an alt read the strand artifact's odds of its base's error {@code
+     * qualityError}: the quality alone, as wrong bases carry it; a read's mapping error is no sign of a
+     * wrong base (blind74's Mason het on AD 7,15, every read reverse at MAPQ 10-25 in a paralogous
+     * stretch, weighed each alt read 3 times as likely an artifact's and came out RefCall at 60x).
+     */
+    private void addHomozygous(boolean alt, double qualityError, int s, double ref, double other) {
       homRef[s] += Math.log10(ref);
       homAlt += Math.log10(other);
       if (alt) {
         alts[s]++;
-        if (meanError > 0) artifactQualities[s] += Math.log10(e / meanError);
+        if (meanError > 0) artifactQualities[s] += Math.log10(qualityError / meanError);
       } else {
         refs[s]++;
       }

@@ -1371,13 +1371,27 @@ class PileupLikelihoodTest {
     double fwd = 4 * Math.log10(e37 / 3) + 10 * Math.log10(1 - e37);
     double rev = Math.log10(e10 / 3) + 14 * Math.log10(1 - e37);
     double l01 = 28 * log10Half(e37) + log10Half(e10);
-    double[] odds = {4 * Math.log10(e37 / mean), Math.log10(e10 / mean)};
+    // the artifact's odds read the bases' own errors, without the mapping's
+    double[] odds = {4 * Math.log10(sample.at(37) / mean), Math.log10(sample.at(10) / mean)};
     double l00 = homRef(new double[] {fwd, rev}, new int[] {4, 1}, new int[] {10, 14}, rate, odds);
     assertEquals(l01 - l00, gl[1] - gl[0], 1e-3);
     // Without the qualities' odds the forward strand's four reads are an artifact about as well as a het.
     double blind = homRef(new double[] {fwd, rev}, new int[] {4, 1}, new int[] {10, 14}, rate);
     assertTrue(l01 - blind + Math.log10(1.1e-3) < 1, "posterior odds of a het without them: 10^" + (l01 - blind - 2.96));
     assertTrue(gl[1] - gl[0] + Math.log10(1.1e-3) > 4, "with them, a het at odds of 10^4 or more: " + Arrays.toString(gl));
+  }
+
+  @Test
+  void aReadsMappingErrorIsNoSignOfAnArtifactsWrongBase() {
+    // blind74's Mason 60x: a het C>G on AD 7,15 in a paralogous stretch, every read reverse at MAPQ
+    // 10-25. Weighed by its error with the mapping's (0.01 at MAPQ 20, above the sample's mean base
+    // error), each Q30 alt read counted as a wrong base's, and the strand artifact made it RefCall.
+    for (int i = 0; i < 22; i++) read(i < 15 ? alt : (char) g.ref[SITE], 30, 20, true);
+    BaseErrorRate sample = honestSampleWithPoorTails();
+    assertTrue(err(30, 20) > sample.meanError() && sample.at(30) < sample.meanError(), "MAPQ 20 errs above the mean, Q30 below");
+    rate = 1e-3;
+    float[] gl = PileupLikelihood.snp(encoded(), 8, H, W, 6, SnpInputs.of(rate).withBaseErrors(sample));
+    assertTrue(gl[1] == 0 && gl[0] < -5, "15 alt reads of 22, all reverse: a het " + Arrays.toString(gl));
   }
 
   @Test
