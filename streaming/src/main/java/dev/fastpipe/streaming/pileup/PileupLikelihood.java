@@ -201,7 +201,7 @@ public final class PileupLikelihood {
     for (int n : anchors) indelNear |= n >= SHARED_INDEL_ROWS;
     int siteIndelReads = anchors[OWN_INDEL_COLUMNS]; // reads with an indel anchored at the centre: a mixed site's indel's
     int altReads = 0;
-    byte[] sampleNear = null; // the sample's bases up to SLIP_PLACES columns either side of the centre, once an alt read needs them
+    byte[] sampleNear = null; // the sample's bases near the centre (sampleBasesNearCentre), once an alt read needs them
     if (slips != null) anchors = variantAnchorRows(buffer, offset, height, width, channels, centre - OWN_INDEL_COLUMNS, anchors, slips);
     Fragments fragments = new Fragments(height - PileupConstants.REFERENCE_ROWS, mateOf == null ? new int[0] : mateOf);
     int altBase = -1;
@@ -290,7 +290,8 @@ public final class PileupLikelihood {
       // an alt read may be the site's indel's haplotype slipped only where that indel has as many reads as the SNP's alt:
       // fewer, and they are the SNP's haplotype slipped (a het T>A inside 36 T beside 4 reads that insert an A was RefCall)
       boolean indelAsStrong = siteIndelReads >= altReads;
-      byte[][] indelHaplotypes = new byte[indelAlts == null || !indelAsStrong ? 0 : indelAlts.length][]; // null where one does not fit
+      // null where one does not fit
+      byte[][] indelHaplotypes = new byte[indelAlts == null || !indelAsStrong ? 0 : indelAlts.length][];
       for (int k = 0; k < indelHaplotypes.length; k++) indelHaplotypes[k] = withAllele(refHaplotype, centre, siteRef, indelAlts[k]);
       for (int i = 0; i < gappedCount; i += 2) {
         int r = gapped[i], anchor = gapped[i + 1];
