@@ -153,7 +153,7 @@ public final class PileupLikelihood {
     AtRates first = snpAtRates(buffer, offset, height, width, channels, inputs);
     if (first == null) return null;
     if (!first.slipped()) return shifted(first.likelihoods());
-    TandemRepeat.Repeat locus = repeatAtCentre(buffer, offset, width, channels);
+    TandemRepeat.Repeat locus = repeatAround(buffer, offset, width, channels, (width - 1) / 2);
     return overLoci(inputs.slips().locusWeights(locus.length(), locus.unit()),
         m -> {
           AtRates at = m == 1 ? first : snpAtRates(buffer, offset, height, width, channels, inputs.withSlips(inputs.slips().atLocus(m)));
@@ -165,16 +165,16 @@ public final class PileupLikelihood {
   private record AtRates(double[] likelihoods, boolean slipped) {}
 
   /**
-   * The longest tandem repeat of the reference row that covers the centre or ends or starts beside
-   * it (starting at most {@value #SLIP_WINDOW} columns before it): the locus whose slips a SNP's
-   * slipped reads show.
+   * The longest tandem repeat of the reference row that covers column {@code col} or ends or starts
+   * beside it (starting at most {@value #SLIP_WINDOW} columns before it): at the centre, the locus
+   * whose slips a SNP's slipped reads show; at a het column, one whose slipped reads make such a
+   * column ({@link #inRepeat}).
    */
-  static TandemRepeat.Repeat repeatAtCentre(DirectBuffer buffer, int offset, int width, int channels) {
-    int centre = (width - 1) / 2;
+  static TandemRepeat.Repeat repeatAround(DirectBuffer buffer, int offset, int width, int channels, int col) {
     TandemRepeat.Repeat best = new TandemRepeat.Repeat(0, 0);
-    for (int c = Math.max(0, centre - SLIP_WINDOW); c <= Math.min(width - 1, centre + 1); c++) {
+    for (int c = Math.max(0, col - SLIP_WINDOW); c <= Math.min(width - 1, col + 1); c++) {
       TandemRepeat.Repeat r = tandemRepeat(buffer, offset, width, channels, c);
-      if (c + r.length() >= centre && r.length() > best.length()) best = r;
+      if (c + r.length() >= col && r.length() > best.length()) best = r;
     }
     return best;
   }
@@ -496,13 +496,7 @@ public final class PileupLikelihood {
    * unit longer show the C four columns on), a column that looks like a het's.
    */
   static boolean inRepeat(DirectBuffer buffer, int offset, int width, int channels, int c) {
-    int from = Math.max(0, c - SLIP_WINDOW);
-    byte[] bases = referenceBases(buffer, offset, width, channels, from);
-    for (int k = 0; k <= c + 1 - from && k < bases.length; k++) {
-      TandemRepeat.Repeat r = TandemRepeat.longest(bases, k, Integer.MAX_VALUE);
-      if (r.length() >= PHASE_REPEAT_BASES && from + k + r.length() >= c) return true;
-    }
-    return false;
+    return repeatAround(buffer, offset, width, channels, c).length() >= PHASE_REPEAT_BASES;
   }
 
   /** Columns either side of a het column where its other base's reads should show the reference's bases. */
