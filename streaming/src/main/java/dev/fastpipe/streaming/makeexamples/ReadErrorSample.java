@@ -55,6 +55,8 @@ public final class ReadErrorSample {
   private static final int MIN_DEPTH = 2;
   /** Reads below this mapping quality say nothing of the indel errors (a misplaced read's indels are the aligner's). */
   static final int MIN_INDEL_MAPQ = 20;
+  /** An anchor column whose most common indel is on two reads or more and on 1/this of its reads or more looks like a variant's. */
+  static final int VARIANT_FRACTION = 5;
   /** Reference bases read after an anchor for its tandem repeat (every class starts below it). */
   static final int MAX_TRACT = 64;
   /** The mitochondrion's usual names: its thousands of reads (chrM sorts first in UCSC's hg19) say nothing of the nuclear genome's. */
@@ -112,6 +114,8 @@ public final class ReadErrorSample {
     private final long[] indelReads = new long[IndelErrorRate.CLASSES];
     private final long[] indelColumns = new long[IndelErrorRate.CLASSES];
     private final List<IndelErrorRate.Column> indelEvidence = new ArrayList<>();
+    /** Per class, the indel errors of k whole units of the repeat after their anchor ({@link IndelErrorRate#unitShares}). */
+    private final long[][] slipsByUnits = new long[IndelErrorRate.CLASSES][IndelErrorRate.MAX_UNITS + 1];
     private String contig;
     private int next; // the first 1-based position not yet flushed
     private int end; // the last position any read reached
@@ -295,6 +299,23 @@ public final class ReadErrorSample {
         best = Math.max(best, run);
       }
       indelEvidence.add(new IndelErrorRate.Column(c, depth, Math.min(best, depth)));
+      countSlips(c, after.unit(), keys, k, best, depth);
+    }
+
+    /**
+     * Counts the indels of an anchor column ({@code keys}, sorted) by the whole units of the repeat
+     * after it that each adds or removes, for {@link IndelErrorRate#unitShares}; none where no unit
+     * repeats or where the column looks like a variant's (its most common indel on two reads or
+     * more and on a fifth of them or more): a variant's allele is no slip, and the slips of its
+     * reads are of the allele's repeat, not the reference's (a slip of one unit of a het's two-unit
+     * deletion reads as three units).
+     */
+    private void countSlips(int c, int unit, int[] keys, int k, int best, int depth) {
+      if (unit <= 0 || best >= 2 && best * VARIANT_FRACTION >= depth) return;
+      for (int i = 0; i < k; i++) {
+        int length = Math.abs(keys[i]);
+        if (length % unit == 0) slipsByUnits[c][Math.min(IndelErrorRate.MAX_UNITS, length / unit)]++;
+      }
     }
 
     private byte referenceBase(int pos) {
@@ -311,7 +332,8 @@ public final class ReadErrorSample {
     /** The rates fitted to the columns. */
     ReadErrors fit() {
       BaseErrorRate bases = BaseErrorRate.measure(qualityBases, qualityMismatches, substitutions, binBases, binMismatches);
-      return new ReadErrors(fitStrandArtifacts(bases), IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns), bases);
+      return new ReadErrors(fitStrandArtifacts(bases),
+          IndelErrorRate.estimate(indelEvidence, indelReads, indelColumns, slipsByUnits), bases);
     }
 
     /**

@@ -40,10 +40,24 @@ import java.util.Locale;
  * @param rates per class, the fitted rate (before the floor)
  * @param reads per class, the read columns sampled
  * @param errors per class, the expected indel errors among them
+ * <p>A class's rate is that of its loci's most common indel error, a slip of one unit of the
+ * repeat. A read that shows an indel of two units or more where its haplotype has none (or none
+ * where its haplotype has one) needs a slip of that many units, which polymerase makes far less
+ * often: the stutter validation sample's reads slip 2,238 times by one unit of a homopolymer and 8
+ * times by two units or more, ART's, Mason's and dwgsim's reads 0.1 to 0.4 % as often. So each
+ * class also gets the rate of a slip of k units against one of one unit ({@link #unitShares}),
+ * measured on the same anchor columns ({@link #estimate(List, long[], long[], long[][])}).
+ *
+ * @param rates per class, the fitted rate (before the floor)
+ * @param reads per class, the read columns sampled
+ * @param errors per class, the expected indel errors among them
  * @param locusWeights per kind of repeat ({@link #kindOf}), the share of loci at each of {@link
  *     #LOCUS_MULTIPLIERS} times their class's rate (summing to 1)
+ * @param unitShares per class, at index k (2 to {@link #MAX_UNITS}), the rate of a slip of k units
+ *     or more against a slip of one unit, in (0, 1]; 1 at 0 and 1
  */
-public record IndelErrorRate(double[] rates, long[] reads, double[] errors, double[][] locusWeights) {
+public record IndelErrorRate(double[] rates, long[] reads, double[] errors, double[][] locusWeights,
+    double[][] unitShares) {
   /** The lowest per-read indel error the caller uses. */
   public static final double FLOOR = 0.002;
   /**
@@ -92,6 +106,18 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
   /** Kinds of repeat whose loci spread alike: homopolymers, dinucleotide STRs, longer units. */
   public static final int KINDS = 3;
 
+  /** Slips of this many units or more are counted as one ({@link #unitShares}). */
+  public static final int MAX_UNITS = 4;
+  /**
+   * Pseudo-count behind each class's {@link #unitShares}, in slips of one unit, and the share of
+   * them that the prior puts at two units or more ({@link #PRIOR_UNIT_SHARE}, and that share again
+   * for each unit more): a class with few slips sampled keeps a multi-unit slip at a tenth of a
+   * one-unit slip, far above what any sample measures, so that little evidence changes little.
+   */
+  static final double UNIT_PRIOR_SLIPS = 20;
+  /** The prior's share of slips of two units against one ({@link #UNIT_PRIOR_SLIPS}). */
+  static final double PRIOR_UNIT_SHARE = 0.1;
+
   public IndelErrorRate {
     if (rates.length != CLASSES || reads.length != CLASSES || errors.length != CLASSES) {
       throw new IllegalArgumentException("expected " + CLASSES + " classes");
@@ -112,10 +138,49 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
         throw new IllegalArgumentException("a kind's locus weights are one per multiplier, summing to 1");
       }
     }
+    if (unitShares.length != CLASSES) throw new IllegalArgumentException("expected " + CLASSES + " classes of unit shares");
+    double[][] shares = new double[CLASSES][];
+    for (int c = 0; c < CLASSES; c++) {
+      shares[c] = unitShares[c].clone();
+      if (shares[c].length != MAX_UNITS + 1) throw new IllegalArgumentException("a class's unit shares are one per unit count 0.." + MAX_UNITS);
+      for (double x : shares[c]) {
+        if (!(x > 0 && x <= 1)) throw new IllegalArgumentException("unit share " + x + " is not in (0, 1]");
+      }
+    }
     rates = rates.clone();
     reads = reads.clone();
     errors = errors.clone();
     locusWeights = weights;
+    unitShares = shares;
+  }
+
+  /** Rates with a spread of loci and a multi-unit slip as likely as a one-unit slip (as before {@link #unitShares}). */
+  public IndelErrorRate(double[] rates, long[] reads, double[] errors, double[][] locusWeights) {
+    this(rates, reads, errors, locusWeights, evenUnitShares());
+  }
+
+  /** Every class's multi-unit slips as likely as its one-unit slips. */
+  static double[][] evenUnitShares() {
+    double[][] s = new double[CLASSES][MAX_UNITS + 1];
+    for (double[] c : s) Arrays.fill(c, 1);
+    return s;
+  }
+
+  /**
+   * The rate of a slip that makes an indel of {@code indelLength} bases in a tandem repeat of
+   * {@code tract} bases with a unit of {@code unit}, against the class's rate (a one-unit slip's):
+   * {@link #unitShares} for k = indelLength / unit units where that is 2 or more and whole; 1
+   * otherwise (one unit, no repeat, or a length that is no whole number of units: no slip of the
+   * repeat makes it, and the class's rate stands, as for any indel error there).
+   */
+  public double unitShare(int tract, int unit, int indelLength) {
+    if (unit <= 0 || indelLength < 2 * unit || indelLength % unit != 0) return 1;
+    return unitShares[classOf(tract, unit)][Math.min(MAX_UNITS, indelLength / unit)];
+  }
+
+  /** As {@link #ofReferenceReads(int, int)}, for an indel of {@code indelLength} bases: times its {@link #unitShare}. */
+  public double ofReferenceReads(int tract, int unit, int indelLength) {
+    return Math.max(MIN_REFERENCE_READ_RATE, rates[classOf(tract, unit)] * unitShare(tract, unit, indelLength));
   }
 
   /** Rates without a spread of loci: every locus at its class's rate. */
@@ -155,7 +220,7 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
     if (multiple == 1) return this;
     double[] r = new double[CLASSES];
     for (int c = 0; c < CLASSES; c++) r[c] = atLocus(rates[c], multiple);
-    return new IndelErrorRate(r, reads, errors);
+    return new IndelErrorRate(r, reads, errors, noSpread(), unitShares);
   }
 
   /** A class's {@code rate} at a locus of {@code multiple} times it, at most {@link #MAX_LOCUS_RATE} unless it is more already. */
@@ -232,7 +297,18 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
    * where some read shows an indel.
    */
   public static IndelErrorRate estimate(List<Column> evidence, long[] readsByClass, long[] columnsByClass) {
+    return estimate(evidence, readsByClass, columnsByClass, new long[CLASSES][MAX_UNITS + 1]);
+  }
+
+  /**
+   * As {@link #estimate(List, long[], long[])}, with {@code slipsByUnits}: per class, the indel
+   * errors sampled at index k, those of k whole units of the repeat after their anchor (k from 1;
+   * {@link #MAX_UNITS} for that many or more), for {@link #unitShares}.
+   */
+  public static IndelErrorRate estimate(List<Column> evidence, long[] readsByClass, long[] columnsByClass,
+      long[][] slipsByUnits) {
     int classes = CLASSES;
+    if (slipsByUnits.length != classes) throw new IllegalArgumentException("classes");
     if (readsByClass.length != classes || columnsByClass.length != classes) throw new IllegalArgumentException("classes");
     double[] rates = new double[classes];
     double[] errors = new double[classes];
@@ -294,7 +370,27 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
     for (int kind = 0; kind < KINDS; kind++) {
       weights[kind] = locusSpread(kind, evidence, readsByClass, columnsByClass, rates, hets, homAlts);
     }
-    return new IndelErrorRate(rates, readsByClass, errors, weights);
+    return new IndelErrorRate(rates, readsByClass, errors, weights, unitShares(slipsByUnits));
+  }
+
+  /**
+   * Per class, the rate of a slip of k units or more against one of one unit: the slips of k units
+   * or more over those of one unit, with {@link #UNIT_PRIOR_SLIPS} pseudo-slips of one unit and
+   * {@link #PRIOR_UNIT_SHARE}^(k-1) of them of k or more; at most 1.
+   */
+  static double[][] unitShares(long[][] slipsByUnits) {
+    double[][] shares = new double[CLASSES][MAX_UNITS + 1];
+    for (int c = 0; c < CLASSES; c++) {
+      if (slipsByUnits[c].length != MAX_UNITS + 1) throw new IllegalArgumentException("units 0.." + MAX_UNITS);
+      shares[c][0] = shares[c][1] = 1;
+      double one = slipsByUnits[c][1] + UNIT_PRIOR_SLIPS;
+      for (int k = 2; k <= MAX_UNITS; k++) {
+        long more = 0;
+        for (int j = k; j <= MAX_UNITS; j++) more += slipsByUnits[c][j];
+        shares[c][k] = Math.min(1, (more + UNIT_PRIOR_SLIPS * Math.pow(PRIOR_UNIT_SHARE, k - 1)) / one);
+      }
+    }
+    return shares;
   }
 
   /**
@@ -406,6 +502,8 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
         b.append(String.format(Locale.ROOT, i == 0 ? " %.2f" : "/%.2f", locusWeights[k][i]));
       }
     }
+    b.append("; slips of 2+ units per slip of one:");
+    for (int c = 0; c < CLASSES; c++) b.append(String.format(Locale.ROOT, c == 0 ? " %.2g" : "/%.2g", unitShares[c][2]));
     return b.toString();
   }
 
@@ -421,13 +519,14 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
   @Override
   public boolean equals(Object o) {
     return o instanceof IndelErrorRate r && Arrays.equals(rates, r.rates) && Arrays.equals(reads, r.reads)
-        && Arrays.equals(errors, r.errors) && Arrays.deepEquals(locusWeights, r.locusWeights);
+        && Arrays.equals(errors, r.errors) && Arrays.deepEquals(locusWeights, r.locusWeights)
+        && Arrays.deepEquals(unitShares, r.unitShares);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * (31 * Arrays.hashCode(rates) + Arrays.hashCode(reads)) + Arrays.hashCode(errors))
-        + Arrays.deepHashCode(locusWeights);
+    return 31 * (31 * (31 * (31 * Arrays.hashCode(rates) + Arrays.hashCode(reads)) + Arrays.hashCode(errors))
+        + Arrays.deepHashCode(locusWeights)) + Arrays.deepHashCode(unitShares);
   }
 
   @Override

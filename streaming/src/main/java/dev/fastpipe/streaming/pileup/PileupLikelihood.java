@@ -1453,10 +1453,11 @@ public final class PileupLikelihood {
     ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors) {
       TandemRepeat.Repeat after = span.slippier(indelErrors);
       double readError = indelErrors.at(after.length(), after.unit());
-      double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit());
+      // a read that only a slip explains slipped by the indel's units (an aligner's read, by none)
+      double referenceReadError = indelErrors.ofReferenceReads(after.length(), after.unit(), span.slipLength());
       TandemRepeat.Repeat altAfter = span.altAfter();
       double altReadError = indelErrors.at(altAfter.length(), altAfter.unit());
-      double altReadSlip = indelErrors.ofReferenceReads(altAfter.length(), altAfter.unit());
+      double altReadSlip = indelErrors.ofReferenceReads(altAfter.length(), altAfter.unit(), span.slipLength());
       ReadEvidence reads = new ReadEvidence(2);
       for (int i = 0; i < count; i++) {
         double e = slipped[i] ? referenceReadError : readError;
@@ -1550,8 +1551,13 @@ public final class PileupLikelihood {
     /** Per row: -1 counts for nothing, 0 the reference, k alt k. */
     private int[] allele = new int[0];
     private double[] error = new double[0];
-    /** Per row of an indel site: the rate at which a read of the reference shows the alt the row shows. */
-    private double[] referenceError = new double[0];
+    /**
+     * Per row of an indel site, per allele (0 the reference) other than the row's: the rate at which a
+     * read of that allele's haplotype shows the row's allele ({@link #indelRowErrors}).
+     */
+    private double[][] fromAllele = new double[0][];
+    /** An indel site's {@link #slipLength} of each pair of its alleles (0 the reference). */
+    private int[][] slipLengths;
     /**
      * Per row of a SNP site, per allele (0 the reference): the rate at which the sample's reads of the
      * haplotype with that allele show the row's read, slipped ({@link #movedSlipRate}); null where no
@@ -1632,6 +1638,14 @@ public final class PileupLikelihood {
         int to = lastColumnToReach(buffer, offset, width, channels, ref, altAlleles, after);
         own = new TandemRepeat.Repeat[alts + 1];
         for (int k = 1; k <= alts; k++) own[k] = repeatOfAllele(buffer, offset, width, channels, ref, altAlleles[k - 1]);
+        byte[] following = referenceBases(buffer, offset, width, channels, centre + 1);
+        slipLengths = new int[alts + 1][alts + 1];
+        for (int x = 0; x <= alts; x++) {
+          for (int a = 0; a <= alts; a++) {
+            slipLengths[x][a] = slipLength(following, x == 0 ? ref : altAlleles[x - 1], a == 0 ? ref : altAlleles[a - 1],
+                ref.length(), after);
+          }
+        }
         rows = n;
         allele = new int[n];
         mapping = new double[n];
@@ -1646,7 +1660,6 @@ public final class PileupLikelihood {
           slipped[r] = spans;
           for (String a : altAlleles) slipped[r] = slipped[r] && noAlignerMadeIt(buffer, offset, row, width, channels, ref, a);
         }
-        indelRowErrors(indelErrors);
       } else if (n != rows) {
         return;
       }
@@ -1710,30 +1723,38 @@ public final class PileupLikelihood {
     }
 
     /**
-     * An indel site's per-row rates at the sample's {@code rates}: a read errs at the rate of the
-     * repeat after the anchor (at the rate reference reads grow an indel where no aligner made it of
-     * an alt's read), a reference read shows an alt at the latter, and a read of alt k's haplotype
-     * shows another allele at the rate of that haplotype's repeat; each combined with the read's
-     * mapping error.
+     * An indel site's per-row rates at the sample's {@code rates}, once every alt's rows are known: a
+     * read errs at the rate of the repeat after the anchor (at the rate reference reads grow an
+     * indel where no aligner made it of an alt's read); a reference read shows an alt at the latter,
+     * and a read of alt k's haplotype shows another allele at the rate of that haplotype's repeat,
+     * or at the repeat after the anchor's where that is more; a read that only a slip explains (an
+     * alt's read from the reference, a read that no aligner made) slipped by as many units as the
+     * two alleles differ ({@link IndelErrorRate#unitShare}); each combined with the read's mapping
+     * error.
      */
     private void indelRowErrors(IndelErrorRate rates) {
       double indelError = rates.at(after.length(), after.unit());
-      double fromReference = rates.ofReferenceReads(after.length(), after.unit());
       double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
-      double[] altSlip = new double[alts + 1]; // the same for a read no aligner made from it
-      for (int k = 1; k <= alts; k++) {
-        altError[k] = rates.at(own[k].length(), own[k].unit());
-        altSlip[k] = rates.ofReferenceReads(own[k].length(), own[k].unit());
-      }
+      for (int k = 1; k <= alts; k++) altError[k] = rates.at(own[k].length(), own[k].unit());
       if (error.length != rows) {
         error = new double[rows];
-        referenceError = new double[rows];
-        slip = new double[rows][alts + 1];
+        fromAllele = new double[rows][alts + 1];
       }
       for (int r = 0; r < rows; r++) {
-        referenceError[r] = combined(fromReference, mapping[r]);
-        error[r] = slipped[r] ? referenceError[r] : combined(indelError, mapping[r]);
-        for (int k = 1; k <= alts; k++) slip[r][k] = combined(slipped[r] ? altSlip[k] : altError[k], mapping[r]);
+        int x = allele[r];
+        if (x < 0) continue;
+        error[r] = combined(slipped[r] ? rates.ofReferenceReads(after.length(), after.unit()) : indelError, mapping[r]);
+        for (int a = 0; a <= alts; a++) {
+          if (a == x) continue;
+          int length = slipLengths[x][a];
+          double slip = rates.ofReferenceReads(after.length(), after.unit(), length);
+          if (a == 0) {
+            fromAllele[r][a] = combined(slip, mapping[r]); // an alt's read from a reference haplotype
+            continue;
+          }
+          double ownSlip = slipped[r] ? rates.ofReferenceReads(own[a].length(), own[a].unit(), length) : altError[a];
+          fromAllele[r][a] = combined(Math.max(slipped[r] ? slip : indelError, ownSlip), mapping[r]);
+        }
       }
     }
 
@@ -1764,16 +1785,14 @@ public final class PileupLikelihood {
         informative++;
         double e = error[r];
         double right = 1 - e;
-        // A SNP read's error is any of three other bases; an indel read's rate is that of one wrong
-        // allele (IndelErrorRate fits the column's most common indel), so each other allele gets all of it.
-        double wrong = snp ? e / 3 : e;
-        // an alt read from a reference haplotype: the rate at which reference reads grow that indel
-        double fromRef = x > 0 && !snp ? referenceError[r] : wrong;
+        // A SNP read's error is any of three other bases, or the read of a haplotype slipped; an
+        // indel read's is the rate at which that allele's haplotype shows it (indelRowErrors).
+        double[] from = snp ? null : fromAllele[r];
         double[] slipped = slip == null ? null : slip[r];
         for (int b = 0; b < alleles; b++) {
           for (int a = 0; a <= b; a++) {
-            double pa = x == a ? right : Math.max(a == 0 ? fromRef : wrong, slipped == null ? 0 : slipped[a]);
-            double pb = x == b ? right : Math.max(b == 0 ? fromRef : wrong, slipped == null ? 0 : slipped[b]);
+            double pa = x == a ? right : from != null ? from[a] : Math.max(e / 3, slipped == null ? 0 : slipped[a]);
+            double pb = x == b ? right : from != null ? from[b] : Math.max(e / 3, slipped == null ? 0 : slipped[b]);
             l[b * (b + 1) / 2 + a] += Math.log10((pa + pb) / 2);
           }
         }
@@ -1846,15 +1865,13 @@ public final class PileupLikelihood {
    * Where a bi-allelic indel example's alleles are told apart: the tandem repeat {@code after} its
    * anchor on the reference and {@code altAfter} on the alt's haplotype ({@link #repeatOfAllele}),
    * and the last column {@code to} a read must reach from the column before the anchor
-   * ({@link #lastColumnToReach}). Worked out once per example: both {@link #indel} and
-   * {@link #indelRowEvidence} read it.
+   * ({@link #lastColumnToReach}), and {@code slipLength}: the indel's length where its bases are
+   * whole units of the reference's repeat after the anchor ({@link #slipLength}), so that a read
+   * shows one allele for the other only by slipping that many units; 0 otherwise. Worked out once
+   * per example: both {@link #indel} and {@link #indelRowEvidence} read it.
    */
   public record IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt,
-      TandemRepeat.Repeat sampleAfter) {
-    /** A span whose sample's repeat is the reference's (no hom-alt variant beside it). */
-    public IndelSpan(TandemRepeat.Repeat after, TandemRepeat.Repeat altAfter, int to, String ref, String alt) {
-      this(after, altAfter, to, ref, alt, after);
-    }
+      TandemRepeat.Repeat sampleAfter, int slipLength) {
 
     /** Of the reference's repeat after the anchor and the sample's ({@link #sampleRepeat}), the one whose reads slip more at {@code rates}. */
     TandemRepeat.Repeat slippier(IndelErrorRate rates) {
@@ -1882,7 +1899,35 @@ public final class PileupLikelihood {
     TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, (width - 1) / 2 + 1);
     int to = lastColumnToReach(buffer, offset, width, channels, ref, alt, after);
     return to < 0 ? null : new IndelSpan(after, repeatOfAllele(buffer, offset, width, channels, ref, alt), to, ref, alt,
-        sampleRepeat(buffer, offset, height, width, channels, ref, alt, after));
+        sampleRepeat(buffer, offset, height, width, channels, ref, alt, after),
+        slipLength(referenceBases(buffer, offset, width, channels, (width - 1) / 2 + 1), ref, alt, ref.length(), after));
+  }
+
+  /**
+   * The length by which alleles {@code one} and {@code other} of a site (anchor included; the
+   * shorter the longer's start) differ where the longer's extra bases are whole units of the
+   * reference's repeat {@code after} the anchor, the reference's bases from the column after the
+   * anchor being {@code following} and the reference allele {@code referenceLength} long: two units
+   * or more, in phase with the repeat, and inside it where they are the reference's bases (a
+   * deletion). 0 otherwise: a G>GTGTGTGTA after (TG)n is no slip of it, nor a deletion that runs
+   * past the repeat, nor an indel of one unit or a length that is none.
+   */
+  static int slipLength(byte[] following, String one, String other, int referenceLength, TandemRepeat.Repeat after) {
+    String shorter = one.length() < other.length() ? one : other;
+    String longer = one.length() < other.length() ? other : one;
+    int unit = after.unit();
+    int length = longer.length() - shorter.length();
+    if (unit <= 0 || length < 2 * unit || length % unit != 0 || !longer.startsWith(shorter)) return 0;
+    int start = shorter.length() - 1; // the extra bases follow the shorter allele's: index in following
+    boolean onReference = longer.length() <= referenceLength;
+    if (start + unit > after.length() || (onReference && start + length > after.length())) return 0;
+    for (int i = 0; i < length; i++) {
+      if (start + i % unit >= following.length
+          || (longer.charAt(shorter.length() + i) & 0xDF) != (following[start + i % unit] & 0xDF)) {
+        return 0;
+      }
+    }
+    return length;
   }
 
   /**

@@ -191,16 +191,10 @@ class ReadErrorSampleTest {
   @Test
   void indelErrorsAreMeasuredPerRepeatLengthAtTheColumnBeforeTheRepeat() throws Exception {
     TestGenome g = new TestGenome("chrA", LENGTH, 7);
-    for (int i = 0; i < LENGTH; i++) if (g.ref[i] == 'A') g.ref[i] = 'C'; // no A runs but the 14 A's
-    List<Integer> runs = new ArrayList<>();
-    for (int p = 500; p + 14 < LENGTH - 500; p += 200) {
-      for (int i = 0; i < 14; i++) g.ref[p + i] = 'A';
-      runs.add(p);
-    }
+    List<Integer> runs = runsOf14A(g);
     int n = 0;
     for (int s = 0; s + 100 <= LENGTH; s += STEP, n++) {
-      int run = -1;
-      for (int p : runs) if (p - 20 >= s && p + 34 <= s + 100) run = p;
+      int run = runAcross(runs, s);
       if (run >= 0 && n % 4 == 0) {
         int k = run - s; // the run's first A in the read: bases k..k+13; drop one, write 1D after base k-1
         String bases = g.refString(s, run) + g.refString(run + 1, s + 101);
@@ -221,5 +215,56 @@ class ReadErrorSampleTest {
     assertEquals(IndelErrorRate.FLOOR, r.at(0, 0), r.describe());
     assertTrue(r.rates()[0] < IndelErrorRate.FLOOR, r.describe());
     assertTrue(r.rates()[0] > 1e-5, "the deletions elsewhere count: " + r.describe());
+  }
+
+  /**
+   * Runs of 14 A's every 200 bases, read at depth 20: one read in four drops an A of a run (a
+   * one-unit slip) and about one in eighty two A's; every tenth run is a het two-base deletion instead
+   * (every other read drops two A's). The slips give a two-unit slip about 1/20 of a one-unit one;
+   * the hets' columns, whose reads would take it to about a quarter, count for nothing.
+   */
+  @Test
+  void slipsAreCountedByUnitsAwayFromColumnsThatLookLikeAVariants() throws Exception {
+    TestGenome g = new TestGenome("chrA", LENGTH, 9);
+    List<Integer> runs = runsOf14A(g);
+    int n = 0;
+    for (int s = 0; s + 100 <= LENGTH; s += STEP, n++) {
+      int run = runAcross(runs, s);
+      int dropped = 0;
+      if (run >= 0 && runs.indexOf(run) % 10 == 0) dropped = n % 2 == 0 ? 2 : 0;
+      else if (run >= 0 && n % 4 == 0) dropped = 1;
+      else if (run >= 0 && n % 61 == 2) dropped = 2; // 61: every offset into a run, where 60 would alias with the 200-base spacing
+      if (dropped == 0) {
+        g.add(g.refRead(s, 100));
+      } else {
+        int k = run - s;
+        g.add(g.read(s, k + "M" + dropped + "D" + (100 - k) + "M", g.refString(s, run) + g.refString(run + dropped, s + 100 + dropped)));
+      }
+    }
+    TestGenome.Written w = g.write(dir, "units.bam");
+    IndelErrorRate r = ReadErrorSample.measure(ExampleSettings.builder().reference(w.fasta()).reads(w.bam()).build(),
+        ReadErrorSample.READS).indels();
+    double two = r.unitShare(14, 1, 2);
+    assertTrue(two > 0.03 && two < 0.08, "two-unit slips per one-unit slip: " + two + "; " + r.describe());
+    assertTrue(r.unitShare(14, 1, 3) < 0.02, "no three-unit slip: the prior's part: " + r.describe());
+    assertEquals(0.1, r.unitShare(14, 2, 4), 1e-12, "no dinucleotide repeat: the prior");
+  }
+
+  /** Makes {@code g}'s only A's runs of 14 every 200 bases from 500; their starts. */
+  static List<Integer> runsOf14A(TestGenome g) {
+    for (int i = 0; i < LENGTH; i++) if (g.ref[i] == 'A') g.ref[i] = 'C';
+    List<Integer> runs = new ArrayList<>();
+    for (int p = 500; p + 14 < LENGTH - 500; p += 200) {
+      for (int i = 0; i < 14; i++) g.ref[p + i] = 'A';
+      runs.add(p);
+    }
+    return runs;
+  }
+
+  /** The run a 100 bp read from {@code s} reaches 20 bases before and past, or -1. */
+  static int runAcross(List<Integer> runs, int s) {
+    int run = -1;
+    for (int p : runs) if (p - 20 >= s && p + 34 <= s + 100) run = p;
+    return run;
   }
 }

@@ -42,6 +42,40 @@ class IndelErrorRateTest {
    * 10 bases but not a trinucleotide one of 9: in classes of their own, the first fits the stutter
    * and is beyond the envelope, the second is not; one class for both would average them.
    */
+  /**
+   * A homopolymer class whose sampled errors slip 1,000 times by one unit, 4 times by two and once by
+   * three: a two-unit slip weighs (4 + 1 + 2) / (1,000 + 20) of a one-unit slip (the slips of two
+   * units or more and the prior's 20 slips, a tenth of them of two units or more), a three-unit one
+   * (1 + 0.2) / 1,020. A class without errors keeps the prior: 0.1, 0.01 and 0.001. An indel that is
+   * no whole number of the repeat's units, one unit, or outside any repeat keeps its class's rate.
+   */
+  @Test
+  void aSlipOfSeveralUnitsWeighsItsShareOfTheSamplesSlips() {
+    int homopolymer = IndelErrorRate.classOf(10, 1);
+    long[][] slips = new long[CLASSES][IndelErrorRate.MAX_UNITS + 1];
+    slips[homopolymer][1] = 1_000;
+    slips[homopolymer][2] = 4;
+    slips[homopolymer][3] = 1;
+    long[] reads = new long[CLASSES];
+    long[] columns = new long[CLASSES];
+    reads[homopolymer] = 500_000;
+    columns[homopolymer] = 25_000;
+    IndelErrorRate r = IndelErrorRate.estimate(List.of(), reads, columns, slips);
+    assertEquals(7.0 / 1020, r.unitShare(10, 1, 2), 1e-12);
+    assertEquals(1.2 / 1020, r.unitShare(10, 1, 3), 1e-12);
+    assertEquals(0.02 / 1020, r.unitShare(10, 1, 4), 1e-12);
+    assertEquals(0.02 / 1020, r.unitShare(10, 1, 9), 1e-12, "four units or more");
+    assertEquals(1, r.unitShare(10, 1, 1), "one unit: the class's rate");
+    assertEquals(0.1, r.unitShare(10, 2, 4), 1e-12, "no slips sampled: the prior");
+    assertEquals(0.01, r.unitShare(10, 2, 6), 1e-12);
+    assertEquals(1, r.unitShare(10, 2, 3), "three bases of a two-base unit: no slip of it");
+    assertEquals(1, r.unitShare(0, 0, 2), "no repeat");
+    double rate = r.rates()[homopolymer];
+    assertEquals(Math.max(IndelErrorRate.MIN_REFERENCE_READ_RATE, rate * 7.0 / 1020), r.ofReferenceReads(10, 1, 2), 1e-15);
+    assertEquals(r.unitShares()[homopolymer][2], r.atLocus(4).unitShare(10, 1, 2), "every locus alike");
+    assertEquals(1, IndelErrorRate.assumed().unitShare(10, 1, 2), "nothing measured: as likely as one unit");
+  }
+
   @Test
   void dinucleotideStutterIsNotAveragedWithLongerUnitsAndLiesBeyondTheEnvelope() {
     int di = IndelErrorRate.classOf(10, 2);

@@ -1073,6 +1073,67 @@ class PileupLikelihoodTest {
     assertEquals(0, gl[1], 1e-6, "het once a read shows the reference past the difference: " + Arrays.toString(gl));
   }
 
+  /**
+   * blind62's Mason 20x het ATT>A, called 1/1 on AD 1,12: the one reference read, which no aligner
+   * made of a read of the alt, errs under hom-alt at the rate the sample's reads slip, and a slip of
+   * two T is far rarer than one of one T. Here a het insertion of TT in an eight-T run, fourteen
+   * insertion reads and one reference read reaching 50 bases past the run, in a sample whose run
+   * class slips 1e-3 a read, 0.005 of them by two units: the het wins by 10^0.8, where a two-unit
+   * slip as likely as a one-unit slip left hom-alt 10^1.5 ahead.
+   */
+  @Test
+  void aReferenceReadOfAHomAltNeedsASlipOfAsManyUnitsAsTheIndelHas() {
+    tRunAfterTheSite();
+    cRunAfterTheTRun();
+    g.ref[SITE + 12] = 'A';
+    g.ref[SITE + 13] = 'G';
+    rate = 1e-7;
+    IndelErrorRate rare = runSlipsAt(1e-3, 0.005);
+    IndelErrorRate even = runSlipsAt(1e-3, 1);
+    reads.clear();
+    support.clear();
+    for (int i = 0; i < 14; i++) insertionRead(2, i % 2 == 1, 1);
+    referenceRead(SITE - 40, false); // to SITE + 59
+    UnsafeBuffer image = encoded();
+    float[] gl = PileupLikelihood.indel(image, 8, H, W, 6, "G", "GTT", rate, rare);
+    assertEquals(0, gl[1], 1e-6, "het: " + Arrays.toString(gl));
+    double mapping = 1e-6;
+    double slip = 1e-3 * 0.005 + mapping - 1e-3 * 0.005 * mapping;
+    double het = 15 * Math.log10(0.5);
+    assertEquals(14 * Math.log10(1 - slip) + Math.log10(slip) - het, gl[2], 1e-3, "hom-alt at a two-unit slip's rate");
+    assertTrue(gl[2] < -0.7, Arrays.toString(gl));
+    float[] asOneUnit = PileupLikelihood.indel(image, 8, H, W, 6, "G", "GTT", rate, even);
+    assertEquals(0, asOneUnit[2], 1e-6, "hom-alt where two units slip as often as one: " + Arrays.toString(asOneUnit));
+    assertTrue(asOneUnit[1] < -1.4, Arrays.toString(asOneUnit));
+  }
+
+  /**
+   * An indel is a slip of several units only where its bases are whole units of the repeat after
+   * its anchor, in phase with it: TT or ACAC inserted or deleted in a run of T or of AC, not TGTGTGTA
+   * after (TG)n (a development HSXt 25x false het on 4 reads of 24, weighed as a four-unit slip), not a
+   * deletion that runs past the repeat, not one unit, not three bases of a two-base unit.
+   */
+  @Test
+  void anIndelIsASlipOfItsUnitsOnlyWhereItsBasesAreTheRepeatsUnits() {
+    byte[] t = "TTTTTTTTCCCAG".getBytes();
+    TandemRepeat.Repeat run = new TandemRepeat.Repeat(8, 1);
+    assertEquals(2, PileupLikelihood.slipLength(t, "G", "GTT", 1, run));
+    assertEquals(3, PileupLikelihood.slipLength(t, "GTTT", "G", 4, run));
+    assertEquals(0, PileupLikelihood.slipLength(t, "G", "GT", 1, run), "one unit");
+    assertEquals(0, PileupLikelihood.slipLength(t, "G", "GTA", 1, run), "not the unit");
+    assertEquals(0, PileupLikelihood.slipLength(t, "GTTTTTTTTCC", "G", 11, run), "past the repeat");
+    byte[] tg = "TGTGTGTGTGCA".getBytes();
+    TandemRepeat.Repeat str = new TandemRepeat.Repeat(10, 2);
+    assertEquals(4, PileupLikelihood.slipLength(tg, "G", "GTGTG", 1, str));
+    assertEquals(6, PileupLikelihood.slipLength(tg, "GTGTGTG", "G", 7, str));
+    assertEquals(0, PileupLikelihood.slipLength(tg, "G", "GTGTGTGTA", 1, str), "ends off the unit");
+    assertEquals(0, PileupLikelihood.slipLength(tg, "G", "GGTGT", 1, str), "out of phase");
+    assertEquals(0, PileupLikelihood.slipLength(tg, "G", "GTGT", 1, new TandemRepeat.Repeat(0, 0)), "no repeat");
+    assertEquals(0, PileupLikelihood.slipLength(tg, "GTGT", "G", 4, str), "three bases of a two-base unit");
+    assertEquals(2, PileupLikelihood.slipLength(t, "GTT", "GTTTT", 1, run), "two insertions of a site, two T apart");
+    assertEquals(2, PileupLikelihood.slipLength(t, "G", "GTT", 6, run), "two deletions of GTTTTT, two T apart");
+  }
+
   /** A read carrying {@code extra} more T in the run (an insertion after the anchor), marked {@code supports}. */
   void insertionRead(int extra, boolean reverse, int supports) {
     String ins = "T".repeat(extra);
@@ -1200,21 +1261,73 @@ class PileupLikelihoodTest {
         new double[][] {{0.6, 0.1, 0.1, 0.1, 0.1}, {1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}});
     float[][] gl = new float[2][];
     for (int s = 0; s < 2; s++) {
-      PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, s == 0 ? even : spread);
-      for (int shown = 1; shown <= 2; shown++) {
-        reads.clear();
-        support.clear();
+      gl[s] = twoAltSiteLikelihoods(s == 0 ? even : spread, TWO_INSERTIONS, shown -> {
         for (int i = 0; i < 4; i++) insertionRead(1, i % 2 == 1, shown == 1 ? 1 : 2);
         for (int i = 0; i < 2; i++) insertionRead(2, i % 2 == 0, shown == 2 ? 1 : 2);
         for (int i = 0; i < 16; i++) referenceRead(SITE - 40, i % 2 == 1);
-        site.add(shown, encoded(), 8, H, W, 6, "G", TWO_INSERTIONS);
-      }
-      gl[s] = site.likelihoods();
+      });
     }
     assertEquals(0, gl[0][1], 1e-6, "one rate: 0/1: " + Arrays.toString(gl[0]));
     assertTrue(gl[0][0] < -1.5, Arrays.toString(gl[0]));
     assertEquals(0, gl[1][0], 1e-6, "over the spread: 0/0: " + Arrays.toString(gl[1]));
     assertTrue(gl[1][1] < -1.5, Arrays.toString(gl[1]));
+  }
+
+  /**
+   * A multi-allelic site of two and one T more in an eight-T run whose class slips 1e-3 a read,
+   * 0.005 of them by two units or more: twelve +TT reads, one +T read and one reference read that
+   * no aligner made of an alt's read. Where a two-unit slip is as likely as a one-unit slip, 1/1 wins
+   * by 10^0.9 (the reference read a slip of its +TT haplotype at 1e-3, the +T read one of one unit);
+   * weighed at the share, the reference read is a two-unit slip's under 1/1 (5e-6) and 0/1 wins by
+   * 10^1.4 over it.
+   */
+  @Test
+  void aMultiAllelicIndelSitesReadsSlipByAsManyUnitsAsTheirAllelesDiffer() {
+    tRunAfterTheSite();
+    cRunAfterTheTRun();
+    g.ref[SITE + 12] = 'A';
+    g.ref[SITE + 13] = 'G';
+    float[][] gl = new float[2][];
+    for (int s = 0; s < 2; s++) {
+      gl[s] = twoAltSiteLikelihoods(runSlipsAt(1e-3, s == 0 ? 1 : 0.005), new String[] {"GTT", "GT"}, shown -> {
+        for (int i = 0; i < 12; i++) insertionRead(2, i % 2 == 1, shown == 1 ? 1 : 2);
+        insertionRead(1, false, shown == 2 ? 1 : 2);
+        referenceRead(SITE - 40, true); // to SITE + 59
+      });
+    }
+    assertEquals(0, gl[0][2], 1e-6, "as likely as one unit: 1/1: " + Arrays.toString(gl[0]));
+    assertTrue(gl[0][1] < -0.5, Arrays.toString(gl[0]));
+    assertEquals(0, gl[1][1], 1e-6, "at the share: 0/1: " + Arrays.toString(gl[1]));
+    assertTrue(gl[1][2] < -1, Arrays.toString(gl[1]));
+  }
+
+  /**
+   * Rates at which the eight-T run's class (homopolymers of 8-11 bases) slips {@code rate} a read,
+   * {@code share} of that by two units or more; every other class at the floor, slipping as often
+   * by any number of units.
+   */
+  static IndelErrorRate runSlipsAt(double rate, double share) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, IndelErrorRate.FLOOR);
+    rates[IndelErrorRate.classOf(8, 1)] = rate;
+    double[][] shares = new double[IndelErrorRate.CLASSES][IndelErrorRate.MAX_UNITS + 1];
+    for (double[] c : shares) Arrays.fill(c, 1);
+    Arrays.fill(shares[IndelErrorRate.classOf(8, 1)], 2, IndelErrorRate.MAX_UNITS + 1, share);
+    long[] none = new long[IndelErrorRate.CLASSES];
+    double[] noErrors = new double[IndelErrorRate.CLASSES];
+    return new IndelErrorRate(rates, none, noErrors, new IndelErrorRate(rates, none, noErrors).locusWeights(), shares);
+  }
+
+  /** The likelihoods of a two-alt indel site after G at {@code rates}, each alt's example drawn from the reads {@code readsShowing} adds for it. */
+  float[] twoAltSiteLikelihoods(IndelErrorRate rates, String[] alts, java.util.function.IntConsumer readsShowing) {
+    PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, rates);
+    for (int shown = 1; shown <= 2; shown++) {
+      reads.clear();
+      support.clear();
+      readsShowing.accept(shown);
+      site.add(shown, encoded(), 8, H, W, 6, "G", alts);
+    }
+    return site.likelihoods();
   }
 
   @Test
