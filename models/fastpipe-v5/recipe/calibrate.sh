@@ -9,8 +9,7 @@
 # STUTTER=1: one GQ map cannot serve both, and with them every indel GQ above 30 fell to 17-21
 # (MODEL.md, "GQ calibration"). Since 2026-12-03 (before: samples.tsv's 8 validation BAMs only).
 # The calls are made with the reads' likelihood COUNTS (fit_counts.sh's best spec; default none;
-# the shipped v5's map: snp=0.5:pileup,indel=0.5:pileup; its indel weight since set to 0.85 on
-# validation, MODEL.md), which calibrate stores beside the GQ map, since
+# the shipped v5: snp=0.5:pileup,indel=0.5:pileup), which calibrate stores beside the GQ map, since
 # the map is fitted on calls made with it.
 # Run from the repository root.  env: T (default /work/v5data), MODEL (default $T/fastpipe-v5), COUNTS,
 #   MANIFESTS (default: the three manifests above), STUTTER (default 0), CALLS (where the validation
