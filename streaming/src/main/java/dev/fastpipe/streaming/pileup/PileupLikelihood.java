@@ -1734,6 +1734,7 @@ public final class PileupLikelihood {
      */
     private void indelRowErrors(IndelErrorRate rates) {
       double indelError = rates.at(after.length(), after.unit());
+      double fromReference = rates.ofReferenceReads(after.length(), after.unit());
       double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
       for (int k = 1; k <= alts; k++) altError[k] = rates.at(own[k].length(), own[k].unit());
       if (error.length != rows) {
@@ -1743,7 +1744,7 @@ public final class PileupLikelihood {
       for (int r = 0; r < rows; r++) {
         int x = allele[r];
         if (x < 0) continue;
-        error[r] = combined(slipped[r] ? rates.ofReferenceReads(after.length(), after.unit()) : indelError, mapping[r]);
+        error[r] = combined(slipped[r] ? fromReference : indelError, mapping[r]);
         for (int a = 0; a <= alts; a++) {
           if (a == x) continue;
           int length = slipLengths[x][a];
