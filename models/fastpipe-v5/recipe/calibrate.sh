@@ -9,8 +9,10 @@
 # STUTTER=1: one GQ map cannot serve both, and with them every indel GQ above 30 fell to 17-21
 # (MODEL.md, "GQ calibration"). Since 2026-12-03 (before: samples.tsv's 8 validation BAMs only).
 # The calls are made with the reads' likelihood COUNTS (fit_counts.sh's best spec; default none;
-# the shipped v5: snp=0.5:pileup,indel=0.5:pileup), which calibrate stores beside the GQ map, since
-# the map is fitted on calls made with it.
+# the shipped v5's map was fitted at snp=0.5:pileup,indel=0.5:pileup), which calibrate stores beside
+# the GQ map, since the map is fitted on calls made with it. The shipped calibration.json's indel weight
+# within the envelope (indel=0.5:pileup:0.85, 2026-12-07) was set after that fit, the map kept
+# (MODEL.md, "The indel pileup's weight follows the sample's envelope").
 # Run from the repository root.  env: T (default /work/v5data), MODEL (default $T/fastpipe-v5), COUNTS,
 #   MANIFESTS (default: the three manifests above), STUTTER (default 0), CALLS (where the validation
 #   calls go; default $T/calibration-calls: fits of several COUNTS side by side each need their own)

@@ -58,6 +58,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final double artifactRate;
   /** The sample's indel error rates, the per-read error of the indel pileup likelihoods. */
   private final IndelErrorRate indelErrors;
+  /** Whether the sample's reads slip within the envelope in every repeat class ({@link IndelErrorRate#withinEnvelope}). */
+  private final boolean sampleWithinEnvelope;
   /** The sample's base error per quality, the per-read base error of the SNP pileup likelihoods. */
   private final BaseErrorRate baseErrors;
   private Consumer<RefBlock> refBlocks;
@@ -88,6 +90,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     this.model = model;
     this.artifactRate = errors.strandArtifacts().rate();
     this.indelErrors = errors.indels();
+    this.sampleWithinEnvelope = indelErrors.withinEnvelope();
     this.baseErrors = errors.bases();
     this.modelInput = ImageShape.deepVariant(model.channels());
     try {
@@ -345,7 +348,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       headers[i] = null;
       float[] p = Arrays.copyOfRange(probabilities, 3 * i, 3 * i + 3);
       sink.accept(new CallResult(h.contigIndex, h.position, h.ref, h.alts, h.altSubset, p, h.examplesAtSite, h.depth,
-          h.alleleDepths, h.pileupLikelihoods, h.slipsBeyondEnvelope));
+          h.alleleDepths, h.pileupLikelihoods, h.slipsBeyondEnvelope, sampleWithinEnvelope));
       examples++;
     }
   }

@@ -283,6 +283,18 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
     return rates[classOf(tract, unit)] > ENVELOPE;
   }
 
+  /**
+   * Whether the sample's reads slip within {@link #ENVELOPE} in every class: no repeat of the
+   * sample is {@link #beyondEnvelope}, as in every off-band validation sample without PCR stutter
+   * (and every development one: 150 BAMs within, each of the 100 with stutter beyond in some
+   * class). The indel pileup's weight may differ between such samples and the others
+   * ({@code postprocess.AlleleCountLikelihood.Weight#withinEnvelope}).
+   */
+  public boolean withinEnvelope() {
+    for (double r : rates) if (r > ENVELOPE) return false;
+    return true;
+  }
+
   /** A sampled anchor column where some read shows an indel: its class, its reads and those showing its most common indel. */
   public record Column(int tractClass, int reads, int alts) {
     public Column {
@@ -504,6 +516,14 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
     }
     b.append("; slips of 2+ units per slip of one:");
     for (int c = 0; c < CLASSES; c++) b.append(String.format(Locale.ROOT, c == 0 ? " %.2g" : "/%.2g", unitShares[c][2]));
+    b.append("; beyond the GQ map's envelope (").append(ENVELOPE).append("):");
+    boolean any = false;
+    for (int c = 0; c < CLASSES; c++) {
+      if (rates[c] <= ENVELOPE) continue;
+      b.append(any ? ", " : " ").append(label(c));
+      any = true;
+    }
+    if (!any) b.append(" no class");
     return b.toString();
   }
 

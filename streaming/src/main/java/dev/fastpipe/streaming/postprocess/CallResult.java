@@ -23,6 +23,9 @@ import java.util.List;
  * @param slipsBeyondEnvelope an example of a site with an indel allele (multi-allelic sites too) whose
  *     repeat after the anchor the sample's reads slip in more often than the GQ map's samples did
  *     ({@code pileup.IndelErrorRate#beyondEnvelope})
+ * @param sampleWithinEnvelope the sample's reads slip within that envelope in every repeat class
+ *     ({@code pileup.IndelErrorRate#withinEnvelope}), which picks the indel pileup's weight
+ *     ({@link AlleleCountLikelihood.Weight#withinEnvelope}); false where unknown (the weight elsewhere)
  */
 public record CallResult(
     int contigIndex,
@@ -35,7 +38,15 @@ public record CallResult(
     int depth,
     int[] alleleDepths,
     float[] pileupLikelihoods,
-    boolean slipsBeyondEnvelope) {
+    boolean slipsBeyondEnvelope,
+    boolean sampleWithinEnvelope) {
+
+  /** A result of a sample not known to slip within the envelope ({@link #sampleWithinEnvelope} false). */
+  public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,
+      int examplesAtSite, int depth, int[] alleleDepths, float[] pileupLikelihoods, boolean slipsBeyondEnvelope) {
+    this(contigIndex, position, ref, alts, altSubset, probabilities, examplesAtSite, depth, alleleDepths,
+        pileupLikelihoods, slipsBeyondEnvelope, false);
+  }
 
   /** A result whose reads slip no more than the envelope's ({@link #slipsBeyondEnvelope} false). */
   public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,

@@ -34,7 +34,8 @@ import java.util.List;
  *   <li><b>Read counts</b> (where the model's calibration has them): the probabilities are
  *       re-weighted by the pileup's likelihoods (bi-allelic sites, multi-allelic sites of SNPs or of indels)
  *       or the allele depths' binomial likelihood ({@link AlleleCountLikelihood}) before GT, GQ,
- *       QUAL and PL are taken from them.
+ *       QUAL and PL are taken from them, at the type's weight for a sample whose reads slip within
+ *       the envelope in every repeat class or not ({@link CallResult#sampleWithinEnvelope}).
  *   <li><b>GQ calibration</b>: a variant call's GQ becomes the model's calibrated one
  *       ({@link GqCalibration}), its PLs scaled by the same factor.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
@@ -170,10 +171,11 @@ public final class GenotypeCombiner {
     int[] original = new int[alleles]; // retained allele index -> the site's allele index
     for (int i = 0; i < n; i++) if (newIndex[i] > 0) original[newIndex[i]] = i + 1;
     float[] pileup = restricted(siteLikelihoods, original);
+    boolean within = sampleWithinEnvelope(examples);
     if (alleles == 2 && ad.length == 2) {
-      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup);
+      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup, within);
     } else if (alleles > 2) {
-      probs = calibration.counts().applyMultiAllelic(first.ref(), kept, probs, pileup);
+      probs = calibration.counts().applyMultiAllelic(first.ref(), kept, probs, pileup, within);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).
@@ -207,6 +209,15 @@ public final class GenotypeCombiner {
     for (CallResult r : examples) slips |= r.slipsBeyondEnvelope();
     return call(first, ref, List.copyOf(outAlts), oneCopy ? haploidProbabilities(probs, alleles) : probs, oneCopy, ad,
         slips);
+  }
+
+  /**
+   * Whether the site's examples come from a sample whose reads slip within the envelope in every
+   * repeat class ({@link CallResult#sampleWithinEnvelope}): every example says so.
+   */
+  private static boolean sampleWithinEnvelope(List<CallResult> examples) {
+    for (CallResult r : examples) if (!r.sampleWithinEnvelope()) return false;
+    return !examples.isEmpty();
   }
 
   /** The site's pileup likelihoods over all its alleles, which one of its examples carries; null if none does. */
@@ -450,7 +461,7 @@ public final class GenotypeCombiner {
       if (siteLikelihoods != null) {
         boolean snp = isSnp(r.ref(), List.of(r.alts().get(alt)));
         double[] weighed = calibration.counts().apply(snp, new double[] {p[0], p[1], p[2]}, -1, -1,
-            profiled(siteLikelihoods, n + 1, alt + 1));
+            profiled(siteLikelihoods, n + 1, alt + 1), r.sampleWithinEnvelope());
         pVariant = weighed[1] + weighed[2];
       }
       double q = boundedPhred(Math.min(pVariant, 1.0));

@@ -255,7 +255,14 @@ public final class GqCalibration {
     }
 
     private static AlleleCountLikelihood.Weight weight(WeightForm w, String type) {
-      if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) return AlleleCountLikelihood.Weight.ofPileup(w.weight());
+      if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) {
+        return AlleleCountLikelihood.Weight.ofPileup(w.weight(),
+            w.weightWithinEnvelope() == null ? w.weight() : w.weightWithinEnvelope());
+      }
+      if (w != null && w.weightWithinEnvelope() != null) {
+        throw new IllegalArgumentException("allele_count_likelihood." + type
+            + ".weight_within_envelope is for evidence " + PILEUP + " only");
+      }
       if (w == null || w.weight() == null || w.error() == null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
       }
@@ -272,12 +279,15 @@ public final class GqCalibration {
 
   /**
    * One type's weight and per-read error rate; {@code evidence} "pileup" (no error: every read's
-   * own, from the pileup) or absent / "counts" (the read counts at that error rate).
+   * own, from the pileup) or absent / "counts" (the read counts at that error rate); with "pileup",
+   * {@code weightWithinEnvelope} (absent: the weight) in samples whose reads slip within the envelope
+   * ({@link AlleleCountLikelihood.Weight#withinEnvelope}).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record WeightForm(Double weight, Double error, String evidence) {
+  record WeightForm(Double weight, Double error, String evidence, Double weightWithinEnvelope) {
     static WeightForm of(AlleleCountLikelihood.Weight w) {
-      return w.pileup() ? new WeightForm(w.weight(), null, PILEUP) : new WeightForm(w.weight(), w.error(), null);
+      if (!w.pileup()) return new WeightForm(w.weight(), w.error(), null, null);
+      return new WeightForm(w.weight(), null, PILEUP, w.withinEnvelope() == w.weight() ? null : w.withinEnvelope());
     }
   }
 

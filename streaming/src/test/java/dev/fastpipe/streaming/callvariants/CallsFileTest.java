@@ -72,23 +72,33 @@ class CallsFileTest {
     assertNull(CallsFile.read(calls).results().get(0).pileupLikelihoods());
   }
 
-  /** The slips flag of an indel example goes through the classic path; a file from before it reads as 0. */
+  /**
+   * The slips flag of an indel example and the sample's envelope flag go through the classic path; a
+   * file from before either reads as 0.
+   */
   @Test
-  void theSlipsFlagRoundTripsAndAFileWithoutItReadsAsNoSlip(@TempDir Path dir) throws Exception {
+  void theSlipsAndEnvelopeFlagsRoundTripAndAFileWithoutThemReadsAsNo(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("s.calls.gz");
     float[] p = {0.25f, 0.7f, 0.05f};
     try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, true));
-      w.accept(new CallResult(0, 120, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, false));
+      w.accept(new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, true, false));
+      w.accept(new CallResult(0, 120, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, false, true));
     }
     List<CallResult> back = CallsFile.read(calls).results();
     assertTrue(back.get(0).slipsBeyondEnvelope());
+    assertFalse(back.get(0).sampleWithinEnvelope());
     assertFalse(back.get(1).slipsBeyondEnvelope());
+    assertTrue(back.get(1).sampleWithinEnvelope());
     write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\n");
     assertFalse(CallsFile.read(calls).results().get(0).slipsBeyondEnvelope());
-    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\tyes\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
-    assertTrue(e.getMessage().contains("slips") && e.getMessage().contains("line 3"), e.getMessage());
+    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\t1\n");
+    assertFalse(CallsFile.read(calls).results().get(0).sampleWithinEnvelope());
+    for (String bad : new String[] {".\tyes", ".\t0\t2"}) {
+      write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t" + bad + "\n");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+      assertTrue(e.getMessage().contains(bad.endsWith("2") ? "sample_within 2" : "slips yes") && e.getMessage().contains("line 3"),
+          e.getMessage());
+    }
   }
 
   @Test

@@ -285,6 +285,20 @@ class ExampleClassifierTest {
   }
 
   /**
+   * Every result carries whether the sample's reads slip within the envelope in every class, which
+   * picks the indel pileup's weight in postprocess: at the floor they do; slipping beyond it in one
+   * class (dinucleotide repeats), even where the site's own repeat is a homopolymer, they do not.
+   */
+  @Test
+  void everyResultSaysWhetherTheSamplesReadsSlipWithinTheEnvelopeInEveryClass() {
+    SAMRecord[] reads = {insertionRead(), insertionRead(), g.refRead(SITE - 40, 100), g.refRead(SITE - 45, 100)};
+    assertTrue(indelResult(ReadErrors.assumed(), reads).sampleWithinEnvelope());
+    CallResult elsewhere = indelResult(slipping(IndelErrorRate.classOf(8, 2)), reads);
+    assertFalse(elsewhere.slipsBeyondEnvelope());
+    assertFalse(elsewhere.sampleWithinEnvelope());
+  }
+
+  /**
    * A site of a SNP G>T and an insertion GT (a SNP in a repeat whose stutter reads make an indel
    * candidate), six reads of the SNP and six of the reference: the SNP's example carries the pileup
    * likelihoods a bi-allelic G>T site's example of the same reads carries, at 0/0, 0/1 and 1/1, and

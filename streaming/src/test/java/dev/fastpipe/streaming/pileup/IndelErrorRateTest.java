@@ -97,6 +97,16 @@ class IndelErrorRateTest {
     assertFalse(r.beyondEnvelope(10, 1), "nor a homopolymer with nothing measured: " + r.describe());
     assertTrue(r.describe().contains("dinucleotide STR 8-11 bp"), r.describe());
     assertFalse(IndelErrorRate.assumed().beyondEnvelope(10, 2), "the floor is inside the envelope");
+    // The sample as a whole: beyond where one class is, and the log names that class alone.
+    assertFalse(r.withinEnvelope(), r.describe());
+    assertTrue(r.describe().endsWith("beyond the GQ map's envelope (0.005): dinucleotide STR 8-11 bp"), r.describe());
+    assertTrue(IndelErrorRate.assumed().withinEnvelope());
+    double[] atTheEnvelope = new double[CLASSES];
+    java.util.Arrays.fill(atTheEnvelope, IndelErrorRate.ENVELOPE);
+    IndelErrorRate edge = new IndelErrorRate(atTheEnvelope, new long[CLASSES], new double[CLASSES]);
+    assertTrue(edge.withinEnvelope(), "a class at the envelope is inside it");
+    atTheEnvelope[CLASSES - 1] = 2 * IndelErrorRate.ENVELOPE;
+    assertFalse(new IndelErrorRate(atTheEnvelope, new long[CLASSES], new double[CLASSES]).withinEnvelope(), "one class beyond");
   }
 
   @Test

@@ -237,6 +237,50 @@ class AlleleCountLikelihoodTest {
     assertArrayEquals(new double[] {1, 1, 1, 1, 1, 1}, AlleleCountLikelihood.sameLengthAltsPrior(List.of("CTA", "CTATA")));
   }
 
+  private static final AlleleCountLikelihood ENVELOPE_WEIGHTS = AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup:0.85");
+
+  @Test
+  void anIndelsPileupWeighsMoreInASampleWhoseReadsSlipWithinTheEnvelope(@TempDir Path dir) throws Exception {
+    assertEquals(0.5, ENVELOPE_WEIGHTS.indel().weight(false));
+    assertEquals(0.85, ENVELOPE_WEIGHTS.indel().weight(true));
+    assertEquals(0.5, ENVELOPE_WEIGHTS.snp().weight(true), "one weight where no second is given");
+    assertEquals("snp=0.5:pileup,indel=0.5:pileup:0.85", ENVELOPE_WEIGHTS.spec());
+    assertEquals(ENVELOPE_WEIGHTS, AlleleCountLikelihood.parse(ENVELOPE_WEIGHTS.spec()));
+    for (String bad : new String[] {"indel=0.5:0.01:0.85", "indel=0.5:pileup:1.5", "indel=0.5:pileup:x", "indel=0.5:pileup:0.8:1"}) {
+      assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse(bad), bad);
+    }
+    // blind77's HSXn 15x miss: a het CT>C on AD 13,3 that the network holds hom-ref at 0.998 and the
+    // pileup makes a het by 10^5.0: RefCall at the weight of 0.5, a het at 0.85, in a clean sample only.
+    float[] network = {0.998f, 0.0019f, 0.0001f};
+    float[] gl = {-5.0f, 0f, -9f};
+    CallResult stutter = new CallResult(0, 99, "CT", List.of("C"), new int[] {0}, network, 1, 16, new int[] {13, 3}, gl, false, false);
+    CallResult clean = new CallResult(0, 99, "CT", List.of("C"), new int[] {0}, network, 1, 16, new int[] {13, 3}, gl, false, true);
+    assertEquals(GenotypeCall.REF_CALL, combiner(ENVELOPE_WEIGHTS).combine(List.of(stutter)).filter());
+    GenotypeCall het = combiner(ENVELOPE_WEIGHTS).combine(List.of(clean));
+    assertArrayEquals(new int[] {0, 1}, het.genotype());
+    assertEquals(GenotypeCall.PASS, het.filter());
+    // The same reads at one weight everywhere: the sample's envelope changes nothing.
+    AlleleCountLikelihood one = AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup");
+    assertEquals(GenotypeCall.REF_CALL, combiner(one).combine(List.of(clean)).filter());
+    // A multi-allelic indel site alike.
+    double[] probs = {0.9, 0.05, 0.01, 0.02, 0.01, 0.01};
+    float[] two = twoIndelAlts(3, 2);
+    assertTrue(ENVELOPE_WEIGHTS.applyMultiAllelic("C", List.of("CT", "CTT"), probs, two, true)[0]
+        < ENVELOPE_WEIGHTS.applyMultiAllelic("C", List.of("CT", "CTT"), probs, two, false)[0]);
+    // The calibration file carries the second weight, and a file without it reads as one weight.
+    GqCalibration.IDENTITY.withCounts(ENVELOPE_WEIGHTS).save(dir);
+    String text = Files.readString(dir.resolve(GqCalibration.FILE_NAME));
+    assertTrue(text.contains("\"weight_within_envelope\": 0.85"), text);
+    assertEquals(ENVELOPE_WEIGHTS, GqCalibration.forModel(dir).counts());
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), text.replaceAll(",\\s*\"weight_within_envelope\": 0.85", ""));
+    assertEquals(one, GqCalibration.forModel(dir).counts());
+    // Only the pileup's weight has a second one.
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
+        text.replace("\"evidence\": \"pileup\",\n      \"weight_within_envelope\"", "\"error\": 0.01,\n      \"weight_within_envelope\""));
+    RuntimeException e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> GqCalibration.forModel(dir));
+    assertTrue(e.getMessage().contains("calibration.json") && e.getMessage().contains("weight_within_envelope"), e.getMessage());
+  }
+
   @Test
   void theMultiAllelicPriorSpreadsTheBiAllelicOneOverTheAlts() {
     double[] p = AlleleCountLikelihood.multiAllelicPrior(6);
