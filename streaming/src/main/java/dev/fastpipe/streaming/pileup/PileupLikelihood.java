@@ -251,7 +251,9 @@ public final class PileupLikelihood {
       boolean ref = supports != SUPPORTING && differs == MATCHES_REF;
       if (!alt && !ref) continue;
       if (ref && ownIndelNearCentre(buffer, offset + r * rowLength, width, channels, anchors)) continue;
-      if (alt && slips != null && slippedAlt(buffer, offset, offset + r * rowLength, width, channels, basePixel, anchors, slips)) continue;
+      if (alt && slips != null && slippedAlt(buffer, offset, height, offset + r * rowLength, width, channels, basePixel, anchors, slips)) {
+        continue;
+      }
       if (alt && altBase < 0) altBase = baseIndex(basePixel);
       if (alt) altReads++;
       int mq = quality(buffer.getByte(at + MAPPING_QUALITY) & 0xFF, PileupConstants.MAPPING_QUALITY_CAP);
@@ -346,16 +348,50 @@ public final class PileupLikelihood {
    * that slip no more than the GQ map's, both are as likely a real SNP's read (a TA>AT MNP beside
    * an A run; a het's two alt reads, one with an indel error): validation lost five SNPs where they
    * applied everywhere.
+   *
+   * <p>An indel is the read's own where fewer than {@value #SHARED_INDEL_ROWS} rows share its anchor
+   * column, or fewer share its form there ({@link #rowsOfForm}: a deletion of as many bases, or an
+   * insertion) or the sample's slips explain those that do ({@link #slipsExplain}), though more share
+   * the column with a variant's indel of another length. blind80's
+   * hom-alt TATAT>T after CAC(AT)n, whose stutter reads one AT longer in the (AT)n before it the
+   * aligner wrote as a 2-base deletion at the variant's anchor and two mismatches, made false hets
+   * C>T on AD 13,2 and T>C on AD 0,2 at 15 and 20x: the 4-base deletion's 12 reads hid the two
+   * reads' own.
    */
-  static boolean slippedAlt(DirectBuffer buffer, int offset, int row, int width, int channels, int basePixel, int[] anchors,
-      IndelErrorRate slips) {
-    for (int c = ownIndelColumn(buffer, row, width, channels, anchors, 0); c >= 0;
-        c = ownIndelColumn(buffer, row, width, channels, anchors, c + 1)) {
+  static boolean slippedAlt(DirectBuffer buffer, int offset, int height, int row, int width, int channels, int basePixel,
+      int[] anchors, IndelErrorRate slips) {
+    int centre = (width - 1) / 2;
+    for (int k = 0; k < anchors.length; k++) {
+      int c = centre - OWN_INDEL_COLUMNS + k;
+      if (c == centre || c < 0 || c >= width || !indelAnchorIn(buffer, row, channels, c, c)) continue;
       TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, c + 1);
-      if (slips.beyondEnvelope(after.length(), after.unit())) return true;
+      if (!slips.beyondEnvelope(after.length(), after.unit())) continue;
+      if (anchors[k] >= SHARED_INDEL_ROWS) {
+        int form = rowsOfForm(buffer, offset, height, width, channels, c, deletedColumns(buffer, row, width, channels, c));
+        if (form >= SHARED_INDEL_ROWS && !slipsExplain(form, Math.max(drawnRows(buffer, offset, height, width, channels, c), form),
+            slips.ofReferenceReads(after.length(), after.unit()))) {
+          continue; // a variant's indel, as the read shows it
+        }
+      }
+      return true;
     }
     int run = shiftedBase(buffer, offset, row, width, channels, basePixel);
     return run > 0 && slips.beyondEnvelope(run, 1);
+  }
+
+  /**
+   * The read rows with an indel anchored at column {@code c} of the form {@code deleted}: as many
+   * blank columns after it ({@link #deletedColumns}; 0, an insertion, whose bases the image does not
+   * draw, or a read that ends there).
+   */
+  static int rowsOfForm(DirectBuffer buffer, int offset, int height, int width, int channels, int c, int deleted) {
+    int rowLength = width * channels;
+    int n = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      int row = offset + r * rowLength;
+      if (indelAnchorIn(buffer, row, channels, c, c) && deletedColumns(buffer, row, width, channels, c) == deleted) n++;
+    }
+    return n;
   }
 
   /**
@@ -577,18 +613,24 @@ public final class PileupLikelihood {
   static int[] variantAnchorRows(DirectBuffer buffer, int offset, int height, int width, int channels, int from,
       int[] rows, IndelErrorRate slips) {
     int[] out = rows.clone();
-    int rowLength = width * channels;
     for (int k = 0; k < out.length; k++) {
       int c = from + k;
       if (out[k] < SHARED_INDEL_ROWS || c < 0 || c >= width) continue;
-      int drawn = 0;
-      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
-        if ((buffer.getByte(offset + r * rowLength + c * channels + STRAND) & 0xFF) != 0) drawn++;
-      }
       TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, c + 1);
+      int drawn = drawnRows(buffer, offset, height, width, channels, c);
       if (slipsExplain(out[k], Math.max(drawn, out[k]), slips.ofReferenceReads(after.length(), after.unit()))) out[k] = 0;
     }
     return out;
+  }
+
+  /** The read rows drawn at column {@code c} (a base, an anchor or a blank of a deletion's: any strand pixel). */
+  static int drawnRows(DirectBuffer buffer, int offset, int height, int width, int channels, int c) {
+    int rowLength = width * channels;
+    int drawn = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+      if ((buffer.getByte(offset + r * rowLength + c * channels + STRAND) & 0xFF) != 0) drawn++;
+    }
+    return drawn;
   }
 
   /** Whether {@code k} of {@code n} reads showing one indel are likelier slips at {@code rate} a read than a het's. */

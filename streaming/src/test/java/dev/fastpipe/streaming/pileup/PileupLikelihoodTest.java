@@ -515,6 +515,38 @@ class PileupLikelihoodTest {
     assertTrue(likelihoods(slipsEverywhere(1e-4))[1] > homRef[1] + 1, "a clean sample's: the alt read counts");
   }
 
+  /**
+   * blind80's HSXn 20x with stutter: a hom-alt deletion of an AT in CAC(AT)n, anchored on the C two
+   * columns after a SNP candidate; two reads one AT longer elsewhere, which the aligner wrote as a
+   * 2-base deletion at the same anchor and a mismatch at the candidate, made a false het on AD 12,2.
+   * Their indel shares the column with the variant's 12 reads, not its form: it is the reads' own.
+   */
+  @Test
+  void anAltReadWhoseIndelSharesAVariantsAnchorButNotItsLengthIsASlipWhereTheSampleSlips() {
+    byte[] ref = "CACATATATATACG".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int i = 0; i < ref.length; i++) g.ref[SITE + i] = ref[i]; // the candidate C>A at SITE, the anchor C at SITE + 2
+    String before = g.refString(SITE - 50, SITE);
+    String variant = before + "CAC" + g.refString(SITE + 7, SITE + 60); // AT AT deleted after the anchor
+    String slipped = before + alt + "AC" + g.refString(SITE + 5, SITE + 60); // AT deleted, the candidate's base changed
+    for (int i = 0; i < 12; i++) stutterRead(variant.substring(0, 100), "53M4D47M", 0);
+    IndelErrorRate stutter = repeatSlips(9, 2, 0.06); // (AT)4 and the A after the anchor: a dinucleotide repeat of 9
+    float[] without = likelihoods(stutter);
+    for (int i = 0; i < 2; i++) stutterRead(slipped.substring(0, 100), "53M2D47M", 1);
+    float[] clean = likelihoods(repeatSlips(9, 2, 1e-4));
+    float[] slipping = likelihoods(stutter);
+    assertEquals(0f, clean[1], "a clean sample's two alt reads of fourteen: a het " + Arrays.toString(clean));
+    assertArrayEquals(without, slipping, 1e-6f, "the stutter sample's: the two reads' own slips count for nothing");
+    assertTrue(slipping[1] < -3, "twelve reference reads against a het: " + Arrays.toString(slipping));
+    // The variant's own form beside the candidate stays a variant's: alt reads that carry the 4-base
+    // deletion (a SNP in phase with it) count.
+    reads.clear();
+    support.clear();
+    String phased = before + alt + "AC" + g.refString(SITE + 7, SITE + 60);
+    for (int i = 0; i < 10; i++) stutterRead(variant.substring(0, 100), "53M4D47M", 0);
+    for (int i = 0; i < 8; i++) stutterRead(phased.substring(0, 100), "53M4D47M", 1);
+    assertEquals(0f, likelihoods(stutter)[1], "a het in phase with the deletion " + Arrays.toString(likelihoods(stutter)));
+  }
+
   @Test
   void aSampleWhoseQualitiesLieGivesEachBaseItsMeasuredRate() {
     // Two Q37 alt reads of thirteen, in a window of clean reads: the window's factor stays 1.
