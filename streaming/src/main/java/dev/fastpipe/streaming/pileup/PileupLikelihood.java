@@ -381,8 +381,8 @@ public final class PileupLikelihood {
 
   /**
    * The read rows with an indel anchored at column {@code c} of the form {@code deleted}: as many
-   * blank columns after it ({@link #deletedColumns}; 0, an insertion, whose bases the image does not
-   * draw, or a read that ends there).
+   * blank columns after it ({@link #deletedColumns}; 0: an insertion, whose bases the image does not
+   * draw, or an N, drawn as an anchor is).
    */
   static int rowsOfForm(DirectBuffer buffer, int offset, int height, int width, int channels, int c, int deleted) {
     int rowLength = width * channels;
