@@ -360,13 +360,12 @@ public final class PileupLikelihood {
    */
   static boolean slippedAlt(DirectBuffer buffer, int offset, int height, int row, int width, int channels, int basePixel,
       int[] anchors, IndelErrorRate slips) {
-    int centre = (width - 1) / 2;
-    for (int k = 0; k < anchors.length; k++) {
-      int c = centre - OWN_INDEL_COLUMNS + k;
-      if (c == centre || c < 0 || c >= width || !indelAnchorIn(buffer, row, channels, c, c)) continue;
+    int first = (width - 1) / 2 - OWN_INDEL_COLUMNS; // anchors[0]'s column
+    for (int c = anchorColumnNearCentre(buffer, row, width, channels, 0); c >= 0;
+        c = anchorColumnNearCentre(buffer, row, width, channels, c + 1)) {
       TandemRepeat.Repeat after = tandemRepeat(buffer, offset, width, channels, c + 1);
       if (!slips.beyondEnvelope(after.length(), after.unit())) continue;
-      if (anchors[k] >= SHARED_INDEL_ROWS) {
+      if (anchors[c - first] >= SHARED_INDEL_ROWS) {
         int form = rowsOfForm(buffer, offset, height, width, channels, c, deletedColumns(buffer, row, width, channels, c));
         if (form >= SHARED_INDEL_ROWS && !slipsExplain(form, Math.max(drawnRows(buffer, offset, height, width, channels, c), form),
             slips.ofReferenceReads(after.length(), after.unit()))) {
@@ -2123,11 +2122,24 @@ public final class PileupLikelihood {
 
   /** The first column from {@code fromColumn} where the row has such an indel of its own; -1 if none. */
   static int ownIndelColumn(DirectBuffer buffer, int row, int width, int channels, int[] anchors, int fromColumn) {
+    int first = (width - 1) / 2 - OWN_INDEL_COLUMNS; // anchors[0]'s column
+    for (int c = anchorColumnNearCentre(buffer, row, width, channels, fromColumn); c >= 0;
+        c = anchorColumnNearCentre(buffer, row, width, channels, c + 1)) {
+      if (anchors[c - first] < SHARED_INDEL_ROWS) return c;
+    }
+    return -1;
+  }
+
+  /**
+   * The first column from {@code fromColumn} within {@value #OWN_INDEL_COLUMNS} columns of the
+   * centre, the centre aside, where the row has an indel anchor (or an N, {@link #indelAnchorIn}),
+   * shared with other rows or not; -1 if none.
+   */
+  static int anchorColumnNearCentre(DirectBuffer buffer, int row, int width, int channels, int fromColumn) {
     int centre = (width - 1) / 2;
-    for (int k = Math.max(0, fromColumn - (centre - OWN_INDEL_COLUMNS)); k < anchors.length; k++) {
-      int c = centre - OWN_INDEL_COLUMNS + k;
-      if (c == centre || c < 0 || c >= width || anchors[k] >= SHARED_INDEL_ROWS) continue;
-      if (indelAnchorIn(buffer, row, channels, c, c)) return c;
+    int last = Math.min(width - 1, centre + OWN_INDEL_COLUMNS);
+    for (int c = Math.max(Math.max(0, fromColumn), centre - OWN_INDEL_COLUMNS); c <= last; c++) {
+      if (c != centre && indelAnchorIn(buffer, row, channels, c, c)) return c;
     }
     return -1;
   }
