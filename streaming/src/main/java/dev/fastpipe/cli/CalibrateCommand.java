@@ -55,7 +55,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "The validation calls: NAME REF TRUTH CALLS [BED [READS]] per line (as compare --manifest).")
   Path manifest;
 
-  @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup[:V],indel=...", defaultValue = "none",
+  @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup[:V[:Q]],indel=...", defaultValue = "none",
       description = "The read-count or pileup likelihood the validation calls were made with (call --count-likelihood), stored"
           + " with the GQ map so that call applies both (default ${DEFAULT-VALUE}).")
   String countLikelihood;

@@ -111,13 +111,14 @@ public final class CallCommand implements Callable<Integer> {
           + " calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
   boolean noGqCalibration;
 
-  @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup[:V],indel=...",
+  @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup[:V[:Q]],indel=...",
       description = "Stack the allele depths' binomial likelihood (weight W in 0..1, per-read error E) on the network's"
           + " probabilities at bi-allelic sites, instead of what the model's calibration.json says ('none': off);"
           + " snp=W:pileup or indel=W:pileup weighs the example's pileup likelihood instead (each read's error from its"
           + " base and mapping quality; at indels only the reads that span the repeat); W:pileup:V weighs it V instead"
-          + " where the sample's reads slip within the GQ map's envelope in every repeat class (the shipped model:"
-          + " indel=0.5:pileup:0.85). For fitting a model's"
+          + " where the sample's reads slip within the GQ map's envelope in every repeat class, W:pileup:V:Q weighs it Q"
+          + " where the sample's bases of Q30 and above err at 3 times their promise or more (the shipped model:"
+          + " snp=0.5:pileup:0.5:0.85,indel=0.5:pileup:0.85). For fitting a model's"
           + " calibration; with --no-gq-calibration it applies alone.")
   String countLikelihood;
 

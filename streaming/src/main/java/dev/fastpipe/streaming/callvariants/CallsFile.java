@@ -27,8 +27,8 @@ import java.util.zip.GZIPOutputStream;
  * <pre>
  * ##fastpipe-calls=1
  * ##model=/path/to/model          (other ##key=value lines: sample, examples, ...)
- * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt  pileup_gl  slips  sample_within
- * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049  .          0      1
+ * #contig_index  position  ref  alts  alt_subset  examples_at_site  dp  ad  p_hom_ref  p_het  p_hom_alt  pileup_gl  slips  sample_within  overpromise
+ * 0              10000146  A    G,T   0,1         3                 31  10,12,9  0.001  0.95  0.049  .          0      1              0
  * </pre>
  *
  * contig_index is the index in the reference's sequence dictionary (postprocess maps it with
@@ -41,13 +41,15 @@ import java.util.zip.GZIPOutputStream;
  * an example of a site with an indel allele whose repeat the sample's reads slip in beyond the envelope
  * ({@link CallResult#slipsBeyondEnvelope}), else 0 (a file without the column reads as 0);
  * sample_within is 1 where the sample's reads slip within the envelope in every repeat class
- * ({@link CallResult#sampleWithinEnvelope}), else 0 (a file without the column reads as 0).
+ * ({@link CallResult#sampleWithinEnvelope}), else 0 (a file without the column reads as 0);
+ * overpromise is 1 where the sample's good bases err at several times their qualities' promise
+ * ({@link CallResult#sampleQualitiesOverpromise}), else 0 (a file without the column reads as 0).
  * The writer works under a temporary name and renames on {@link Writer#close()}.
  */
 public final class CallsFile {
   public static final String MAGIC = "##fastpipe-calls=1";
   public static final String COLUMNS =
-      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\tpileup_gl\tslips\tsample_within";
+      "#contig_index\tposition\tref\talts\talt_subset\texamples_at_site\tdp\tad\tp_hom_ref\tp_het\tp_hom_alt\tpileup_gl\tslips\tsample_within\toverpromise";
 
   private CallsFile() {}
 
@@ -98,7 +100,8 @@ public final class CallsFile {
         for (int i = 0; i < gl.length; i++) line.append(i > 0 ? "," : "").append(gl[i]);
       }
       line.append('\t').append(r.slipsBeyondEnvelope() ? '1' : '0');
-      line.append('\t').append(r.sampleWithinEnvelope() ? '1' : '0').append('\n');
+      line.append('\t').append(r.sampleWithinEnvelope() ? '1' : '0');
+      line.append('\t').append(r.sampleQualitiesOverpromise() ? '1' : '0').append('\n');
       try {
         out.append(line);
       } catch (IOException e) {
@@ -173,9 +176,10 @@ public final class CallsFile {
 
   private static CallResult parse(String line) {
     String[] f = line.split("\t", -1);
-    if (f.length < 11 || f.length > 14) {
+    if (f.length < 11 || f.length > 15) {
       throw new IllegalArgumentException(
-          "expected 14 columns (11 before pileup_gl, 12 before slips, 13 before sample_within), found " + f.length);
+          "expected 15 columns (11 before pileup_gl, 12 before slips, 13 before sample_within, 14 before overpromise), found "
+              + f.length);
     }
     List<String> alts = List.of(f[3].split(","));
     int[] subset = ints(f[4]);
@@ -202,8 +206,9 @@ public final class CallsFile {
     }
     boolean slips = f.length >= 13 && flag("slips", f[12]);
     boolean within = f.length >= 14 && flag("sample_within", f[13]);
+    boolean overpromise = f.length >= 15 && flag("overpromise", f[14]);
     return new CallResult(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[2], alts, subset, p,
-        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad, gl, slips, within);
+        Integer.parseInt(f[5]), Integer.parseInt(f[6]), ad, gl, slips, within, overpromise);
   }
 
   /** A 0 / 1 column. */

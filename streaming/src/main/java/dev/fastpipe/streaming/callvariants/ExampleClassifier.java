@@ -60,6 +60,8 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
   private final IndelErrorRate indelErrors;
   /** Whether the sample's reads slip within the envelope in every repeat class ({@link IndelErrorRate#withinEnvelope}). */
   private final boolean sampleWithinEnvelope;
+  /** Whether the sample's good bases err at several times their promise ({@link BaseErrorRate#qualitiesOverpromise}). */
+  private final boolean sampleQualitiesOverpromise;
   /** The sample's base error per quality, the per-read base error of the SNP pileup likelihoods. */
   private final BaseErrorRate baseErrors;
   private Consumer<RefBlock> refBlocks;
@@ -92,6 +94,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
     this.indelErrors = errors.indels();
     this.sampleWithinEnvelope = indelErrors.withinEnvelope();
     this.baseErrors = errors.bases();
+    this.sampleQualitiesOverpromise = baseErrors.qualitiesOverpromise();
     this.modelInput = ImageShape.deepVariant(model.channels());
     try {
       this.batch = model.newBatch(batchSize);
@@ -348,7 +351,7 @@ public final class ExampleClassifier implements RecordHandler, AutoCloseable {
       headers[i] = null;
       float[] p = Arrays.copyOfRange(probabilities, 3 * i, 3 * i + 3);
       sink.accept(new CallResult(h.contigIndex, h.position, h.ref, h.alts, h.altSubset, p, h.examplesAtSite, h.depth,
-          h.alleleDepths, h.pileupLikelihoods, h.slipsBeyondEnvelope, sampleWithinEnvelope));
+          h.alleleDepths, h.pileupLikelihoods, h.slipsBeyondEnvelope, sampleWithinEnvelope, sampleQualitiesOverpromise));
       examples++;
     }
   }

@@ -28,6 +28,11 @@ import java.util.Locale;
  * + {@link #PRIOR_CYCLE_ERRORS}) / (the mismatches the quality's measured rate gives its bases +
  * {@link #PRIOR_CYCLE_ERRORS}), so a fifth with few errors keeps the quality's rate; a base whose
  * place is not known gets {@link #at(int)}.
+ *
+ * <p>And how far the sample's good bases break their qualities' promise ({@link #promiseExcess}):
+ * the network reads a base's quality as promised, the pileup likelihood at its measured rate, so
+ * where the two part ({@link #qualitiesOverpromise}) the pileup is given more weight at SNPs
+ * ({@code postprocess.AlleleCountLikelihood.Weight#overpromise}).
  */
 public final class BaseErrorRate {
   /** Pseudo-count of bases at the promised rate behind every quality's measured rate. */
@@ -48,6 +53,17 @@ public final class BaseErrorRate {
 
   private static final BaseErrorRate PROMISED = promisedRates();
 
+  /** The lowest quality whose bases {@link #promiseExcess} pools: the good bases, most of a modern run's. */
+  public static final int GOOD_QUALITY = 30;
+
+  /**
+   * The excess over their promise ({@link #promiseExcess}) from which a sample's good bases
+   * overpromise ({@link #qualitiesOverpromise}). Mason 2's Illumina model errs at 6-22 times the
+   * promise at Q30-40; ART, dwgsim, wgsim and pIRS reads at 1.0-1.9 times at any one of those
+   * qualities: a threshold between them, not fitted.
+   */
+  public static final double OVERPROMISE = 3.0;
+
   private final double[] rate;
   private final long bases;
   private final double meanError;
@@ -57,14 +73,18 @@ public final class BaseErrorRate {
   private final double[] alongRead;
   /** The quality with the most bases measured, whose rate along the read the log shows. */
   private final int commonest;
+  /** The good bases' measured errors over their promised ones ({@link #promiseExcess}). */
+  private final double promiseExcess;
 
-  private BaseErrorRate(double[] rate, long bases, double meanError, double[] share, double[] alongRead, int commonest) {
+  private BaseErrorRate(double[] rate, long bases, double meanError, double[] share, double[] alongRead, int commonest,
+      double promiseExcess) {
     this.rate = rate;
     this.bases = bases;
     this.meanError = meanError;
     this.share = share;
     this.alongRead = alongRead;
     this.commonest = commonest;
+    this.promiseExcess = promiseExcess;
   }
 
   /** Every quality at its promise: nothing measured (one shared, immutable instance). */
@@ -75,7 +95,7 @@ public final class BaseErrorRate {
   private static BaseErrorRate promisedRates() {
     double[] r = new double[QUALITIES];
     for (int q = 0; q < QUALITIES; q++) r[q] = PileupLikelihood.promisedError(q);
-    return new BaseErrorRate(r, 0, Double.NaN, shares(new long[SUBSTITUTIONS]), even(), 0);
+    return new BaseErrorRate(r, 0, Double.NaN, shares(new long[SUBSTITUTIONS]), even(), 0, 1.0);
   }
 
   private static double[] even() {
@@ -161,6 +181,8 @@ public final class BaseErrorRate {
     double[] r = new double[QUALITIES];
     long total = 0;
     double wrong = 0;
+    double goodWrong = 0; // the good bases' errors at their rates, and at their promises
+    double goodPromised = 0;
     int commonest = 0;
     for (int q = 0; q < QUALITIES; q++) {
       if (bases[q] > bases[commonest]) commonest = q;
@@ -169,9 +191,14 @@ public final class BaseErrorRate {
           Math.max(promise, (mismatches[q] + PRIOR_BASES * promise) / (bases[q] + PRIOR_BASES)));
       total += bases[q];
       wrong += bases[q] * r[q];
+      if (q >= GOOD_QUALITY) {
+        goodWrong += bases[q] * r[q];
+        goodPromised += bases[q] * promise;
+      }
     }
     return new BaseErrorRate(r, total, total == 0 ? Double.NaN : wrong / total, shares(substitutions),
-        binBases == null ? even() : alongRead(bases, mismatches, binBases, binMismatches), commonest);
+        binBases == null ? even() : alongRead(bases, mismatches, binBases, binMismatches), commonest,
+        goodPromised == 0 ? 1.0 : goodWrong / goodPromised);
   }
 
   /**
@@ -235,6 +262,20 @@ public final class BaseErrorRate {
     return share[substitution(ref, reverse, shown)];
   }
 
+  /**
+   * The errors of the sample's bases of quality {@value #GOOD_QUALITY} and above at their measured
+   * rates ({@link #at(int)}) over the errors their qualities promise, pooled over those bases: 1 where
+   * the qualities keep their promise or no such base was measured (the rates never fall below it).
+   */
+  public double promiseExcess() {
+    return promiseExcess;
+  }
+
+  /** Whether the sample's good bases err at {@value #OVERPROMISE} times their promise or more ({@link #promiseExcess}). */
+  public boolean qualitiesOverpromise() {
+    return promiseExcess >= OVERPROMISE;
+  }
+
   /** Bases measured (0: the qualities' promises). */
   public long bases() {
     return bases;
@@ -252,8 +293,9 @@ public final class BaseErrorRate {
     for (int i = 1; i < SUBSTITUTIONS; i++) if (share[i] > share[top]) top = i;
     String bases4 = "ACGT";
     return b + String.format(Locale.ROOT, " per base, the likeliest substitution %c>%c on %s reads at %.2f of their errors;"
-        + " along the read at Q%d, %s of its rate; fitted to %,d bases", bases4.charAt(top / 8), bases4.charAt(top % 4),
-        (top & 4) != 0 ? "reverse" : "forward", share[top], commonest, alongReadOf(commonest), bases);
+        + " along the read at Q%d, %s of its rate; Q%d and above at %.1fx their promise%s; fitted to %,d bases",
+        bases4.charAt(top / 8), bases4.charAt(top % 4), (top & 4) != 0 ? "reverse" : "forward", share[top], commonest,
+        alongReadOf(commonest), GOOD_QUALITY, promiseExcess, qualitiesOverpromise() ? " (they overpromise)" : "", bases);
   }
 
   /** Quality q's rate in each part of the read over its mean, as "0.9/1.0/1.0/1.1/1.4x". */
@@ -268,7 +310,8 @@ public final class BaseErrorRate {
   @Override
   public boolean equals(Object o) {
     return o instanceof BaseErrorRate other && bases == other.bases && Arrays.equals(rate, other.rate)
-        && Arrays.equals(share, other.share) && Arrays.equals(alongRead, other.alongRead);
+        && Arrays.equals(share, other.share) && Arrays.equals(alongRead, other.alongRead)
+        && promiseExcess == other.promiseExcess;
   }
 
   @Override

@@ -31,14 +31,26 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
    * {@code weight} elsewhere: at indels the pileup's likelihood earned more weight in such samples
    * (0.85 against 0.5: validation 196 to 181 indel errors, development 228 to 224 in its 150 BAMs
    * without stutter) and less in samples with PCR stutter (881 to 962 in its 100 with it).
+   * {@code overpromise} (NaN: none, the weights above) is the weight in a sample whose good bases err
+   * at several times their qualities' promise ({@code pileup.BaseErrorRate#qualitiesOverpromise}),
+   * which comes first: the network reads the qualities as promised, the SNP pileup at the measured
+   * rates (MODEL.md, "The SNP pileup's weight where the qualities overpromise").
    */
-  public record Weight(double weight, double error, boolean pileup, double withinEnvelope) {
+  public record Weight(double weight, double error, boolean pileup, double withinEnvelope, double overpromise) {
     public Weight {
       if (!(weight >= 0 && weight <= 1)) throw new IllegalArgumentException("weight " + weight + " must be in 0..1");
       if (!(withinEnvelope >= 0 && withinEnvelope <= 1)) {
         throw new IllegalArgumentException("weight within the envelope " + withinEnvelope + " must be in 0..1");
       }
+      if (!Double.isNaN(overpromise) && !(overpromise >= 0 && overpromise <= 1)) {
+        throw new IllegalArgumentException("weight where the qualities overpromise " + overpromise + " must be in 0..1");
+      }
       if (!(error > 0 && error < 0.5)) throw new IllegalArgumentException("error rate " + error + " must be in (0, 0.5)");
+    }
+
+    /** No weight of its own where the qualities overpromise. */
+    public Weight(double weight, double error, boolean pileup, double withinEnvelope) {
+      this(weight, error, pileup, withinEnvelope, Double.NaN);
     }
 
     /** One weight everywhere. */
@@ -61,18 +73,37 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
       return new Weight(weight, PILEUP_ERROR_PLACEHOLDER, true, withinEnvelope);
     }
 
+    /** As {@link #ofPileup(double, double)}, and {@code overpromise} (NaN: none) where the qualities overpromise. */
+    public static Weight ofPileup(double weight, double withinEnvelope, double overpromise) {
+      return new Weight(weight, PILEUP_ERROR_PLACEHOLDER, true, withinEnvelope, overpromise);
+    }
+
     /** The weight for a sample that slips within the envelope ({@code sampleWithinEnvelope}) or not. */
     public double weight(boolean sampleWithinEnvelope) {
       return sampleWithinEnvelope ? withinEnvelope : weight;
     }
 
+    /**
+     * The weight for a sample whose qualities overpromise ({@code qualitiesOverpromise}) or not and
+     * that slips within the envelope or not: {@link #overpromise} first, where there is one.
+     */
+    public double weight(boolean sampleWithinEnvelope, boolean qualitiesOverpromise) {
+      return qualitiesOverpromise && hasOverpromise() ? overpromise : weight(sampleWithinEnvelope);
+    }
+
+    /** Whether the type has a weight of its own for samples whose qualities overpromise. */
+    public boolean hasOverpromise() {
+      return !Double.isNaN(overpromise);
+    }
+
     boolean off() {
-      return weight == 0 && withinEnvelope == 0;
+      return weight == 0 && withinEnvelope == 0 && (!hasOverpromise() || overpromise == 0);
     }
 
     @Override
     public String toString() {
       if (!pileup) return String.format(Locale.ROOT, "%s:%s", weight, error);
+      if (hasOverpromise()) return String.format(Locale.ROOT, "%s:pileup:%s:%s", weight, withinEnvelope, overpromise);
       return withinEnvelope == weight ? String.format(Locale.ROOT, "%s:pileup", weight)
           : String.format(Locale.ROOT, "%s:pileup:%s", weight, withinEnvelope);
     }
@@ -92,8 +123,9 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /**
    * Parses {@code snp=W:E,indel=W:E} (either part may be left out: that type stays off),
    * {@code snp=W:pileup} or {@code indel=W:pileup} (the pileup's per-read likelihoods; {@code
-   * W:pileup:V} weighs them V in samples within the envelope, {@link Weight#withinEnvelope}) or {@code none}; an
-   * {@link IllegalArgumentException} says what is wrong.
+   * W:pileup:V} weighs them V in samples within the envelope, {@link Weight#withinEnvelope}; {@code
+   * W:pileup:V:Q} Q in samples whose qualities overpromise, {@link Weight#overpromise}) or {@code
+   * none}; an {@link IllegalArgumentException} says what is wrong.
    */
   public static AlleleCountLikelihood parse(String spec) {
     if (spec == null || spec.isBlank()) throw new IllegalArgumentException("empty; expected snp=W:E,indel=W:E or none");
@@ -102,18 +134,20 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
     Weight i = OFF;
     for (String part : spec.split(",")) {
       String[] kv = part.trim().split("=", 2);
-      String[] we = kv.length == 2 ? kv[1].split(":", 3) : new String[0];
+      String[] we = kv.length == 2 ? kv[1].split(":", 4) : new String[0];
       boolean pileup = we.length >= 2 && we[1].trim().equals("pileup");
-      if (we.length < 2 || we.length > (pileup ? 3 : 2)) {
-        throw new IllegalArgumentException("'" + part + "': expected snp=W:E, snp=W:pileup or snp=W:pileup:V (indel alike)");
+      if (we.length < 2 || we.length > (pileup ? 4 : 2)) {
+        throw new IllegalArgumentException(
+            "'" + part + "': expected snp=W:E, snp=W:pileup, snp=W:pileup:V or snp=W:pileup:V:Q (indel alike)");
       }
       Weight w;
       try {
         double weight = Double.parseDouble(we[0]);
-        w = pileup ? Weight.ofPileup(weight, we.length == 3 ? Double.parseDouble(we[2]) : weight)
+        w = pileup ? Weight.ofPileup(weight, we.length >= 3 ? Double.parseDouble(we[2]) : weight,
+                we.length == 4 ? Double.parseDouble(we[3]) : Double.NaN)
             : new Weight(weight, Double.parseDouble(we[1]));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + part + "': W, E and V must be numbers");
+        throw new IllegalArgumentException("'" + part + "': W, E, V and Q must be numbers");
       }
       switch (kv[0].trim()) {
         case "snp" -> s = w;
@@ -156,9 +190,19 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
    */
   public double[] apply(boolean isSnp, double[] probs, int refReads, int altReads, float[] pileupLikelihoods,
       boolean sampleWithinEnvelope) {
+    return apply(isSnp, probs, refReads, altReads, pileupLikelihoods, sampleWithinEnvelope, false);
+  }
+
+  /**
+   * As {@link #apply(boolean, double[], int, int, float[], boolean)}, at the weight {@link
+   * Weight#weight(boolean, boolean)} gives a sample whose qualities overpromise ({@code
+   * qualitiesOverpromise}) or not.
+   */
+  public double[] apply(boolean isSnp, double[] probs, int refReads, int altReads, float[] pileupLikelihoods,
+      boolean sampleWithinEnvelope, boolean qualitiesOverpromise) {
     Weight w = isSnp ? snp : indel;
     if (w.off() || probs.length != 3) return probs;
-    double weight = w.weight(sampleWithinEnvelope);
+    double weight = w.weight(sampleWithinEnvelope, qualitiesOverpromise);
     if (w.pileup()) {
       if (pileupLikelihoods == null || pileupLikelihoods.length != 3) return probs;
       if (isSnp) return pool(probs, weight, pileupLikelihoods);
@@ -190,6 +234,12 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
   /** As {@link #applyMultiAllelic(String, List, double[], float[])}, at the weight {@link Weight#weight(boolean)} gives. */
   public double[] applyMultiAllelic(String ref, List<String> alts, double[] probs, float[] pileupLikelihoods,
       boolean sampleWithinEnvelope) {
+    return applyMultiAllelic(ref, alts, probs, pileupLikelihoods, sampleWithinEnvelope, false);
+  }
+
+  /** As {@link #applyMultiAllelic(String, List, double[], float[], boolean)}, at {@link Weight#weight(boolean, boolean)}'s weight. */
+  public double[] applyMultiAllelic(String ref, List<String> alts, double[] probs, float[] pileupLikelihoods,
+      boolean sampleWithinEnvelope, boolean qualitiesOverpromise) {
     boolean isSnp = true;
     for (String a : alts) if (a.length() != ref.length()) isSnp = false;
     Weight w = isSnp ? snp : indel;
@@ -199,7 +249,7 @@ public record AlleleCountLikelihood(Weight snp, Weight indel) {
     double[] logL = naturalLog(pileupLikelihoods);
     double[] prior = isSnp ? multiAllelicPrior(probs.length) : sameLengthAltsPrior(alts);
     for (int g = 0; g < logL.length; g++) logL[g] += Math.log(prior[g]);
-    double weight = w.weight(sampleWithinEnvelope);
+    double weight = w.weight(sampleWithinEnvelope, qualitiesOverpromise);
     return combine(probs, isSnp ? 1 - weight : 1, weight, logL);
   }
 

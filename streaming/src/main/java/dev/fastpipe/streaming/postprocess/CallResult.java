@@ -26,6 +26,9 @@ import java.util.List;
  * @param sampleWithinEnvelope the sample's reads slip within that envelope in every repeat class
  *     ({@code pileup.IndelErrorRate#withinEnvelope}), which picks the indel pileup's weight
  *     ({@link AlleleCountLikelihood.Weight#withinEnvelope}); false where unknown (the weight elsewhere)
+ * @param sampleQualitiesOverpromise the sample's good bases err at several times their qualities'
+ *     promise ({@code pileup.BaseErrorRate#qualitiesOverpromise}), which picks the SNP pileup's weight
+ *     ({@link AlleleCountLikelihood.Weight#overpromise}); false where unknown
  */
 public record CallResult(
     int contigIndex,
@@ -39,7 +42,16 @@ public record CallResult(
     int[] alleleDepths,
     float[] pileupLikelihoods,
     boolean slipsBeyondEnvelope,
-    boolean sampleWithinEnvelope) {
+    boolean sampleWithinEnvelope,
+    boolean sampleQualitiesOverpromise) {
+
+  /** A result of a sample whose qualities are not known to overpromise ({@link #sampleQualitiesOverpromise} false). */
+  public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,
+      int examplesAtSite, int depth, int[] alleleDepths, float[] pileupLikelihoods, boolean slipsBeyondEnvelope,
+      boolean sampleWithinEnvelope) {
+    this(contigIndex, position, ref, alts, altSubset, probabilities, examplesAtSite, depth, alleleDepths,
+        pileupLikelihoods, slipsBeyondEnvelope, sampleWithinEnvelope, false);
+  }
 
   /** A result of a sample not known to slip within the envelope ({@link #sampleWithinEnvelope} false). */
   public CallResult(int contigIndex, int position, String ref, List<String> alts, int[] altSubset, float[] probabilities,

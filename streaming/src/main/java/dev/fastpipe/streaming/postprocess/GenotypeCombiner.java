@@ -34,8 +34,10 @@ import java.util.List;
  *   <li><b>Read counts</b> (where the model's calibration has them): the probabilities are
  *       re-weighted by the pileup's likelihoods (bi-allelic sites, multi-allelic sites of SNPs or of indels)
  *       or the allele depths' binomial likelihood ({@link AlleleCountLikelihood}) before GT, GQ,
- *       QUAL and PL are taken from them, at the type's weight for a sample whose reads slip within
- *       the envelope in every repeat class or not ({@link CallResult#sampleWithinEnvelope}).
+ *       QUAL and PL are taken from them, at the type's weight for a sample whose good bases err at
+ *       several times their qualities' promise ({@link CallResult#sampleQualitiesOverpromise}), else
+ *       for one whose reads slip within the envelope in every repeat class or not ({@link
+ *       CallResult#sampleWithinEnvelope}).
  *   <li><b>GQ calibration</b>: a variant call's GQ becomes the model's calibrated one
  *       ({@link GqCalibration}), its PLs scaled by the same factor.
  *   <li><b>Allele simplification</b>: after pruning, the common suffix of ref and alts is
@@ -172,10 +174,11 @@ public final class GenotypeCombiner {
     for (int i = 0; i < n; i++) if (newIndex[i] > 0) original[newIndex[i]] = i + 1;
     float[] pileup = restricted(siteLikelihoods, original);
     boolean within = sampleWithinEnvelope(examples);
+    boolean overpromise = sampleQualitiesOverpromise(examples);
     if (alleles == 2 && ad.length == 2) {
-      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup, within);
+      probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup, within, overpromise);
     } else if (alleles > 2) {
-      probs = calibration.counts().applyMultiAllelic(first.ref(), kept, probs, pileup, within);
+      probs = calibration.counts().applyMultiAllelic(first.ref(), kept, probs, pileup, within, overpromise);
     }
 
     // Trim the common suffix of ref and retained alts (at least one base stays in each).
@@ -217,6 +220,15 @@ public final class GenotypeCombiner {
    */
   private static boolean sampleWithinEnvelope(List<CallResult> examples) {
     for (CallResult r : examples) if (!r.sampleWithinEnvelope()) return false;
+    return !examples.isEmpty();
+  }
+
+  /**
+   * Whether the site's examples come from a sample whose good bases err at several times their
+   * qualities' promise ({@link CallResult#sampleQualitiesOverpromise}): every example says so.
+   */
+  private static boolean sampleQualitiesOverpromise(List<CallResult> examples) {
+    for (CallResult r : examples) if (!r.sampleQualitiesOverpromise()) return false;
     return !examples.isEmpty();
   }
 
@@ -461,7 +473,7 @@ public final class GenotypeCombiner {
       if (siteLikelihoods != null) {
         boolean snp = isSnp(r.ref(), List.of(r.alts().get(alt)));
         double[] weighed = calibration.counts().apply(snp, new double[] {p[0], p[1], p[2]}, -1, -1,
-            profiled(siteLikelihoods, n + 1, alt + 1), r.sampleWithinEnvelope());
+            profiled(siteLikelihoods, n + 1, alt + 1), r.sampleWithinEnvelope(), r.sampleQualitiesOverpromise());
         pVariant = weighed[1] + weighed[2];
       }
       double q = boundedPhred(Math.min(pVariant, 1.0));

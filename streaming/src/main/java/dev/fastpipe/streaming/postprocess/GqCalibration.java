@@ -257,11 +257,16 @@ public final class GqCalibration {
     private static AlleleCountLikelihood.Weight weight(WeightForm w, String type) {
       if (w != null && PILEUP.equals(w.evidence()) && w.weight() != null) {
         return AlleleCountLikelihood.Weight.ofPileup(w.weight(),
-            w.weightWithinEnvelope() == null ? w.weight() : w.weightWithinEnvelope());
+            w.weightWithinEnvelope() == null ? w.weight() : w.weightWithinEnvelope(),
+            w.weightWhereQualitiesOverpromise() == null ? Double.NaN : w.weightWhereQualitiesOverpromise());
       }
       if (w != null && w.weightWithinEnvelope() != null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type
             + ".weight_within_envelope is for evidence " + PILEUP + " only");
+      }
+      if (w != null && w.weightWhereQualitiesOverpromise() != null) {
+        throw new IllegalArgumentException("allele_count_likelihood." + type
+            + ".weight_where_qualities_overpromise is for evidence " + PILEUP + " only");
       }
       if (w == null || w.weight() == null || w.error() == null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
@@ -281,13 +286,17 @@ public final class GqCalibration {
    * One type's weight and per-read error rate; {@code evidence} "pileup" (no error: every read's
    * own, from the pileup) or absent / "counts" (the read counts at that error rate); with "pileup",
    * {@code weightWithinEnvelope} (absent: the weight) in samples whose reads slip within the envelope
-   * ({@link AlleleCountLikelihood.Weight#withinEnvelope}).
+   * ({@link AlleleCountLikelihood.Weight#withinEnvelope}), and {@code weightWhereQualitiesOverpromise}
+   * (absent: none) in samples whose good bases err at several times their qualities' promise
+   * ({@link AlleleCountLikelihood.Weight#overpromise}).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record WeightForm(Double weight, Double error, String evidence, Double weightWithinEnvelope) {
+  record WeightForm(Double weight, Double error, String evidence, Double weightWithinEnvelope,
+      Double weightWhereQualitiesOverpromise) {
     static WeightForm of(AlleleCountLikelihood.Weight w) {
-      if (!w.pileup()) return new WeightForm(w.weight(), w.error(), null, null);
-      return new WeightForm(w.weight(), null, PILEUP, w.withinEnvelope() == w.weight() ? null : w.withinEnvelope());
+      if (!w.pileup()) return new WeightForm(w.weight(), w.error(), null, null, null);
+      return new WeightForm(w.weight(), null, PILEUP, w.withinEnvelope() == w.weight() ? null : w.withinEnvelope(),
+          w.hasOverpromise() ? w.overpromise() : null);
     }
   }
 

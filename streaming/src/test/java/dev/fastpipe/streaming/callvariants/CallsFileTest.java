@@ -101,6 +101,29 @@ class CallsFileTest {
     }
   }
 
+  /** The overpromise column round trips; a file of 14 columns (before it) reads as 0; a bad value is one line naming it. */
+  @Test
+  void theOverpromiseFlagRoundTripsAndAFileWithoutItReadsAsNo(@TempDir Path dir) throws Exception {
+    Path calls = dir.resolve("o.calls.gz");
+    float[] p = {0.25f, 0.7f, 0.05f};
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      w.accept(new CallResult(0, 99, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, true));
+      w.accept(new CallResult(0, 120, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, false));
+    }
+    List<CallResult> back = CallsFile.read(calls).results();
+    assertTrue(back.get(0).sampleQualitiesOverpromise());
+    assertTrue(back.get(0).sampleWithinEnvelope());
+    assertFalse(back.get(1).sampleQualitiesOverpromise());
+    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\n");
+    assertFalse(CallsFile.read(calls).results().get(0).sampleQualitiesOverpromise());
+    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\tyes\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("overpromise yes") && e.getMessage().contains("line 3"), e.getMessage());
+    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\t0\t0\n");
+    e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertTrue(e.getMessage().contains("expected 15 columns"), e.getMessage());
+  }
+
   @Test
   void aBrokenPileupColumnIsOneLineNamingIt(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("bad.calls.gz");

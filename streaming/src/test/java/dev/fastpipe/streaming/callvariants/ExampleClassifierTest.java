@@ -10,6 +10,7 @@ import dev.fastpipe.inference.GenotypeModel;
 import dev.fastpipe.streaming.example.ExampleRecord;
 import dev.fastpipe.streaming.example.ExampleRecordEncoder;
 import dev.fastpipe.streaming.example.ExampleRecordDescriptor;
+import dev.fastpipe.streaming.pileup.BaseErrorRate;
 import dev.fastpipe.streaming.pileup.IndelErrorRate;
 import dev.fastpipe.streaming.pileup.PileupImageEncoder;
 import dev.fastpipe.streaming.pileup.ReadErrors;
@@ -296,6 +297,25 @@ class ExampleClassifierTest {
     CallResult elsewhere = indelResult(slipping(IndelErrorRate.classOf(8, 2)), reads);
     assertFalse(elsewhere.slipsBeyondEnvelope());
     assertFalse(elsewhere.sampleWithinEnvelope());
+  }
+
+  /**
+   * Every result carries whether the sample's bases of Q30 and above err at three times their promise
+   * or more (BaseErrorRate#qualitiesOverpromise), which picks the SNP pileup's weight in postprocess:
+   * a sample measured like Mason's reads says so, one at its promise does not.
+   */
+  @Test
+  void everyResultSaysWhetherTheSamplesGoodBasesOverpromise() {
+    SAMRecord[] reads = {insertionRead(), insertionRead(), g.refRead(SITE - 40, 100), g.refRead(SITE - 45, 100)};
+    assertFalse(indelResult(ReadErrors.assumed(), reads).sampleQualitiesOverpromise());
+    long[] bases = new long[BaseErrorRate.qualities()];
+    long[] wrong = new long[bases.length];
+    bases[40] = 10_000_000;
+    wrong[40] = 22_000;
+    ReadErrors mason = new ReadErrors(StrandArtifactRate.assumed(), IndelErrorRate.assumed(), BaseErrorRate.measure(bases, wrong));
+    CallResult r = indelResult(mason, reads);
+    assertTrue(r.sampleQualitiesOverpromise());
+    assertTrue(r.sampleWithinEnvelope(), "the indel envelope's flag stays its own");
   }
 
   /**

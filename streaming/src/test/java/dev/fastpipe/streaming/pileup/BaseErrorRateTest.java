@@ -1,6 +1,7 @@
 package dev.fastpipe.streaming.pileup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,6 +46,40 @@ class BaseErrorRateTest {
     BaseErrorRate few = BaseErrorRate.measure(counts(40, 1_000), counts(40, 10));
     assertEquals((10 + 2.0) / 21_000, few.at(40), 1e-12);
     assertTrue(many.describe().contains("Q40 0.0020 (20.0x)"), many.describe());
+  }
+
+  /**
+   * The good bases' excess over their promise, pooled over Q30 and above: Mason's Illumina model (Q40
+   * at 0.22 %, Q30 at 0.7 %) overpromises; a sample whose Q30 bases err at twice their promise and
+   * whose Q40 bases keep it (dwgsim's) does not, nor one whose only bad bases are below Q30.
+   */
+  @Test
+  void theGoodBasesOverpromiseWhereTheyErrAtThreeTimesTheirPromiseOrMore() {
+    assertEquals(1.0, BaseErrorRate.promised().promiseExcess());
+    assertFalse(BaseErrorRate.promised().qualitiesOverpromise());
+    long[] bases = new long[BaseErrorRate.qualities()];
+    long[] wrong = new long[bases.length];
+    bases[30] = 2_000_000;
+    wrong[30] = 14_000; // 0.7 %, 7x
+    bases[40] = 8_000_000;
+    wrong[40] = 17_600; // 0.22 %, 22x
+    BaseErrorRate mason = BaseErrorRate.measure(bases, wrong);
+    double expected = (bases[30] * mason.at(30) + bases[40] * mason.at(40)) / (bases[30] * 1e-3 + bases[40] * 1e-4);
+    assertEquals(expected, mason.promiseExcess(), 1e-9);
+    assertTrue(mason.promiseExcess() > 10, "pooled " + mason.promiseExcess());
+    assertTrue(mason.qualitiesOverpromise());
+    assertTrue(mason.describe().contains("Q30 and above at " + String.format(java.util.Locale.ROOT, "%.1f", expected)
+        + "x their promise (they overpromise)"), mason.describe());
+    wrong[30] = 4_000; // 0.2 %, 2x
+    wrong[40] = 800; // at its promise
+    BaseErrorRate dwgsim = BaseErrorRate.measure(bases, wrong);
+    assertTrue(dwgsim.promiseExcess() > 1.05 && dwgsim.promiseExcess() < BaseErrorRate.OVERPROMISE, "pooled " + dwgsim.promiseExcess());
+    assertFalse(dwgsim.qualitiesOverpromise());
+    assertFalse(dwgsim.describe().contains("overpromise"), dwgsim.describe());
+    BaseErrorRate lowOnly = BaseErrorRate.measure(counts(20, 10_000_000), counts(20, 500_000)); // Q20 at 5 %
+    assertEquals(1.0, lowOnly.promiseExcess(), "no base of Q30 or above measured");
+    BaseErrorRate atThree = BaseErrorRate.measure(counts(40, 1_000_000_000), counts(40, 300_000));
+    assertEquals(3.0, atThree.promiseExcess(), 0.01);
   }
 
   @Test

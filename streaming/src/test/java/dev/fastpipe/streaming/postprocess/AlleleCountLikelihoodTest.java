@@ -2,6 +2,7 @@ package dev.fastpipe.streaming.postprocess;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -246,7 +247,8 @@ class AlleleCountLikelihoodTest {
     assertEquals(0.5, ENVELOPE_WEIGHTS.snp().weight(true), "one weight where no second is given");
     assertEquals("snp=0.5:pileup,indel=0.5:pileup:0.85", ENVELOPE_WEIGHTS.spec());
     assertEquals(ENVELOPE_WEIGHTS, AlleleCountLikelihood.parse(ENVELOPE_WEIGHTS.spec()));
-    for (String bad : new String[] {"indel=0.5:0.01:0.85", "indel=0.5:pileup:1.5", "indel=0.5:pileup:x", "indel=0.5:pileup:0.8:1"}) {
+    for (String bad : new String[] {"indel=0.5:0.01:0.85", "indel=0.5:pileup:1.5", "indel=0.5:pileup:x", "indel=0.5:pileup:0.8:1:1",
+        "indel=0.5:pileup:0.8:1.5", "snp=0.5:0.01:0.5:0.85"}) {
       assertThrows(IllegalArgumentException.class, () -> AlleleCountLikelihood.parse(bad), bad);
     }
     // blind77's HSXn 15x miss: a het CT>C on AD 13,3 that the network holds hom-ref at 0.998 and the
@@ -279,6 +281,63 @@ class AlleleCountLikelihoodTest {
         text.replace("\"evidence\": \"pileup\",\n      \"weight_within_envelope\"", "\"error\": 0.01,\n      \"weight_within_envelope\""));
     RuntimeException e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> GqCalibration.forModel(dir));
     assertTrue(e.getMessage().contains("calibration.json") && e.getMessage().contains("weight_within_envelope"), e.getMessage());
+  }
+
+  private static final AlleleCountLikelihood OVERPROMISE_WEIGHTS =
+      AlleleCountLikelihood.parse("snp=0.5:pileup:0.5:0.85,indel=0.5:pileup:0.85");
+
+  /**
+   * Two Q40 alt reads of fourteen at a SNP in a sample whose Q40 bases err at 0.22 % (Mason's reads,
+   * 22 times the promise): the network, which reads Q40 as promised, holds a het at 0.97; the pileup,
+   * at the measured rate, makes a het only 10^2.05 likelier than two errors, less than bcftools'
+   * prior takes away. At the weight of 0.5 a het; at the weight for samples whose qualities
+   * overpromise (0.85), RefCall, in such a sample only. Indels and samples that keep their promise
+   * keep their weights.
+   */
+  @Test
+  void aSnpsPileupWeighsMoreInASampleWhoseGoodBasesOverpromise(@TempDir Path dir) throws Exception {
+    assertEquals(0.85, OVERPROMISE_WEIGHTS.snp().weight(false, true));
+    assertEquals(0.85, OVERPROMISE_WEIGHTS.snp().weight(true, true), "the overpromise weight comes first");
+    assertEquals(0.5, OVERPROMISE_WEIGHTS.snp().weight(true, false));
+    assertEquals(0.85, OVERPROMISE_WEIGHTS.indel().weight(true, true), "a type without one keeps its envelope's weight");
+    assertEquals(0.5, OVERPROMISE_WEIGHTS.indel().weight(false, true));
+    assertFalse(ENVELOPE_WEIGHTS.snp().hasOverpromise());
+    assertEquals("snp=0.5:pileup:0.5:0.85,indel=0.5:pileup:0.85", OVERPROMISE_WEIGHTS.spec());
+    assertEquals(OVERPROMISE_WEIGHTS, AlleleCountLikelihood.parse(OVERPROMISE_WEIGHTS.spec()));
+    float[] network = {0.02f, 0.97f, 0.01f};
+    float[] gl = {-2.05f, 0f, -30f};
+    CallResult kept = new CallResult(0, 99, "C", List.of("T"), new int[] {0}, network, 1, 14, new int[] {12, 2}, gl, false,
+        false, false);
+    CallResult overpromised = new CallResult(0, 99, "C", List.of("T"), new int[] {0}, network, 1, 14, new int[] {12, 2}, gl,
+        false, false, true);
+    assertArrayEquals(new int[] {0, 1}, combiner(OVERPROMISE_WEIGHTS).combine(List.of(kept)).genotype());
+    assertEquals(GenotypeCall.REF_CALL, combiner(OVERPROMISE_WEIGHTS).combine(List.of(overpromised)).filter());
+    assertArrayEquals(new int[] {0, 1}, combiner(ENVELOPE_WEIGHTS).combine(List.of(overpromised)).genotype(),
+        "without a weight of its own the sample's qualities change nothing");
+    // An indel's example from such a sample keeps the indel's weight.
+    float[] indelGl = {-5.0f, 0f, -9f};
+    float[] indelNetwork = {0.998f, 0.0019f, 0.0001f};
+    CallResult indel = new CallResult(0, 99, "CT", List.of("C"), new int[] {0}, indelNetwork, 1, 16, new int[] {13, 3},
+        indelGl, false, false, true);
+    assertEquals(GenotypeCall.REF_CALL, combiner(OVERPROMISE_WEIGHTS).combine(List.of(indel)).filter());
+    // A multi-allelic SNP site alike.
+    double[] probs = {0.3, 0.35, 0.01, 0.32, 0.01, 0.01};
+    float[] two = {-2.0f, 0f, -20f, 0f, -20f, -20f};
+    assertTrue(OVERPROMISE_WEIGHTS.applyMultiAllelic("C", List.of("T", "G"), probs, two, false, true)[0]
+        > OVERPROMISE_WEIGHTS.applyMultiAllelic("C", List.of("T", "G"), probs, two, false, false)[0]);
+    // The calibration file carries the weight; a file without it reads as none.
+    GqCalibration.IDENTITY.withCounts(OVERPROMISE_WEIGHTS).save(dir);
+    String text = Files.readString(dir.resolve(GqCalibration.FILE_NAME));
+    assertTrue(text.contains("\"weight_where_qualities_overpromise\": 0.85"), text);
+    assertEquals(OVERPROMISE_WEIGHTS, GqCalibration.forModel(dir).counts());
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
+        text.replaceAll(",\\s*\"weight_where_qualities_overpromise\": 0.85", ""));
+    assertEquals(AlleleCountLikelihood.parse("snp=0.5:pileup,indel=0.5:pileup:0.85"), GqCalibration.forModel(dir).counts());
+    // Only the pileup's weight has one.
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), text.replace("\"evidence\": \"pileup\",\n      \"weight_where",
+        "\"error\": 0.01,\n      \"weight_where"));
+    RuntimeException e = assertThrows(dev.fastpipe.streaming.InputException.class, () -> GqCalibration.forModel(dir));
+    assertTrue(e.getMessage().contains("weight_where_qualities_overpromise"), e.getMessage());
   }
 
   @Test
