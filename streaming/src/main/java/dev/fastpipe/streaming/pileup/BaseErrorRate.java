@@ -58,9 +58,10 @@ public final class BaseErrorRate {
 
   /**
    * The excess over their promise ({@link #promiseExcess}) from which a sample's good bases
-   * overpromise ({@link #qualitiesOverpromise}). Mason 2's Illumina model errs at 6-22 times the
-   * promise at Q30-40; ART, dwgsim, wgsim and pIRS reads at 1.0-1.9 times at any one of those
-   * qualities: a threshold between them, not fitted.
+   * overpromise ({@link #qualitiesOverpromise}). Pooled, Mason 2's Illumina model errs at 12-13 times
+   * the promise (6-22 times at Q30-40); the development and validation runs' ART and wgsim samples at
+   * 1.0-1.8 times, dwgsim's at 1.2-2.3, real HiSeq X reads (na12878_tiny) at 2.0: a threshold between
+   * them, not fitted.
    */
   public static final double OVERPROMISE = 3.0;
 
