@@ -4,6 +4,7 @@ import dev.fastpipe.streaming.genome.HaploidRegions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Turns the examples of one site into one genotype call, the way DeepVariant's
@@ -173,8 +174,8 @@ public final class GenotypeCombiner {
     int[] original = new int[alleles]; // retained allele index -> the site's allele index
     for (int i = 0; i < n; i++) if (newIndex[i] > 0) original[newIndex[i]] = i + 1;
     float[] pileup = restricted(siteLikelihoods, original);
-    boolean within = sampleWithinEnvelope(examples);
-    boolean overpromise = sampleQualitiesOverpromise(examples);
+    boolean within = everyExample(examples, CallResult::sampleWithinEnvelope);
+    boolean overpromise = everyExample(examples, CallResult::sampleQualitiesOverpromise);
     if (alleles == 2 && ad.length == 2) {
       probs = calibration.counts().apply(isSnp(first.ref(), kept), probs, ad[0], ad[1], pileup, within, overpromise);
     } else if (alleles > 2) {
@@ -215,20 +216,12 @@ public final class GenotypeCombiner {
   }
 
   /**
-   * Whether the site's examples come from a sample whose reads slip within the envelope in every
-   * repeat class ({@link CallResult#sampleWithinEnvelope}): every example says so.
+   * Whether the site has examples and every one says {@code flag} of its sample: that its reads slip
+   * within the envelope in every repeat class ({@link CallResult#sampleWithinEnvelope}), or that its
+   * good bases err at several times their qualities' promise ({@link CallResult#sampleQualitiesOverpromise}).
    */
-  private static boolean sampleWithinEnvelope(List<CallResult> examples) {
-    for (CallResult r : examples) if (!r.sampleWithinEnvelope()) return false;
-    return !examples.isEmpty();
-  }
-
-  /**
-   * Whether the site's examples come from a sample whose good bases err at several times their
-   * qualities' promise ({@link CallResult#sampleQualitiesOverpromise}): every example says so.
-   */
-  private static boolean sampleQualitiesOverpromise(List<CallResult> examples) {
-    for (CallResult r : examples) if (!r.sampleQualitiesOverpromise()) return false;
+  private static boolean everyExample(List<CallResult> examples, Predicate<CallResult> flag) {
+    for (CallResult r : examples) if (!flag.test(r)) return false;
     return !examples.isEmpty();
   }
 

@@ -260,13 +260,9 @@ public final class GqCalibration {
             w.weightWithinEnvelope() == null ? w.weight() : w.weightWithinEnvelope(),
             w.weightWhereQualitiesOverpromise() == null ? Double.NaN : w.weightWhereQualitiesOverpromise());
       }
-      if (w != null && w.weightWithinEnvelope() != null) {
-        throw new IllegalArgumentException("allele_count_likelihood." + type
-            + ".weight_within_envelope is for evidence " + PILEUP + " only");
-      }
-      if (w != null && w.weightWhereQualitiesOverpromise() != null) {
-        throw new IllegalArgumentException("allele_count_likelihood." + type
-            + ".weight_where_qualities_overpromise is for evidence " + PILEUP + " only");
+      if (w != null) {
+        pileupOnly(type, "weight_within_envelope", w.weightWithinEnvelope());
+        pileupOnly(type, "weight_where_qualities_overpromise", w.weightWhereQualitiesOverpromise());
       }
       if (w == null || w.weight() == null || w.error() == null) {
         throw new IllegalArgumentException("allele_count_likelihood." + type + " needs a weight and an error");
@@ -276,6 +272,13 @@ public final class GqCalibration {
             + ", expected " + COUNTS + " or " + PILEUP);
       }
       return new AlleleCountLikelihood.Weight(w.weight(), w.error());
+    }
+
+    /** A field of a weight that only the pileup's evidence has ({@code value}, null: absent) is an error elsewhere. */
+    private static void pileupOnly(String type, String field, Double value) {
+      if (value != null) {
+        throw new IllegalArgumentException("allele_count_likelihood." + type + "." + field + " is for evidence " + PILEUP + " only");
+      }
     }
   }
 

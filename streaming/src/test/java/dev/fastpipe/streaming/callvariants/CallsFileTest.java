@@ -24,13 +24,11 @@ class CallsFileTest {
   void pileupLikelihoodsRoundTripAndTheirAbsenceIsADot(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("c.calls.gz");
     float[] gl = {-4.4375f, 0f, -40.1f};
-    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
-          new int[] {11, 2}, gl));
-      w.accept(new CallResult(0, 120, "A", List.of("AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
-          new int[] {11, 2}));
-    }
-    List<CallResult> back = CallsFile.read(calls).results();
+    List<CallResult> back = roundTrip(calls,
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
+            new int[] {11, 2}, gl),
+        new CallResult(0, 120, "A", List.of("AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 1, 13,
+            new int[] {11, 2}));
     assertArrayEquals(gl, back.get(0).pileupLikelihoods());
     assertNull(back.get(1).pileupLikelihoods());
   }
@@ -39,11 +37,10 @@ class CallsFileTest {
   void aMultiAllelicSitesLikelihoodsHaveOneValuePerGenotype(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("m.calls.gz");
     float[] gl = {-21.5f, -9.75f, -6f, -14.25f, 0f, -11f};
-    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "A", List.of("AAAG", "AAAGAAG"), new int[] {1}, new float[] {0.8f, 0.1f, 0.1f}, 3,
-          24, new int[] {7, 14, 3}, gl));
-    }
-    assertArrayEquals(gl, CallsFile.read(calls).results().get(0).pileupLikelihoods());
+    List<CallResult> back = roundTrip(calls,
+        new CallResult(0, 99, "A", List.of("AAAG", "AAAGAAG"), new int[] {1}, new float[] {0.8f, 0.1f, 0.1f}, 3,
+            24, new int[] {7, 14, 3}, gl));
+    assertArrayEquals(gl, back.get(0).pileupLikelihoods());
     // Three values for two alts is one line naming the column.
     write(calls, "0\t99\tA\tAAAG,AAAGAAG\t1\t3\t24\t7,14,3\t0.8\t0.1\t0.1\t-1,0,-2\n");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
@@ -55,11 +52,10 @@ class CallsFileTest {
   void unmeasuredGenotypesRoundTripAsNaN(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("n.calls.gz");
     float[] gl = {-1.8f, 0f, -30.1f, Float.NaN, Float.NaN, Float.NaN};
-    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "A", List.of("G", "AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 3, 24,
-          new int[] {12, 10, 2}, gl));
-    }
-    assertArrayEquals(gl, CallsFile.read(calls).results().get(0).pileupLikelihoods());
+    List<CallResult> back = roundTrip(calls,
+        new CallResult(0, 99, "A", List.of("G", "AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 3, 24,
+            new int[] {12, 10, 2}, gl));
+    assertArrayEquals(gl, back.get(0).pileupLikelihoods());
     write(calls, "0\t99\tA\tG,AT\t0\t3\t24\t12,10,2\t0.1\t0.8\t0.1\t-1,0,-2,Infinity,NaN,NaN\n");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
     assertTrue(e.getMessage().contains("must be numbers <= 0"), e.getMessage());
@@ -80,11 +76,9 @@ class CallsFileTest {
   void theSlipsAndEnvelopeFlagsRoundTripAndAFileWithoutThemReadsAsNo(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("s.calls.gz");
     float[] p = {0.25f, 0.7f, 0.05f};
-    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, true, false));
-      w.accept(new CallResult(0, 120, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, false, true));
-    }
-    List<CallResult> back = CallsFile.read(calls).results();
+    List<CallResult> back = roundTrip(calls,
+        new CallResult(0, 99, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, true, false),
+        new CallResult(0, 120, "AT", List.of("A"), new int[] {0}, p, 1, 9, new int[] {6, 3}, null, false, true));
     assertTrue(back.get(0).slipsBeyondEnvelope());
     assertFalse(back.get(0).sampleWithinEnvelope());
     assertFalse(back.get(1).slipsBeyondEnvelope());
@@ -106,11 +100,9 @@ class CallsFileTest {
   void theOverpromiseFlagRoundTripsAndAFileWithoutItReadsAsNo(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("o.calls.gz");
     float[] p = {0.25f, 0.7f, 0.05f};
-    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
-      w.accept(new CallResult(0, 99, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, true));
-      w.accept(new CallResult(0, 120, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, false));
-    }
-    List<CallResult> back = CallsFile.read(calls).results();
+    List<CallResult> back = roundTrip(calls,
+        new CallResult(0, 99, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, true),
+        new CallResult(0, 120, "C", List.of("T"), new int[] {0}, p, 1, 14, new int[] {12, 2}, null, false, true, false));
     assertTrue(back.get(0).sampleQualitiesOverpromise());
     assertTrue(back.get(0).sampleWithinEnvelope());
     assertFalse(back.get(1).sampleQualitiesOverpromise());
@@ -133,6 +125,14 @@ class CallsFileTest {
     write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0,NaN\n");
     e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
     assertTrue(e.getMessage().contains("<= 0"), e.getMessage());
+  }
+
+  /** Writes {@code results} to {@code calls} and reads them back. */
+  private static List<CallResult> roundTrip(Path calls, CallResult... results) throws Exception {
+    try (CallsFile.Writer w = new CallsFile.Writer(calls, Map.of())) {
+      for (CallResult r : results) w.accept(r);
+    }
+    return CallsFile.read(calls).results();
   }
 
   private static void write(Path file, String line) throws Exception {
