@@ -3,7 +3,7 @@
 # calibration) and scores them pooled: the measure on which a change to the caller is kept or not
 # (MODEL.md: "decided on validation"), before the blind matrix defined for it is scored. The
 # validation samples are those calibrate.sh uses (samples.tsv's validation rows, indel_fit.tsv,
-# validation2.tsv, validation3.tsv, validation4.tsv: 63 BAMs at 5-30x, off the evaluation band, never trained on);
+# validation2.tsv, validation3.tsv, validation4.tsv, validation5.tsv: 83 BAMs at 5-30x, off the evaluation band, never trained on);
 # missing ones are built first (build_data.sh). Per BAM OUT/NAME.vcf.gz (kept: a rerun scores
 # them again without calling), then `fastpipe compare --manifest` pooled over all (OUT/compare.txt)
 # and one line per type to stdout. Compare two builds by running it once for each.
@@ -24,7 +24,7 @@ for name in $(grep -v '^#' "$here/samples.tsv" | awk -F'\t' '$2 == "validation" 
 done
 bash "$here/build_data.sh" "$here/samples.tsv" manifest > /dev/null
 manifests=("$T/manifest-samples.tsv")
-for table in indel_fit validation2 validation3 validation4; do
+for table in indel_fit validation2 validation3 validation4 validation5; do
   [ -f "$T/manifest-$table.tsv" ] || bash "$here/build_data.sh" "$here/$table.tsv"
   manifests+=("$T/manifest-$table.tsv")
 done
