@@ -30,8 +30,9 @@ import java.util.function.Predicate;
  *       sample's reads slip in beyond the envelope ({@link CallResult#slipsBeyondEnvelope}; such a
  *       call's GQ, once its FILTER is set, is at most {@value #SLIPPED_MAX_GQ}), gets
  *       {@code LowQual} (but a SNP whose variant is sure and whose
- *       genotype is a het/hom-alt toss on reads at most one of which shows the reference is written
- *       1/1 and PASS: {@link #homAltToss}); everything else PASS.
+ *       genotype is a het/hom-alt toss on reads at most one of which shows the reference, or at
+ *       least four times as many the alt as the reference, is written 1/1 and PASS: {@link
+ *       #homAltToss}); everything else PASS.
  *   <li><b>Read counts</b> (where the model's calibration has them): the probabilities are
  *       re-weighted by the pileup's likelihoods (bi-allelic sites, multi-allelic sites of SNPs or of indels)
  *       or the allele depths' binomial likelihood ({@link AlleleCountLikelihood}) before GT, GQ,
@@ -355,19 +356,31 @@ public final class GenotypeCombiner {
   /**
    * A bi-allelic SNP whose variant is sure (QUAL at least {@value #TOSS_MIN_QUAL}) but whose
    * genotype, below the GQ threshold, is a toss between het and hom-alt, on reads at most one of
-   * which shows the reference (and more the alt): such a call is written 1/1 and PASS, its GQ
-   * that of 1/1 (the probabilities and PLs stay the network's). Measured before building on the
+   * which shows the reference (and more the alt), or at least {@value #TOSS_ALT_PER_REF} times as
+   * many the alt as the reference: such a call is written 1/1 and PASS, its GQ that of 1/1 (the
+   * probabilities and PLs stay the network's). Measured before building on the
    * 51 off-band validation BAMs: 33 such calls (all LowQual, so missed), 18 hom-alt and 15 het,
    * none false; a LowQual call is a missed variant, and writing a toss hom-alt gains F1 whenever
    * hom-alt is right more than about half the time (SNPs 30,742 / 242 / 965 -> 30,760 / 257 / 947).
    * On blind26 and blind27, development data since they were scored, such calls were hom-alt 25
    * times and het 8. (The first form of this rule, c30b556, took only calls the network makes 1/1
    * without a reference read; below QUAL 10 the three such calls of then were all wrong.)
+   *
+   * <p>With two reference reads or more (after blind82): a het shows the reference in half its
+   * reads, so at most one in five (AD 2,8 or 2,11) is a het's only at odds of 1 in 18 to 90, while
+   * in a repeat the reads that slipped or were laid without a gap show the reference beside a
+   * hom-alt as often as the network's toss says. On the stutter profiles of blind78-82 (50 BAMs at
+   * 10-60x, development data since they were scored) the five such calls (AD 2,8 to 4,16, QUAL
+   * 100, LowQual at GQ 1-2, so missed) were all hom-alt, where bcftools called them; the 83
+   * off-band validation BAMs have none.
    */
   static boolean homAltToss(boolean snp, List<String> alts, int[] gt, int[] ad, double qual) {
     return snp && alts.size() == 1 && gt.length == 2 && gt[1] == 1
-        && ad.length >= 2 && ad[0] <= 1 && ad[1] > ad[0] && qual >= TOSS_MIN_QUAL;
+        && ad.length >= 2 && (ad[0] <= 1 ? ad[1] > ad[0] : ad[1] >= TOSS_ALT_PER_REF * ad[0]) && qual >= TOSS_MIN_QUAL;
   }
+
+  /** {@link #homAltToss}'s share of alt reads where two or more show the reference: this many per reference read. */
+  static final int TOSS_ALT_PER_REF = 4;
 
   /** A raw GQ as the model's calibration vouches for it, never above the model's own. */
   private int calibratedGq(boolean snp, int raw) {

@@ -129,7 +129,7 @@ class GqCalibrationTest {
   /**
    * A SNP whose genotype is a het/hom-alt toss (calibrated GQ 2, below the PASS threshold 3) is
    * written 1/1 and PASS when at most one read shows the reference, more show the alt and QUAL is
-   * 10 or more, whichever of the two the network leans to; with two reference reads, as many
+   * 10 or more, whichever of the two the network leans to; with two reference reads (of nine), as many
    * reference as alt reads, no allele depths, QUAL below 10 or as an indel it stays as called and
    * LowQual, and a het above the threshold stays het.
    */
@@ -160,9 +160,9 @@ class GqCalibrationTest {
     assertEquals(GenotypeCall.PASS, het.filter());
     assertArrayEquals(new int[] {1, 1}, site.apply(leansHet, new int[] {1, 6}).genotype());
 
-    GenotypeCall twoReference = site.apply(leansHet, new int[] {2, 8});
+    GenotypeCall twoReference = site.apply(leansHet, new int[] {2, 7});
     assertArrayEquals(new int[] {0, 1}, twoReference.genotype());
-    assertEquals(GenotypeCall.LOW_QUAL, twoReference.filter(), "two reference reads");
+    assertEquals(GenotypeCall.LOW_QUAL, twoReference.filter(), "two reference reads, fewer than four alt reads each");
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[] {1, 1}).filter(), "as many reference reads as alt");
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[0]).filter(), "no allele depths");
     GenotypeCall indel = combiner.combine(List.of(
@@ -175,5 +175,46 @@ class GqCalibrationTest {
     GenotypeCall sureHet = site.apply(new float[] {0.001f, 0.9f, 0.099f}, new int[] {1, 6});
     assertArrayEquals(new int[] {0, 1}, sureHet.genotype(), "a het above the GQ threshold stays het");
     assertEquals(GenotypeCall.PASS, sureHet.filter());
+  }
+
+  /**
+   * With two reference reads or more, a sure SNP's het/hom-alt toss is written 1/1 and PASS where
+   * the alt has at least four reads per reference read (AD 2,8 and 4,16, blind78-82's stutter
+   * hom-alts that were LowQual), whichever of the two the network leans to; AD 2,7 and 3,11 stay
+   * as called and LowQual, and so do an indel and a call below QUAL 10 on AD 2,8.
+   */
+  @Test
+  void aSureSnpWhoseGenotypeIsATossOnFourAltReadsPerReferenceReadIsWrittenHomAltAndPass(@TempDir Path dir)
+      throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? 2 : raw);
+    String type = "{\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}";
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
+        "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": " + type + ", \"indel\": " + type + "}");
+    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(),
+        GqCalibration.forModel(dir));
+    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, p, 1, 4, ad)));
+    float[] leansHet = {0.001f, 0.509f, 0.49f};
+    float[] leansHomAlt = {0.001f, 0.49f, 0.509f};
+
+    GenotypeCall twoOfTen = site.apply(leansHet, new int[] {2, 8});
+    assertArrayEquals(new int[] {1, 1}, twoOfTen.genotype(), "AD 2,8: four alt reads per reference read");
+    assertEquals(2, twoOfTen.gq(), "GQ of 1/1: raw phred(1 - 0.49) = 3, calibrated 2");
+    assertEquals(GenotypeCall.PASS, twoOfTen.filter());
+    GenotypeCall fourOfTwenty = site.apply(leansHomAlt, new int[] {4, 16});
+    assertArrayEquals(new int[] {1, 1}, fourOfTwenty.genotype());
+    assertEquals(GenotypeCall.PASS, fourOfTwenty.filter());
+
+    for (int[] ad : new int[][] {{2, 7}, {3, 11}}) {
+      GenotypeCall fewer = site.apply(leansHet, ad);
+      assertArrayEquals(new int[] {0, 1}, fewer.genotype(), java.util.Arrays.toString(ad));
+      assertEquals(GenotypeCall.LOW_QUAL, fewer.filter(), java.util.Arrays.toString(ad) + ": fewer than four alt reads per reference read");
+    }
+    GenotypeCall indel = combiner.combine(List.of(
+        new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, leansHet, 1, 4, new int[] {2, 8})));
+    assertEquals(GenotypeCall.LOW_QUAL, indel.filter(), "an indel");
+    assertEquals(GenotypeCall.LOW_QUAL, site.apply(new float[] {0.15f, 0.40f, 0.45f}, new int[] {2, 8}).filter(),
+        "QUAL below 10");
   }
 }
