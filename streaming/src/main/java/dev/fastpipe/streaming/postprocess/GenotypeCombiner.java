@@ -372,11 +372,13 @@ public final class GenotypeCombiner {
    * hom-alt as often as the network's toss says. On the stutter profiles of blind78-82 (50 BAMs at
    * 10-60x, development data since they were scored) the five such calls (AD 2,8 to 4,16, QUAL
    * 100, LowQual at GQ 1-2, so missed) were all hom-alt, where bcftools called them; the 83
-   * off-band validation BAMs have none.
+   * off-band validation BAMs have none. blind83, scored on it, had one: a het on AD 2,14 (dwgsim
+   * 20x), now a wrong genotype where it was a missed call.
    */
   static boolean homAltToss(boolean snp, List<String> alts, int[] gt, int[] ad, double qual) {
     return snp && alts.size() == 1 && gt.length == 2 && gt[1] == 1
-        && ad.length >= 2 && (ad[0] <= 1 ? ad[1] > ad[0] : ad[1] >= TOSS_ALT_PER_REF * ad[0]) && qual >= TOSS_MIN_QUAL;
+        && ad.length >= 2 && (ad[0] <= 1 ? ad[1] > ad[0] : ad[1] >= TOSS_ALT_PER_REF * ad[0])
+        && qual >= TOSS_MIN_QUAL;
   }
 
   /** {@link #homAltToss}'s share of alt reads where two or more show the reference: this many per reference read. */
