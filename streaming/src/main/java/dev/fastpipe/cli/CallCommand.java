@@ -103,12 +103,13 @@ public final class CallCommand implements Callable<Integer> {
   Duration metricsInterval;
 
   @Option(names = "--min-qual", paramLabel = "Q",
-      description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}).")
+      description = "Variant calls with QUAL below Q get FILTER LowQual (default ${DEFAULT-VALUE}); with the model's GQ"
+          + " calibration, indel calls below QUAL 5 do as well.")
   double minQual;
 
   @Option(names = "--no-gq-calibration",
-      description = "Write the model's own GQ and PLs and no GQ-based LowQual, even when the model directory has a GQ"
-          + " calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
+      description = "Write the model's own GQ and PLs and no GQ-based LowQual (nor the indel QUAL 5 floor), even when"
+          + " the model directory has a GQ calibration (calibration.json: calibrated GQ, per-type PASS thresholds).")
   boolean noGqCalibration;
 
   @Option(names = "--count-likelihood", paramLabel = "snp=W:E|W:pileup[:V[:Q]],indel=...",

@@ -28,7 +28,8 @@ import java.util.function.Predicate;
  *       {@link GqCalibration}, or an indel call below GQ {@value #SLIPPED_MIN_PASS_GQ} (unless its
  *       variant is sure: {@link #SLIPPED_SURE_QUAL}) whose repeat the
  *       sample's reads slip in beyond the envelope ({@link CallResult#slipsBeyondEnvelope}; such a
- *       call's GQ, once its FILTER is set, is at most {@value #SLIPPED_MAX_GQ}), gets
+ *       call's GQ, once its FILTER is set, is at most {@value #SLIPPED_MAX_GQ}), or with a GQ map
+ *       an indel call below QUAL {@value #INDEL_MIN_PASS_QUAL}, gets
  *       {@code LowQual} (but a SNP whose variant is sure and whose
  *       genotype is a het/hom-alt toss on reads at most one of which shows the reference, or at
  *       least four times as many the alt as the reference, is written 1/1 and PASS: {@link
@@ -337,7 +338,8 @@ public final class GenotypeCombiner {
       }
       boolean sureVariant = qual >= SLIPPED_SURE_QUAL && gq >= SLIPPED_SURE_MIN_GQ;
       boolean pass = qual >= minQual && gq >= calibration.minPassGq(snp)
-          && !(beyond && gq < SLIPPED_MIN_PASS_GQ && !sureVariant);
+          && !(beyond && gq < SLIPPED_MIN_PASS_GQ && !sureVariant)
+          && !(!snp && calibration.mapsGq() && qual < INDEL_MIN_PASS_QUAL);
       if (beyond && gq > SLIPPED_MAX_GQ) { // PASS as its GQ decided; the GQ what such calls earn
         scale(pl, SLIPPED_MAX_GQ / (double) gq);
         gq = SLIPPED_MAX_GQ;
@@ -430,6 +432,20 @@ public final class GenotypeCombiner {
    * promises nothing such calls miss.
    */
   static final int SLIPPED_MAX_GQ = 9;
+
+  /**
+   * The QUAL below which an indel call is LowQual where the model's GQ map is in use (it and its
+   * thresholds off with --no-gq-calibration), whatever its GQ (the indel PASS threshold is GQ 0):
+   * at QUAL 5 hom-ref is still 0.32 likely, so the variant is at most about two in three and its
+   * genotype less; a call wrong half the time costs a false call (two with a wrong genotype) for
+   * each missed one it saves. Measured on the calls as written (such PASS calls made LowQual): the
+   * 83 off-band validation BAMs' PASS indels below QUAL 5 were right 4 times and wrong 4 (indel
+   * errors 401 either way; 16 right and 11 wrong below QUAL 10, which a threshold of 10 would have
+   * cost), blind78-82's stutter profiles (50 BAMs, development data since they were scored) 1 and
+   * 14 (479 -> 466 errors), blind83's model calls (after its scoring) 6 fewer errors, one of them
+   * its Mason 15x cell's false CT>C on 2 reads of 20 at QUAL 3.
+   */
+  static final double INDEL_MIN_PASS_QUAL = 5;
 
   /** {@code pl} times {@code f}, rounded, in place. */
   private static void scale(int[] pl, double f) {

@@ -217,4 +217,38 @@ class GqCalibrationTest {
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(new float[] {0.15f, 0.40f, 0.45f}, new int[] {2, 8}).filter(),
         "QUAL below 10");
   }
+
+  /**
+   * With a GQ map, an indel call below QUAL 5 is LowQual whatever its GQ (the indel threshold is GQ
+   * 0): QUAL 3.5 (hom-ref 0.45) and 4.9 are, 5.2 passes; a SNP at QUAL 3.5 passes on its GQ, and
+   * without a map (IDENTITY, --no-gq-calibration) the indel passes as --min-qual lets it.
+   */
+  @Test
+  void anIndelCallBelowQualFiveIsLowQualWhereTheGqMapIsInUse(@TempDir Path dir) throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw);
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), "{\"format\": \"fastpipe-gq-calibration-1\", "
+        + "\"snp\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}, "
+        + "\"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 0}}");
+    GqCalibration c = GqCalibration.forModel(dir);
+    assertTrue(c.mapsGq());
+    java.util.function.BiFunction<GqCalibration, float[], GenotypeCall> indel = (cal, p) -> new GenotypeCombiner(1.0, 20,
+        dev.fastpipe.streaming.genome.HaploidRegions.none(), cal).combine(List.of(
+            new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, p, 1, 4, new int[] {8, 3})));
+    float[] quality35 = {0.45f, 0.5f, 0.05f};
+
+    GenotypeCall low = indel.apply(c, quality35);
+    assertEquals(3.47, low.qual(), 0.01);
+    assertArrayEquals(new int[] {0, 1}, low.genotype());
+    assertEquals(GenotypeCall.LOW_QUAL, low.filter(), "QUAL 3.5");
+    assertEquals(GenotypeCall.LOW_QUAL, indel.apply(c, new float[] {0.325f, 0.6f, 0.075f}).filter(), "QUAL 4.9");
+    GenotypeCall five = indel.apply(c, new float[] {0.30f, 0.6f, 0.10f});
+    assertEquals(5.23, five.qual(), 0.01);
+    assertEquals(GenotypeCall.PASS, five.filter(), "QUAL 5.2");
+    assertEquals(GenotypeCall.PASS, indel.apply(GqCalibration.IDENTITY, quality35).filter(), "no GQ map");
+
+    GenotypeCall snp = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c).combine(
+        List.of(new CallResult(0, 99, "A", List.of("G"), new int[] {0}, quality35, 1, 4, new int[] {8, 3})));
+    assertEquals(GenotypeCall.PASS, snp.filter(), "a SNP passes on its GQ (3)");
+  }
 }
