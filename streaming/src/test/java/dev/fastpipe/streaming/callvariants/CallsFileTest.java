@@ -42,8 +42,7 @@ class CallsFileTest {
             24, new int[] {7, 14, 3}, gl));
     assertArrayEquals(gl, back.get(0).pileupLikelihoods());
     // Three values for two alts is one line naming the column.
-    write(calls, "0\t99\tA\tAAAG,AAAGAAG\t1\t3\t24\t7,14,3\t0.8\t0.1\t0.1\t-1,0,-2\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    IllegalArgumentException e = rejected(calls, "0\t99\tA\tAAAG,AAAGAAG\t1\t3\t24\t7,14,3\t0.8\t0.1\t0.1\t-1,0,-2\n");
     assertTrue(e.getMessage().contains("pileup_gl") && e.getMessage().contains("expected 6"), e.getMessage());
   }
 
@@ -56,16 +55,14 @@ class CallsFileTest {
         new CallResult(0, 99, "A", List.of("G", "AT"), new int[] {0}, new float[] {0.1f, 0.8f, 0.1f}, 3, 24,
             new int[] {12, 10, 2}, gl));
     assertArrayEquals(gl, back.get(0).pileupLikelihoods());
-    write(calls, "0\t99\tA\tG,AT\t0\t3\t24\t12,10,2\t0.1\t0.8\t0.1\t-1,0,-2,Infinity,NaN,NaN\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    IllegalArgumentException e = rejected(calls, "0\t99\tA\tG,AT\t0\t3\t24\t12,10,2\t0.1\t0.8\t0.1\t-1,0,-2,Infinity,NaN,NaN\n");
     assertTrue(e.getMessage().contains("must be numbers <= 0"), e.getMessage());
   }
 
   @Test
   void aFileWithoutThePileupColumnReadsWithoutLikelihoods(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("old.calls.gz");
-    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\n");
-    assertNull(CallsFile.read(calls).results().get(0).pileupLikelihoods());
+    assertNull(firstResult(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\n").pileupLikelihoods());
   }
 
   /**
@@ -83,13 +80,10 @@ class CallsFileTest {
     assertFalse(back.get(0).sampleWithinEnvelope());
     assertFalse(back.get(1).slipsBeyondEnvelope());
     assertTrue(back.get(1).sampleWithinEnvelope());
-    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\n");
-    assertFalse(CallsFile.read(calls).results().get(0).slipsBeyondEnvelope());
-    write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\t1\n");
-    assertFalse(CallsFile.read(calls).results().get(0).sampleWithinEnvelope());
+    assertFalse(firstResult(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\n").slipsBeyondEnvelope());
+    assertFalse(firstResult(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t.\t1\n").sampleWithinEnvelope());
     for (String bad : new String[] {".\tyes", ".\t0\t2"}) {
-      write(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t" + bad + "\n");
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+      IllegalArgumentException e = rejected(calls, "0\t99\tAT\tA\t0\t1\t9\t6,3\t0.25\t0.7\t0.05\t" + bad + "\n");
       assertTrue(e.getMessage().contains(bad.endsWith("2") ? "sample_within 2" : "slips yes") && e.getMessage().contains("line 3"),
           e.getMessage());
     }
@@ -106,24 +100,19 @@ class CallsFileTest {
     assertTrue(back.get(0).sampleQualitiesOverpromise());
     assertTrue(back.get(0).sampleWithinEnvelope());
     assertFalse(back.get(1).sampleQualitiesOverpromise());
-    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\n");
-    assertFalse(CallsFile.read(calls).results().get(0).sampleQualitiesOverpromise());
-    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\tyes\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    assertFalse(firstResult(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\n").sampleQualitiesOverpromise());
+    IllegalArgumentException e = rejected(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\tyes\n");
     assertTrue(e.getMessage().contains("overpromise yes") && e.getMessage().contains("line 3"), e.getMessage());
-    write(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\t0\t0\n");
-    e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    e = rejected(calls, "0\t99\tC\tT\t0\t1\t14\t12,2\t0.25\t0.7\t0.05\t.\t0\t1\t0\t0\n");
     assertTrue(e.getMessage().contains("expected 15 columns"), e.getMessage());
   }
 
   @Test
   void aBrokenPileupColumnIsOneLineNamingIt(@TempDir Path dir) throws Exception {
     Path calls = dir.resolve("bad.calls.gz");
-    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    IllegalArgumentException e = rejected(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0\n");
     assertTrue(e.getMessage().contains("pileup_gl") && e.getMessage().contains("line 3"), e.getMessage());
-    write(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0,NaN\n");
-    e = assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
+    e = rejected(calls, "0\t99\tA\tG\t0\t1\t13\t11,2\t0.1\t0.8\t0.1\t-1,0,NaN\n");
     assertTrue(e.getMessage().contains("<= 0"), e.getMessage());
   }
 
@@ -133,6 +122,18 @@ class CallsFileTest {
       for (CallResult r : results) w.accept(r);
     }
     return CallsFile.read(calls).results();
+  }
+
+  /** The first result of a CALLS file holding {@code line} under the header. */
+  private static CallResult firstResult(Path calls, String line) throws Exception {
+    write(calls, line);
+    return CallsFile.read(calls).results().get(0);
+  }
+
+  /** The error that reading a CALLS file holding {@code line} under the header throws. */
+  private static IllegalArgumentException rejected(Path calls, String line) throws Exception {
+    write(calls, line);
+    return assertThrows(IllegalArgumentException.class, () -> CallsFile.read(calls));
   }
 
   private static void write(Path file, String line) throws Exception {

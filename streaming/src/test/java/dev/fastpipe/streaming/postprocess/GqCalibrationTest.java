@@ -135,15 +135,8 @@ class GqCalibrationTest {
    */
   @Test
   void aSureSnpWhoseGenotypeIsATossOnAtMostOneReferenceReadIsWrittenHomAltAndPass(@TempDir Path dir) throws Exception {
-    StringBuilder map = new StringBuilder();
-    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? 2 : raw);
-    String type = "{\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}";
-    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
-        "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": " + type + ", \"indel\": " + type + "}");
-    GqCalibration c = GqCalibration.forModel(dir);
-    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c);
-    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, p, 1, 4, ad)));
+    GqCalibration c = calibration(dir, 2, 3);
+    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> call(c, "G", p, ad);
     float[] leansHomAlt = {0.001f, 0.49f, 0.509f};
     float[] leansHet = {0.001f, 0.509f, 0.49f};
 
@@ -165,8 +158,7 @@ class GqCalibrationTest {
     assertEquals(GenotypeCall.LOW_QUAL, twoReference.filter(), "two reference reads, fewer than four alt reads each");
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[] {1, 1}).filter(), "as many reference reads as alt");
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(leansHomAlt, new int[0]).filter(), "no allele depths");
-    GenotypeCall indel = combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, leansHet, 1, 4, new int[] {0, 4})));
+    GenotypeCall indel = call(c, "AG", leansHet, new int[] {0, 4});
     assertArrayEquals(new int[] {0, 1}, indel.genotype());
     assertEquals(GenotypeCall.LOW_QUAL, indel.filter(), "an indel");
     GenotypeCall unsure = site.apply(new float[] {0.15f, 0.40f, 0.45f}, new int[] {0, 4});
@@ -186,15 +178,8 @@ class GqCalibrationTest {
   @Test
   void aSureSnpWhoseGenotypeIsATossOnFourAltReadsPerReferenceReadIsWrittenHomAltAndPass(@TempDir Path dir)
       throws Exception {
-    StringBuilder map = new StringBuilder();
-    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? 2 : raw);
-    String type = "{\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}";
-    Files.writeString(dir.resolve(GqCalibration.FILE_NAME),
-        "{\"format\": \"fastpipe-gq-calibration-1\", \"snp\": " + type + ", \"indel\": " + type + "}");
-    GenotypeCombiner combiner = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(),
-        GqCalibration.forModel(dir));
-    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("G"), new int[] {0}, p, 1, 4, ad)));
+    GqCalibration c = calibration(dir, 2, 3);
+    java.util.function.BiFunction<float[], int[], GenotypeCall> site = (p, ad) -> call(c, "G", p, ad);
     float[] leansHet = {0.001f, 0.509f, 0.49f};
     float[] leansHomAlt = {0.001f, 0.49f, 0.509f};
 
@@ -211,8 +196,7 @@ class GqCalibrationTest {
       assertArrayEquals(new int[] {0, 1}, fewer.genotype(), java.util.Arrays.toString(ad));
       assertEquals(GenotypeCall.LOW_QUAL, fewer.filter(), java.util.Arrays.toString(ad) + ": fewer than four alt reads per reference read");
     }
-    GenotypeCall indel = combiner.combine(List.of(
-        new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, leansHet, 1, 4, new int[] {2, 8})));
+    GenotypeCall indel = call(c, "AG", leansHet, new int[] {2, 8});
     assertEquals(GenotypeCall.LOW_QUAL, indel.filter(), "an indel");
     assertEquals(GenotypeCall.LOW_QUAL, site.apply(new float[] {0.15f, 0.40f, 0.45f}, new int[] {2, 8}).filter(),
         "QUAL below 10");
@@ -225,16 +209,9 @@ class GqCalibrationTest {
    */
   @Test
   void anIndelCallBelowQualFiveIsLowQualWhereTheGqMapIsInUse(@TempDir Path dir) throws Exception {
-    StringBuilder map = new StringBuilder();
-    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw);
-    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), "{\"format\": \"fastpipe-gq-calibration-1\", "
-        + "\"snp\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}, "
-        + "\"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 0}}");
-    GqCalibration c = GqCalibration.forModel(dir);
+    GqCalibration c = calibration(dir, 3, 0);
     assertTrue(c.mapsGq());
-    java.util.function.BiFunction<GqCalibration, float[], GenotypeCall> indel = (cal, p) -> new GenotypeCombiner(1.0, 20,
-        dev.fastpipe.streaming.genome.HaploidRegions.none(), cal).combine(List.of(
-            new CallResult(0, 99, "A", List.of("AG"), new int[] {0}, p, 1, 4, new int[] {8, 3})));
+    java.util.function.BiFunction<GqCalibration, float[], GenotypeCall> indel = (cal, p) -> call(cal, "AG", p, new int[] {8, 3});
     float[] quality35 = {0.45f, 0.5f, 0.05f};
 
     GenotypeCall low = indel.apply(c, quality35);
@@ -247,8 +224,26 @@ class GqCalibrationTest {
     assertEquals(GenotypeCall.PASS, five.filter(), "QUAL 5.2");
     assertEquals(GenotypeCall.PASS, indel.apply(GqCalibration.IDENTITY, quality35).filter(), "no GQ map");
 
-    GenotypeCall snp = new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c).combine(
-        List.of(new CallResult(0, 99, "A", List.of("G"), new int[] {0}, quality35, 1, 4, new int[] {8, 3})));
+    GenotypeCall snp = call(c, "G", quality35, new int[] {8, 3});
     assertEquals(GenotypeCall.PASS, snp.filter(), "a SNP passes on its GQ (3)");
+  }
+
+  /**
+   * A GQ calibration written to {@code dir}: every raw GQ kept but 3, which becomes {@code rawThreeAs};
+   * SNPs PASS from GQ 3, indels from {@code indelMinPassGq}.
+   */
+  private static GqCalibration calibration(Path dir, int rawThreeAs, int indelMinPassGq) throws Exception {
+    StringBuilder map = new StringBuilder();
+    for (int raw = 0; raw <= 100; raw++) map.append(raw == 0 ? "" : ", ").append(raw == 3 ? rawThreeAs : raw);
+    Files.writeString(dir.resolve(GqCalibration.FILE_NAME), "{\"format\": \"fastpipe-gq-calibration-1\", "
+        + "\"snp\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": 3}, "
+        + "\"indel\": {\"gq_by_raw_gq\": [" + map + "], \"min_pass_gq\": " + indelMinPassGq + "}}");
+    return GqCalibration.forModel(dir);
+  }
+
+  /** The call {@code c} makes of one example at 0:99, A to {@code alt}, of probabilities {@code p} on allele depths {@code ad}. */
+  private static GenotypeCall call(GqCalibration c, String alt, float[] p, int[] ad) {
+    return new GenotypeCombiner(1.0, 20, dev.fastpipe.streaming.genome.HaploidRegions.none(), c).combine(List.of(
+        new CallResult(0, 99, "A", List.of(alt), new int[] {0}, p, 1, 4, ad)));
   }
 }
