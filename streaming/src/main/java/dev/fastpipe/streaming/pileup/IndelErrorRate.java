@@ -224,7 +224,7 @@ public record IndelErrorRate(double[] rates, long[] reads, double[] errors, doub
   }
 
   /** A class's {@code rate} at a locus of {@code multiple} times it, at most {@link #MAX_LOCUS_RATE} unless it is more already. */
-  private static double atLocus(double rate, double multiple) {
+  static double atLocus(double rate, double multiple) {
     return Math.max(rate, Math.min(MAX_LOCUS_RATE, multiple * rate));
   }
 

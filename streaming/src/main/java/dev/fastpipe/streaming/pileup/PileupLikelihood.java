@@ -1,7 +1,9 @@
 package dev.fastpipe.streaming.pileup;
 
 import dev.fastpipe.streaming.genome.TandemRepeat;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.agrona.DirectBuffer;
 
 /**
@@ -1444,10 +1446,10 @@ public final class PileupLikelihood {
   public static float[] indel(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
       String alt, IndelSpan span, double artifactRate, IndelErrorRate indelErrors) {
     if (span == null) return null;
-    IndelRows rows = indelRows(buffer, offset, height, width, channels, ref, alt, span);
+    IndelRows rows = indelRows(buffer, offset, height, width, channels, ref, alt, span, indelErrors);
     TandemRepeat.Repeat slips = span.slippier(indelErrors);
     return overLoci(indelErrors.locusWeights(slips.length(), slips.unit()),
-        m -> rows.evidence(span, indelErrors.atLocus(m)).likelihoodsUnshifted(artifactRate));
+        m -> rows.evidence(span, indelErrors.atLocus(m), m).likelihoodsUnshifted(artifactRate));
   }
 
   /**
@@ -1489,9 +1491,12 @@ public final class PileupLikelihood {
    * other allele ({@code slipped}), its mapping error and its strand.
    */
   private record IndelRows(int count, boolean[] showsAlt, boolean[] slipped, double[] mapping, boolean[] reverse,
-      byte[] haplotype, double[] phaseError) {
-    /** The reads as {@link #indel} weighs them at the rates {@code indelErrors}. */
-    ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors) {
+      byte[] haplotype, double[] phaseError, double[] snpSlip) {
+    /**
+     * The reads as {@link #indel} weighs them at the rates {@code indelErrors}, the sample's rates at
+     * a locus of {@code multiple} times its class's.
+     */
+    ReadEvidence evidence(IndelSpan span, IndelErrorRate indelErrors, double multiple) {
       TandemRepeat.Repeat after = span.slippier(indelErrors);
       double readError = indelErrors.at(after.length(), after.unit());
       // a read that only a slip explains slipped by the indel's units (an aligner's read, by none)
@@ -1502,6 +1507,8 @@ public final class PileupLikelihood {
       ReadEvidence reads = new ReadEvidence(2);
       for (int i = 0; i < count; i++) {
         double e = slipped[i] ? referenceReadError : readError;
+        // an alt read that is a nearby SNP's haplotype slipped errs under the reference at that slip's rate
+        if (snpSlip[i] > 0) e = Math.max(e, IndelErrorRate.atLocus(snpSlip[i], multiple));
         // a read without the alt from the alt's haplotype slips at the rate of the alt's repeat
         double fromAlt = showsAlt[i] ? 0 : combined(slipped[i] ? altReadSlip : altReadError, mapping[i]);
         reads.addIndelRead(showsAlt[i], combined(e, mapping[i]), reverse[i], fromAlt, haplotype[i], phaseError[i]);
@@ -1512,7 +1519,7 @@ public final class PileupLikelihood {
 
   /** The rows of a bi-allelic indel example that {@link #indel} counts ({@link IndelRows}). */
   private static IndelRows indelRows(DirectBuffer buffer, int offset, int height, int width, int channels, String ref,
-      String alt, IndelSpan span) {
+      String alt, IndelSpan span, IndelErrorRate indelErrors) {
     int centre = (width - 1) / 2;
     int rowLength = width * channels;
     int from = centre - 1;
@@ -1526,6 +1533,10 @@ public final class PileupLikelihood {
     int[] rowOf = new int[n]; // per counted read, its read row
     int count = 0;
     int otherIndels = 0; // reads with an indel at the anchor that do not support the alt: another allele's
+    double[] snpSlip = new double[n];
+    SnpHaplotype[] snpHaplotypes = snpHaplotypesBeside(buffer, offset, height, width, channels,
+        centre - OWN_INDEL_COLUMNS, to + OWN_INDEL_COLUMNS, supportingRows(buffer, offset, height, width, channels));
+    int inserted = Math.max(0, alt.length() - ref.length());
     for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
       int row = offset + r * rowLength;
       int at = row + centre * channels;
@@ -1534,6 +1545,11 @@ public final class PileupLikelihood {
       if (!shows && indelAnchorIn(buffer, row, channels, centre, centre)) otherIndels++;
       if (!shows && !drawnThroughout(buffer, row, channels, from, to)
           && !endsShowingTheReference(buffer, offset, row, width, channels, ref, alt, to)) continue;
+      if (shows && snpHaplotypes.length > 0) {
+        double slip = snpHaplotypeSlip(buffer, row, width, channels, snpHaplotypes, inserted, indelErrors);
+        if (slip < 0) continue; // a nearby SNP's haplotype as it stands, written with the indel: says nothing of it
+        snpSlip[count] = slip;
+      }
       counted[r - PileupConstants.REFERENCE_ROWS] = true;
       rowOf[count] = r - PileupConstants.REFERENCE_ROWS;
       showsAlt[count] = shows;
@@ -1556,7 +1572,135 @@ public final class PileupLikelihood {
         phaseError[i] = column.error(buffer, offset, rowOf[i], width, channels, BaseErrorRate.promised(), 1);
       }
     }
-    return new IndelRows(count, showsAlt, slipped, mapping, reverse, haplotype, phaseError);
+    return new IndelRows(count, showsAlt, slipped, mapping, reverse, haplotype, phaseError, snpSlip);
+  }
+
+  /** A column whose reads show one base other than the reference's on at least this share of them is a SNP's. */
+  static final double SNP_COLUMN_SHARE = 0.2;
+  /** The most SNP columns beside an indel whose haplotypes {@link #snpHaplotypesBeside} gives. */
+  static final int MAX_SNP_HAPLOTYPES = 2;
+  /**
+   * A SNP's read shows bases without a gap this many columns either side of it: an aligner leaves a
+   * read of an indel's haplotype mismatched, rather than open the gap, only a few bases from its end.
+   */
+  static final int SNP_READ_FLANK = 5;
+
+  /**
+   * The haplotypes of the SNPs beside an indel allele that {@code indelReads} reads show: for each
+   * column from {@code from} to {@code to}, the centre (the indel's anchor) aside, where more reads
+   * than {@code indelReads}, at least {@value #SHARED_INDEL_ROWS} and {@value #SNP_COLUMN_SHARE} of
+   * those drawn there, show one base other than the reference's with bases drawn {@value
+   * #SNP_READ_FLANK} columns either side, the sample's bases ({@link #sampleBases}) with that base
+   * there; the {@value #MAX_SNP_HAPLOTYPES} columns most reads show, none where no column does. A
+   * read of such a haplotype that ends in a repeat before it and the indel's differ, or that slipped
+   * there, is what an aligner writes as the indel: blind78-82's stutter samples and validation made
+   * false indels of them beside true SNPs in 21 and 8 places (reads of a het T>A with a T more in the
+   * run after it written C>CA on 5 of 50; a hom-alt G>C's reads with a T fewer in the run after it
+   * written TG>T on 2 of 17). Where the indel has as many reads or more, the column may be its own
+   * reads laid without the gap, and it is left alone (as {@link #snp} leaves a mixed site's SNP).
+   */
+  static SnpHaplotype[] snpHaplotypesBeside(DirectBuffer buffer, int offset, int height, int width, int channels, int from,
+      int to, int indelReads) {
+    int centre = (width - 1) / 2;
+    int rowLength = width * channels;
+    int[] counts = new int[4];
+    List<int[]> snps = new ArrayList<>(); // {column, base, reads}
+    // within the window a read is compared over (readWindow), so that its base there counts
+    int lo = Math.max(Math.max(SNP_READ_FLANK, from), centre - SLIP_WINDOW);
+    int hi = Math.min(Math.min(width - 1 - SNP_READ_FLANK, to), centre + SLIP_WINDOW);
+    for (int c = lo; c <= hi; c++) {
+      if (c == centre) continue;
+      int reference = baseAt(buffer, offset, channels, c);
+      if (reference < 0) continue;
+      Arrays.fill(counts, 0);
+      int drawn = 0;
+      for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++) {
+        int row = offset + r * rowLength;
+        int b = baseAt(buffer, row, channels, c);
+        if (b < 0) continue;
+        drawn++;
+        if (b != reference && basesThroughout(buffer, row, channels, c - SNP_READ_FLANK, c + SNP_READ_FLANK)) counts[b]++;
+      }
+      for (int b = 0; b < 4; b++) {
+        if (counts[b] > indelReads && counts[b] >= SHARED_INDEL_ROWS && counts[b] >= SNP_COLUMN_SHARE * drawn) {
+          snps.add(new int[] {c, b, counts[b]});
+        }
+      }
+    }
+    if (snps.isEmpty()) return new SnpHaplotype[0];
+    snps.sort((x, y) -> Integer.compare(y[2], x[2]));
+    byte[] sample = sampleBases(buffer, offset, height, width, channels);
+    SnpHaplotype[] haps = new SnpHaplotype[Math.min(MAX_SNP_HAPLOTYPES, snps.size())];
+    for (int k = 0; k < haps.length; k++) {
+      byte[] bases = sample.clone();
+      bases[snps.get(k)[0]] = BASES[snps.get(k)[1]];
+      haps[k] = new SnpHaplotype(snps.get(k)[0], bases);
+    }
+    return haps;
+  }
+
+  /**
+   * Whether the read in {@code row} shows a base at column {@code c} or on both sides of it (a
+   * deletion over it), within {@value #SLIP_WINDOW} columns.
+   */
+  private static boolean spans(DirectBuffer buffer, int row, int width, int channels, int c) {
+    if (baseAt(buffer, row, channels, c) >= 0) return true;
+    boolean before = false, after = false;
+    for (int d = 1; d <= SLIP_WINDOW && !(before && after); d++) {
+      before |= c - d >= 0 && baseAt(buffer, row, channels, c - d) >= 0;
+      after |= c + d < width && baseAt(buffer, row, channels, c + d) >= 0;
+    }
+    return before && after;
+  }
+
+  /** The sample's bases over an example's window with a SNP's alt at {@code column} ({@link #snpHaplotypesBeside}). */
+  record SnpHaplotype(int column, byte[] bases) {}
+
+  /**
+   * What the read in {@code row}, which shows an indel allele ({@code inserted} bases inserted, 0 for
+   * a deletion), is beside the SNPs of {@code haplotypes} whose columns it shows a base at: -1 where it
+   * is one of them as it stands ({@link #readsAsHaplotype}: no read of the indel's), otherwise the
+   * largest rate at which one of them slips into it ({@link #slipOfHaplotype}; 0: none).
+   */
+  static double snpHaplotypeSlip(DirectBuffer buffer, int row, int width, int channels, SnpHaplotype[] haplotypes,
+      int inserted, IndelErrorRate rates) {
+    double slip = 0;
+    for (SnpHaplotype hap : haplotypes) {
+      if (!spans(buffer, row, width, channels, hap.column())) continue; // the read says nothing of the SNP
+      if (readsAsHaplotype(buffer, row, width, channels, hap.bases(), inserted)) return -1;
+      slip = Math.max(slip, slipOfHaplotype(buffer, row, width, channels, hap.bases(), rates));
+    }
+    return slip;
+  }
+
+  /** Whether the row starting at {@code row} shows a base (no anchor, gap or N) at every column from {@code from} to {@code to}. */
+  private static boolean basesThroughout(DirectBuffer buffer, int row, int channels, int from, int to) {
+    for (int c = from; c <= to; c++) if (baseAt(buffer, row, channels, c) < 0) return false;
+    return true;
+  }
+
+  /** The read rows whose pixel at the centre says they support the example's alt. */
+  private static int supportingRows(DirectBuffer buffer, int offset, int height, int width, int channels) {
+    int at = offset + PileupConstants.REFERENCE_ROWS * width * channels + (width - 1) / 2 * channels;
+    int n = 0;
+    for (int r = PileupConstants.REFERENCE_ROWS; r < height; r++, at += width * channels) {
+      if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) != 0 && (buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) == SUPPORTING) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Whether the read in {@code row}, which shows an indel allele ({@code inserted} bases inserted,
+   * any; 0 for a deletion), is {@code hap} as it stands over its window ({@link #readWindow}): its
+   * bases, the indel's taken out or unknown, every one the haplotype's from the column where the read
+   * starts, so that it is a read of that haplotype as much as of the indel's.
+   */
+  static boolean readsAsHaplotype(DirectBuffer buffer, int row, int width, int channels, byte[] hap, int inserted) {
+    ReadWindow window = readWindow(buffer, row, width, channels, inserted);
+    if (window == null || window.first() + window.bases().length > hap.length) return false;
+    byte[] read = window.bases();
+    for (int i = 0; i < read.length; i++) if (read[i] != ANY && read[i] != hap[window.first() + i]) return false;
+    return true;
   }
 
   /** Multi-allelic sites with more alts than this get no pileup likelihoods (genotypes grow as alts squared). */
@@ -1613,6 +1757,8 @@ public final class PileupLikelihood {
     /** Per row of an indel site: its read's mapping error, and whether no aligner made it of any alt's read ({@link #noAlignerMadeIt}). */
     private double[] mapping;
     private boolean[] slipped;
+    /** Per row of an indel site: the rate at which a nearby SNP's haplotype slips into its read ({@link #snpHaplotypesBeside}; 0: none). */
+    private double[] snpSlip;
 
     /**
      * A site of {@code alts} (2..{@link #MAX_MULTI_ALLELIC_ALTS}) SNP alts ({@code snp}) or indel alts,
@@ -1691,6 +1837,7 @@ public final class PileupLikelihood {
         allele = new int[n];
         mapping = new double[n];
         slipped = new boolean[n];
+        snpSlip = new double[n];
         for (int r = 0; r < n; r++) {
           int row = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength;
           int at = row + centre * channels;
@@ -1704,11 +1851,23 @@ public final class PileupLikelihood {
       } else if (n != rows) {
         return;
       }
+      SnpHaplotype[] snpHaplotypes = snp ? new SnpHaplotype[0] : snpHaplotypesBeside(buffer, offset, height, width, channels,
+          centre - OWN_INDEL_COLUMNS, centre + Math.max(ref.length(), altAlleles[alt - 1].length()) + OWN_INDEL_COLUMNS,
+          supportingRows(buffer, offset, height, width, channels));
+      int inserted = snp ? 0 : Math.max(0, altAlleles[alt - 1].length() - ref.length());
       for (int r = 0; r < n; r++) {
         int at = offset + (r + PileupConstants.REFERENCE_ROWS) * rowLength + centre * channels;
         if ((buffer.getByte(at + BASE_QUALITY) & 0xFF) == 0) continue;
         if ((buffer.getByte(at + SUPPORTS_VARIANT) & 0xFF) != SUPPORTING) continue;
         if (snp && ((buffer.getByte(at) & 0xFF) == 0 || (buffer.getByte(at + DIFFERS_FROM_REF) & 0xFF) != DIFFERS)) continue;
+        if (snpHaplotypes.length > 0) {
+          double slip = snpHaplotypeSlip(buffer, at - centre * channels, width, channels, snpHaplotypes, inserted, indelErrors);
+          if (slip < 0) {
+            allele[r] = -1; // a nearby SNP's haplotype as it stands: no read of this allele's
+            continue;
+          }
+          snpSlip[r] = slip;
+        }
         allele[r] = alt;
       }
       seen[alt - 1] = true;
@@ -1773,7 +1932,7 @@ public final class PileupLikelihood {
      * two alleles differ ({@link IndelErrorRate#unitShare}); each combined with the read's mapping
      * error.
      */
-    private void indelRowErrors(IndelErrorRate rates) {
+    private void indelRowErrors(IndelErrorRate rates, double multiple) {
       double indelError = rates.at(after.length(), after.unit());
       double fromReference = rates.ofReferenceReads(after.length(), after.unit());
       double[] altError = new double[alts + 1]; // per alt: its haplotype's reads' rate of showing another allele
@@ -1791,7 +1950,9 @@ public final class PileupLikelihood {
           int length = slipLengths[x][a];
           double slip = rates.ofReferenceReads(after.length(), after.unit(), length);
           if (a == 0) {
-            fromAllele[r][a] = combined(slip, mapping[r]); // an alt's read from a reference haplotype
+            // an alt's read from a reference haplotype, or from a nearby SNP's haplotype slipped
+            if (snpSlip[r] > 0) slip = Math.max(slip, IndelErrorRate.atLocus(snpSlip[r], multiple));
+            fromAllele[r][a] = combined(slip, mapping[r]);
             continue;
           }
           double ownSlip = slipped[r] ? rates.ofReferenceReads(own[a].length(), own[a].unit(), length) : altError[a];
@@ -1811,7 +1972,7 @@ public final class PileupLikelihood {
         return l == null ? null : shifted(l);
       }
       return overLoci(indelErrors.locusWeights(after.length(), after.unit()), m -> {
-        indelRowErrors(indelErrors.atLocus(m));
+        indelRowErrors(indelErrors.atLocus(m), m);
         return likelihoodsUnshifted();
       });
     }

@@ -2124,4 +2124,150 @@ class PileupLikelihoodTest {
     float[] gl = likelihoods(slipsEverywhere(0.05));
     assertTrue(gl[1] == 0 && gl[0] < -5, Arrays.toString(gl));
   }
+
+  /**
+   * blind78-82's MSv1 stutter sample: a het T>A two bases after a C, before a run of T; reads of the
+   * SNP's haplotype with a T more in the run are an A inserted after the C to an aligner, with no
+   * mismatch, and made a false C>CA (AD 45,5, PASS). Here: C, A, eight T, C from the site on.
+   */
+  void cAThenEightT() {
+    g.ref[SITE] = 'C';
+    g.ref[SITE + 1] = 'A';
+    for (int i = 2; i <= 9; i++) g.ref[SITE + i] = 'T';
+    g.ref[SITE + 10] = 'C';
+  }
+
+  /** Clean reads (indels at 1e-4 a read) that slip at {@code slip} in runs of 6 to 9 T. */
+  IndelErrorRate runsOfSixToNineSlip(double slip) {
+    double[] rates = new double[IndelErrorRate.CLASSES];
+    Arrays.fill(rates, 1e-4);
+    for (int tract = 6; tract <= 9; tract++) rates[IndelErrorRate.classOf(tract, 1)] = slip;
+    return new IndelErrorRate(rates, new long[IndelErrorRate.CLASSES], new double[IndelErrorRate.CLASSES]);
+  }
+
+  /** A read from SITE - 50, the reference with an A inserted after the site's C, {@code after} of its bases past the site. */
+  void insertedARead(int after, int supports) {
+    stutterRead(g.refString(SITE - 50, SITE + 1) + "A" + g.refString(SITE + 1, SITE + 1 + after), "51M1I" + after + "M",
+        supports);
+  }
+
+  /**
+   * 12 reference reads, 12 reads of the het T>A two bases after the site ({@code snp}) or 12 more of
+   * the reference, on alternating strands.
+   */
+  void referenceAndSnpReads(boolean snp) {
+    referenceAndSnpReads(snp, 12);
+  }
+
+  /** As {@link #referenceAndSnpReads(boolean)}, {@code each} reads of each kind. */
+  void referenceAndSnpReads(boolean snp, int each) {
+    for (int i = 0; i < each; i++) stutterRead(g.refString(SITE - 50, SITE + 50), "100M", 0);
+    String snpHaplotype = TestGenome.mutate(g.refString(SITE - 50, SITE + 50), 52, 'A');
+    for (int i = 0; i < each; i++) stutterRead(snp ? snpHaplotype : g.refString(SITE - 50, SITE + 50), "100M", 0);
+  }
+
+  float[] insertedALikelihoods(IndelErrorRate rates) {
+    return PileupLikelihood.indel(encoded(), 8, H, W, 6, "C", "CA", 1e-9, rates);
+  }
+
+  @Test
+  void anIndelsReadsThatAreANearbySnpsHaplotypeSlippedErrAtThatSlipsRate() {
+    cAThenEightT();
+    IndelErrorRate rates = runsOfSixToNineSlip(0.05);
+    referenceAndSnpReads(true);
+    for (int i = 0; i < 3; i++) insertedARead(49, 1); // the SNP's haplotype, eight T in its run of seven
+    float[] besideSnp = insertedALikelihoods(rates);
+    assertTrue(besideSnp[0] == 0 && besideSnp[1] < -2, "slips of the SNP's haplotype: " + Arrays.toString(besideSnp));
+    reads.clear();
+    support.clear();
+    referenceAndSnpReads(false);
+    for (int i = 0; i < 3; i++) insertedARead(49, 1); // no SNP: the A after the C is no run's slip
+    float[] alone = insertedALikelihoods(rates);
+    assertTrue(alone[1] == 0 && alone[0] < -2, "three reads of an insertion no repeat explains: " + Arrays.toString(alone));
+  }
+
+  @Test
+  void anIndelsReadsThatAreANearbySnpsHaplotypeAsItStandsSayNothing() {
+    // Mason 2x150 (validation): a hom-alt G>C inside an (AG)n, its reads that end in the run an AC
+    // inserted before it to the aligner: G>GAC on 17 reads of 25. Here reads of the T>A haplotype
+    // that end three bases past the site, written with the A inserted, are that haplotype exactly.
+    cAThenEightT();
+    IndelErrorRate rates = runsOfSixToNineSlip(1e-4);
+    referenceAndSnpReads(true);
+    for (int i = 0; i < 6; i++) insertedARead(3, 1);
+    float[] besideSnp = insertedALikelihoods(rates);
+    assertTrue(besideSnp[0] == 0 && besideSnp[1] < -2, "reads of the SNP's haplotype: " + Arrays.toString(besideSnp));
+    reads.clear();
+    support.clear();
+    referenceAndSnpReads(false);
+    for (int i = 0; i < 6; i++) insertedARead(3, 1);
+    float[] alone = insertedALikelihoods(rates);
+    assertTrue(alone[1] == 0 && alone[0] < -2, "six reads of the insertion: " + Arrays.toString(alone));
+  }
+
+  @Test
+  void anIndelWithAsManyReadsAsTheSnpBesideItIsLeftAlone() {
+    // where the indel's reads are as many as the SNP's, the SNP's column may be the indel's own reads
+    // laid without the gap (without the guards on a SNP's column, the 5 Mb sample's true het GAA>G in
+    // a run of 20 A, 23 reads of 33, and two true insertions fell from QUAL 100 to 20-24)
+    cAThenEightT();
+    IndelErrorRate rates = runsOfSixToNineSlip(0.05);
+    for (int reads : new int[] {8, 10}) { // as many as the SNP's 8 and more: read as the indel's
+      reads().clear();
+      referenceAndSnpReads(true, 8);
+      for (int i = 0; i < reads; i++) insertedARead(49, 1);
+      float[] besideSnp = insertedALikelihoods(rates);
+      reads().clear();
+      referenceAndSnpReads(false, 8);
+      for (int i = 0; i < reads; i++) insertedARead(49, 1);
+      assertHomRefAgainstHetAlike(insertedALikelihoods(rates), besideSnp, reads + " insertion reads");
+    }
+  }
+
+  /**
+   * Hom-ref and het as likely, against each other, beside the SNP as without it (the SNP's reads,
+   * reference reads to the indel either way, may weigh on hom-alt through the sample's haplotype).
+   */
+  static void assertHomRefAgainstHetAlike(float[] alone, float[] besideSnp, String what) {
+    assertEquals(alone[1] - alone[0], besideSnp[1] - besideSnp[0], 0.01, what + ": " + Arrays.toString(alone) + " "
+        + Arrays.toString(besideSnp));
+  }
+
+  /** Clears the reads and their support marks for the next image. */
+  List<SAMRecord> reads() {
+    support.clear();
+    return reads;
+  }
+
+  /**
+   * The example of alt {@code shown} (1: C>CA, 2: C>CGG) of a site whose reads are {@link
+   * #referenceAndSnpReads}, five C>CA reads (the SNP's haplotype slipped where it is there) and three
+   * C>CGG: 0/0 where the C>CA reads are slips, 0/1 where nothing explains them.
+   */
+  UnsafeBuffer slippedAndGgExample(boolean snp, int shown) {
+    reads.clear();
+    support.clear();
+    referenceAndSnpReads(snp);
+    for (int i = 0; i < 5; i++) insertedARead(49, shown == 1 ? 1 : 2);
+    for (int i = 0; i < 3; i++) {
+      stutterRead(g.refString(SITE - 50, SITE + 1) + "GG" + g.refString(SITE + 1, SITE + 48), "51M2I47M", shown == 2 ? 1 : 2);
+    }
+    return encoded();
+  }
+
+  @Test
+  void aMultiAllelicIndelSitesReadsThatAreANearbySnpsHaplotypeSlippedErrAtThatSlipsRate() {
+    cAThenEightT();
+    String[] alts = {"CA", "CGG"};
+    for (boolean snp : new boolean[] {true, false}) {
+      PileupLikelihood.SiteAlleles site = new PileupLikelihood.SiteAlleles(2, false, runsOfSixToNineSlip(0.05));
+      site.add(1, slippedAndGgExample(snp, 1), 8, H, W, 6, "C", alts);
+      site.add(2, slippedAndGgExample(snp, 2), 8, H, W, 6, "C", alts);
+      float[] gl = site.likelihoods(); // 0/0 0/1 1/1 0/2 1/2 2/2
+      int best = snp ? 0 : 1;
+      int other = snp ? 1 : 0;
+      assertTrue(gl[best] == 0 && gl[other] < -2, (snp ? "the C>CA reads slips of the SNP's haplotype: "
+          : "no SNP: five C>CA reads no repeat explains: ") + Arrays.toString(gl));
+    }
+  }
 }
