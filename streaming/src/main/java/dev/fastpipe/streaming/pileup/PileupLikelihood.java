@@ -655,7 +655,10 @@ public final class PileupLikelihood {
    * length} bases after column {@code anchor}; 0 where no slip of that haplotype gives it. Its bases
    * (the anchor's, which the image does not draw, any base) up to {@value #SLIP_WINDOW} columns either side of the
    * gap, as far as the read goes without another gap, must be that haplotype with {@code length} bases
-   * deleted somewhere: the leftmost such place is a deletion in the repeat after it, which the reads
+   * deleted somewhere, every base alike or, where no place gives that, one base aside (a base error,
+   * as {@link #slipRateOfIndel} allows: blind85's MSv1 15x hom-alt C>A before an (AG)n was 0/1 on AD
+   * 0,7 beside a read one AG short, written as a deletion of the C and the A after it, whose one base
+   * error ten columns before the gap made it no slip): the leftmost such place is a deletion in the repeat after it, which the reads
    * slip in at {@link IndelErrorRate#ofReferenceReads} (outside any repeat, that class's small rate).
    * The place need not be the gap's: a read that slipped in a run after the SNP may be written as a
    * deletion of the SNP's base and a mismatch (blind53: A>C before fourteen A, 5 such reads at 60x).
@@ -682,15 +685,27 @@ public final class PileupLikelihood {
       if (c > anchor && c <= anchor + length) continue;
       read[n++] = c == anchor ? ANY : BASES[baseAt(buffer, row, channels, c)];
     }
-    int prefix = 0; // hap[lo ..] against the read from its start
-    while (prefix < read.length && (read[prefix] == ANY || hap[lo + prefix] == read[prefix])) prefix++;
-    int suffix = 0; // hap[.. hi] against the read from its end
-    while (suffix < read.length && (read[read.length - 1 - suffix] == ANY || hap[hi - suffix] == read[read.length - 1 - suffix])) {
-      suffix++;
+    // the leftmost place whose deletion gives the read, every base alike; else one base aside (a base error)
+    for (int mismatches = 0; mismatches <= 1; mismatches++) {
+      for (int j = lo; j + length - 1 <= hi; j++) {
+        if (deletionShows(read, hap, lo, j, length, mismatches)) return Math.max(gap, slipRateOfDeletion(hap, j, length, slips));
+      }
     }
-    // deleting hap[j .. j + length - 1] gives the read where j - lo <= prefix and hi - (j + length - 1) <= suffix
-    int first = Math.max(lo, hi - suffix - length + 1);
-    return first > lo + prefix ? gap : Math.max(gap, slipRateOfDeletion(hap, first, length, slips));
+    return gap;
+  }
+
+  /**
+   * Whether {@code read} (from column {@code lo}; {@link #ANY} matching any base) is {@code hap} with
+   * {@code hap[j .. j + length - 1]} deleted, but for at most {@code mismatches} bases.
+   */
+  private static boolean deletionShows(byte[] read, byte[] hap, int lo, int j, int length, int mismatches) {
+    int wrong = 0;
+    for (int i = 0; i < read.length; i++) {
+      int h = lo + i < j ? lo + i : lo + i + length;
+      if (h >= hap.length) return false;
+      if (read[i] != ANY && read[i] != hap[h] && ++wrong > mismatches) return false;
+    }
+    return true;
   }
 
   /** The first column of the read in {@code row}, drawn without a gap back from {@code col}, within {@value #SLIP_WINDOW} of it. */

@@ -1899,11 +1899,17 @@ class PileupLikelihoodTest {
     int firstDeletingRow = 8 + (PileupConstants.REFERENCE_ROWS + 30) * W * 6;
     assertEquals(0.03, altSlipRate(image, firstDeletingRow, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12,
         "the read's own bases: the alt's haplotype with one A of the run deleted");
-    // a read whose bases after the gap are no slip of the alt's haplotype (a base error four columns on):
-    // the rate of the gap's own base deleted from that haplotype (CC, no repeat: the class-0 rate)
+    // one base error four columns on is a base error beside the slip (blind85: a read one AG short
+    // with a base error ten columns before its gap was no slip, and a hom-alt 0/1 on AD 0,7) ...
     int alone = 8 + (PileupConstants.REFERENCE_ROWS + 34) * W * 6;
     image.putByte(alone + (W / 2 + 4) * 6, (byte) ReadBaseChannel.baseColor((byte) 'G'));
-    assertEquals(1e-4, altSlipRate(image, alone, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12);
+    assertEquals(0.03, altSlipRate(image, alone, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12,
+        "a slip one base aside");
+    // ... two are no slip of the alt's haplotype: the rate of the gap's own base deleted from that
+    // haplotype (CC, no repeat: the class-0 rate)
+    image.putByte(alone + (W / 2 - 6) * 6, (byte) ReadBaseChannel.baseColor((byte) 'G'));
+    assertEquals(1e-4, altSlipRate(image, alone, 'C', W / 2 - 1, homopolymerSlips(14, 0.03)), 1e-12,
+        "two bases aside: no slip");
   }
 
   @Test
