@@ -658,8 +658,9 @@ public final class PileupLikelihood {
    * deleted somewhere, every base alike or, where no place gives that, one base aside (a base error,
    * as {@link #slipRateOfIndel} allows: blind85's MSv1 15x hom-alt C>A before an (AG)n was 0/1 on AD
    * 0,7 beside a read one AG short, written as a deletion of the C and the A after it, whose one base
-   * error ten columns before the gap made it no slip): the leftmost such place is a deletion in the repeat after it, which the reads
-   * slip in at {@link IndelErrorRate#ofReferenceReads} (outside any repeat, that class's small rate).
+   * error ten columns before the gap made it no slip): the leftmost such place is a deletion in the
+   * repeat after it, which the reads slip in at {@link IndelErrorRate#ofReferenceReads} (outside any
+   * repeat, that class's small rate).
    * The place need not be the gap's: a read that slipped in a run after the SNP may be written as a
    * deletion of the SNP's base and a mismatch (blind53: A>C before fourteen A, 5 such reads at 60x).
    * At least the rate of the gap's own bases deleted from that haplotype, so that a base error of the
