@@ -1173,12 +1173,6 @@ public final class PileupLikelihood {
       kind[row] = NONE;
     }
 
-    /** Whether the row starting at {@code row} shows a base at every column of {@code from .. to} (no end, clip, indel or N). */
-    private static boolean basesDrawn(DirectBuffer buffer, int row, int channels, int from, int to) {
-      for (int c = from; c <= to; c++) if (baseAt(buffer, row, channels, c) < 0) return false;
-      return true;
-    }
-
     /**
      * Whether the row starting at {@code row} shows, over {@code from .. to}, the reference's bases
      * on one side of some column and the reference's bases 1 to {@value #MAX_SLIP_INSERTION} columns
@@ -1635,7 +1629,7 @@ public final class PileupLikelihood {
         int b = baseAt(buffer, row, channels, c);
         if (b < 0) continue;
         drawn++;
-        if (b != reference && basesThroughout(buffer, row, channels, c - SNP_READ_FLANK, c + SNP_READ_FLANK)) counts[b]++;
+        if (b != reference && basesDrawn(buffer, row, channels, c - SNP_READ_FLANK, c + SNP_READ_FLANK)) counts[b]++;
       }
       for (int b = 0; b < 4; b++) {
         if (counts[b] > indelReads && counts[b] >= SHARED_INDEL_ROWS && counts[b] >= SNP_COLUMN_SHARE * drawn) {
@@ -1689,8 +1683,8 @@ public final class PileupLikelihood {
     return slip;
   }
 
-  /** Whether the row starting at {@code row} shows a base (no anchor, gap or N) at every column from {@code from} to {@code to}. */
-  private static boolean basesThroughout(DirectBuffer buffer, int row, int channels, int from, int to) {
+  /** Whether the row starting at {@code row} shows a base at every column of {@code from .. to} (no end, clip, indel or N). */
+  private static boolean basesDrawn(DirectBuffer buffer, int row, int channels, int from, int to) {
     for (int c = from; c <= to; c++) if (baseAt(buffer, row, channels, c) < 0) return false;
     return true;
   }
